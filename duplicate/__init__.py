@@ -1,0 +1,1 @@
+"""The ``duplicate`` command line: the director's tools and, later, the server."""

@@ -1,0 +1,134 @@
+"""The ``duplicate`` command: a director's tools at the table.
+
+duplicate score 4SX N --vul NS --tricks 8     the N-S score of a result
+duplicate imps 250                            IMPs for a score difference
+duplicate board 3 --seed 42                   board 3 of a seeded deal, as a diagram
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from collections.abc import Sequence
+
+from bridge import (
+    BridgeError,
+    Contract,
+    Deal,
+    Seat,
+    Suit,
+    Vulnerability,
+    board_dealer,
+    board_vulnerability,
+    imps,
+    score,
+)
+from bridge.cards import Hand
+
+_PASSED_OUT = {"P", "PASS", "PASSED", "PASSOUT", "AP"}
+
+
+def seeded_deal(seed: int, board: int) -> Deal:
+    """The deal of ``board`` in the set of boards made from ``seed``: the same on every machine."""
+    return Deal.random(random.Random(f"duplicate:{seed}:{board}"))
+
+
+def _hand_lines(hand: Hand, symbols: bool) -> list[str]:
+    lines = []
+    for suit in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS):
+        ranks = " ".join(card.rank.letter for card in hand.suit(suit)) or "-"
+        lines.append(f"{suit.symbol if symbols else suit.letter} {ranks}")
+    return lines
+
+
+def board_diagram(number: int, deal: Deal, symbols: bool = True) -> str:
+    """A board as a director prints it: number, dealer, vulnerability and the four hands."""
+    vulnerability = board_vulnerability(number)
+    vulnerable = {
+        Vulnerability.NONE: "None",
+        Vulnerability.NS: "N-S",
+        Vulnerability.EW: "E-W",
+        Vulnerability.BOTH: "All",
+    }[vulnerability]
+    north, east, south, west = (_hand_lines(deal[seat], symbols) for seat in Seat)
+    width = max(len(line) for line in west) + 4
+    indent = " " * width
+    lines = [
+        f"Board {number}    Dealer: {board_dealer(number).name.title()}    Vulnerable: {vulnerable}",
+        "",
+    ]
+    lines.append(f"{indent}North")
+    lines += [indent + line for line in north]
+    lines.append(f"{'West'.ljust(width)}{' ' * width}East")
+    lines += [f"{w.ljust(width)}{' ' * width}{e}" for w, e in zip(west, east, strict=True)]
+    lines.append(f"{indent}South")
+    lines += [indent + line for line in south]
+    return "\n".join(lines)
+
+
+def _score(args: argparse.Namespace) -> str:
+    vulnerability = Vulnerability.parse(args.vul)
+    if args.contract.strip().upper() in _PASSED_OUT:
+        return str(score(None, None, vulnerability, 0))
+    if args.declarer is None:
+        raise BridgeError("a contract needs its declarer: N, E, S or W")
+    if args.tricks is None:
+        raise BridgeError("say how many tricks declarer took: --tricks N")
+    contract = Contract.parse(args.contract)
+    return str(score(contract, Seat.parse(args.declarer), vulnerability, args.tricks))
+
+
+def _imps(args: argparse.Namespace) -> str:
+    return str(imps(args.difference))
+
+
+def _board(args: argparse.Namespace) -> str:
+    seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(63)
+    deal = seeded_deal(seed, args.number)
+    text = board_diagram(args.number, deal, symbols=not args.letters)
+    if args.pbn:
+        text += f'\n\n[Deal "{deal.to_pbn(board_dealer(args.number))}"]'
+    return text
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``duplicate`` command."""
+    parser = argparse.ArgumentParser(
+        prog="duplicate", description="Duplicate bridge: a director's tools at the table."
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = commands.add_parser("score", help="the N-S score of a table's result")
+    p.add_argument("contract", help="like 4S, 3NT, 4SX, 6HXX, or Pass for a passed-out board")
+    p.add_argument("declarer", nargs="?", help="N, E, S or W")
+    p.add_argument("--vul", default="None", help="None, NS, EW or All (default None)")
+    p.add_argument("--tricks", type=int, help="the tricks declarer took, 0-13")
+    p.set_defaults(run=_score)
+
+    p = commands.add_parser("imps", help="IMPs for a difference of two N-S scores")
+    p.add_argument("difference", type=int, help="table 1's N-S score minus table 2's")
+    p.set_defaults(run=_imps)
+
+    p = commands.add_parser("board", help="print a board from a seeded (or a fresh random) deal")
+    p.add_argument("number", type=int, help="the board number, 1 or more")
+    p.add_argument("--seed", type=int, help="the seed of the set of boards; omit for a fresh deal")
+    p.add_argument("--letters", action="store_true", help="S H D C instead of suit symbols")
+    p.add_argument("--pbn", action="store_true", help="also print the deal as a PBN tag")
+    p.set_defaults(run=_board)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (2 for bad input)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 0
+    try:
+        print(args.run(args))
+    except BridgeError as error:
+        print(f"duplicate {args.command}: {error}", file=sys.stderr)
+        return 2
+    return 0
