@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from bridge.cards import Seat, Strain
+from bridge.cards import Seat, Strain, as_seat
 from bridge.errors import IllegalCall, OutOfTurn, ParseError, WrongPhase
 
 __all__ = [
@@ -164,7 +164,7 @@ class Auction:
     """
 
     def __init__(self, dealer: Seat) -> None:
-        self.dealer = Seat(dealer)
+        self.dealer = as_seat(dealer)
         self._calls: list[Call] = []
         self._last_bid: Bid | None = None
         self._last_bidder: Seat | None = None
@@ -246,9 +246,9 @@ class Auction:
         turn = self.turn
         if turn is None:
             raise WrongPhase("the auction is over")
-        if seat is not None and seat != turn:
+        if seat is not None and as_seat(seat) != turn:
             raise OutOfTurn(
-                f"it is {turn.name.title()}'s turn to call, not {Seat(seat).name.title()}'s"
+                f"it is {turn.name.title()}'s turn to call, not {as_seat(seat).name.title()}'s"
             )
         self._check(call)
         if isinstance(call, Bid):

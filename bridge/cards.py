@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from bridge.errors import ParseError
 
-__all__ = ["Card", "Deal", "Hand", "Rank", "Seat", "Strain", "Suit"]
+__all__ = ["Card", "Deal", "Hand", "Rank", "Seat", "Strain", "Suit", "as_seat"]
 
 
 class Seat(IntEnum):
@@ -72,6 +72,17 @@ class Seat(IntEnum):
 
 
 _SEATS = tuple(Seat)
+
+
+def as_seat(value: object) -> Seat:
+    """``value`` as a :class:`Seat` (a Seat, or its number 0-3), else :class:`ParseError`."""
+    if isinstance(value, Seat):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 3:
+        return _SEATS[value]
+    raise ParseError(f"not a seat: {value!r}")
+
+
 _SEAT_NAMES = {s.letter: s for s in Seat} | {s.name: s for s in Seat}
 
 
@@ -287,7 +298,7 @@ class Hand:
     def from_mask(cls, mask: int) -> Hand:
         """The hand whose cards are the set bits of ``mask``."""
         if mask & ~FULL_MASK or mask < 0:
-            raise ValueError(f"not a 52-card mask: {mask:#x}")
+            raise ParseError(f"not a 52-card mask: {mask:#x}")
         hand = object.__new__(cls)
         object.__setattr__(hand, "mask", mask)
         return hand

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from bridge.auction import Contract
-from bridge.cards import SUIT_MASK, Card, Deal, Hand, Seat, Strain, suit_cards
+from bridge.cards import SUIT_MASK, Card, Deal, Hand, Seat, Strain, as_seat, suit_cards
 from bridge.errors import IllegalPlay, OutOfTurn, WrongPhase
 
 __all__ = ["Claim", "Play", "Trick"]
@@ -99,7 +99,7 @@ class Play:
     def __init__(self, deal: Deal, contract: Contract, declarer: Seat) -> None:
         self.deal = deal
         self.contract = contract
-        self.declarer = Seat(declarer)
+        self.declarer = as_seat(declarer)
         self.dummy = self.declarer.partner
         self._trump = -1 if contract.strain == Strain.NOTRUMP else int(contract.strain)
         self._hands = [deal[seat].mask for seat in _SEATS]
@@ -238,8 +238,11 @@ class Play:
         if self._claim is not None:
             raise WrongPhase("a claim is pending: accept or reject it first")
         turn = self._turn
-        if seat is not None and seat != turn and not (seat == self.declarer and turn == self.dummy):
-            raise OutOfTurn(f"it is {_SEATS[turn].name.title()}'s turn to play")
+        if seat is not None and seat != (self.declarer if turn == self.dummy else _SEATS[turn]):
+            acting = "declarer" if turn == self.dummy else _SEATS[turn].name.title()
+            raise OutOfTurn(
+                f"it is {acting}'s turn to play (from {_SEATS[turn].name.title()}'s hand)"
+            )
         if not isinstance(card, Card):
             raise IllegalPlay(f"not a card: {card!r}")
         hand = self._hands[turn]
@@ -287,7 +290,7 @@ class Play:
             raise WrongPhase("the play is over")
         if self._claim is not None:
             raise WrongPhase("a claim is already pending")
-        claimer = Seat(claimer)
+        claimer = as_seat(claimer)
         if claimer == self.dummy:
             raise IllegalPlay("dummy takes no part in the play and cannot claim")
         remaining = self.remaining_tricks
@@ -302,15 +305,16 @@ class Play:
 
     def accept_claim(self, seat: Seat) -> Claim:
         """``seat`` agrees to the pending claim; when every decider has, the play ends."""
+        seat = as_seat(seat)
         claim = self._deciding(seat)
         if seat in claim.accepted:
-            raise IllegalPlay(f"{Seat(seat).name.title()} has already accepted this claim")
+            raise IllegalPlay(f"{seat.name.title()} has already accepted this claim")
         claim = Claim(
             claim.claimer,
             claim.tricks,
             claim.remaining,
             claim.deciders,
-            claim.accepted | {Seat(seat)},
+            claim.accepted | {seat},
         )
         if claim.accepted != claim.deciders:
             self._claim = claim
@@ -325,7 +329,7 @@ class Play:
 
     def reject_claim(self, seat: Seat) -> Claim:
         """``seat`` rejects the pending claim: the play stands as it was and a director rules."""
-        claim = self._deciding(seat)
+        claim = self._deciding(as_seat(seat))
         self._claim = None
         self._claims.append((claim, False))
         return claim
@@ -357,7 +361,7 @@ class Play:
         if claim is None:
             raise WrongPhase("there is no claim to answer")
         if seat not in claim.deciders:
-            raise OutOfTurn(f"{Seat(seat).name.title()} does not decide this claim")
+            raise OutOfTurn(f"{seat.name.title()} does not decide this claim")
         return claim
 
     def __repr__(self) -> str:
