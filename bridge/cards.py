@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Iterator, Mapping
 from enum import IntEnum
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from bridge.errors import ParseError
 
@@ -38,9 +38,9 @@ class Seat(IntEnum):
         return seat
 
     @property
-    def letter(self) -> str:
+    def letter(self) -> Literal["N", "E", "S", "W"]:
         """One-letter name: ``"N"``, ``"E"``, ``"S"``, ``"W"``."""
-        return "NESW"[self]
+        return _SEAT_LETTERS[self]
 
     @property
     def next(self) -> Seat:
@@ -72,6 +72,7 @@ class Seat(IntEnum):
 
 
 _SEATS = tuple(Seat)
+_SEAT_LETTERS: tuple[Literal["N", "E", "S", "W"], ...] = ("N", "E", "S", "W")
 
 
 def as_seat(value: object) -> Seat:

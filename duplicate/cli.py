@@ -25,6 +25,7 @@ from bridge import (
     score,
 )
 from bridge.cards import Hand
+from duplicate.serving import add_commands
 
 _PASSED_OUT = {"P", "PASS", "PASSED", "PASSOUT", "AP"}
 
@@ -116,6 +117,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--letters", action="store_true", help="S H D C instead of suit symbols")
     p.add_argument("--pbn", action="store_true", help="also print the deal as a PBN tag")
     p.set_defaults(run=_board)
+
+    add_commands(commands)
     return parser
 
 
@@ -127,7 +130,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 0
     try:
-        print(args.run(args))
+        output = args.run(args)
+        if output:
+            print(output)
     except BridgeError as error:
         print(f"duplicate {args.command}: {error}", file=sys.stderr)
         return 2

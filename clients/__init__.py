@@ -1,0 +1,1 @@
+"""Programs that speak the protocol: the client library, robots, the terminal table."""

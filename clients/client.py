@@ -1,0 +1,284 @@
+"""An async, typed client of the duplicate server: what robots, tools, tests and third
+parties use to play through the protocol.
+
+    client = await Client.connect("http://127.0.0.1:8765/play#TOKEN")
+    view = await client.wait_for(lambda v: v.board is not None and "1NT" in v.board.legal)
+    await client.call("1NT")
+    await client.close()
+
+Every update is checked for sequence: each must be the next number (or a snapshot). After a
+dropped connection, :meth:`Client.reconnect` resumes from the last number seen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+from urllib.parse import urlsplit
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from protocol.codec import MAX_SERVER_FRAME, decode_server, encode
+from protocol.errors import ErrorCode
+from protocol.messages import (
+    PROTOCOL_VERSION,
+    Ack,
+    AnswerClaim,
+    CreateMatch,
+    ErrorMessage,
+    Hello,
+    MakeCall,
+    MakeClaim,
+    MatchCreated,
+    Ping,
+    PlayCard,
+    PlayerView,
+    Pong,
+    Rule,
+    SendChat,
+    ServerMessage,
+    Snapshot,
+    SpectatorMode,
+    Update,
+    WatchView,
+    Welcome,
+)
+
+__all__ = ["Client", "ClientError", "Link"]
+
+T = TypeVar("T")
+
+
+class ClientError(Exception):
+    """The server refused a request (``code`` is its :class:`ErrorCode`), or the link or
+    connection failed."""
+
+    def __init__(self, code: ErrorCode | str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Link:
+    """A join link, ``http://HOST:PORT/play#TOKEN``: where to connect, and the token."""
+
+    ws_url: str
+    token: str
+
+    @classmethod
+    def parse(cls, link: str) -> Link:
+        parts = urlsplit(link)
+        if parts.scheme not in ("http", "https", "ws", "wss") or not parts.netloc:
+            raise ClientError("bad_link", f"not a join link: {link!r}")
+        if not parts.fragment:
+            raise ClientError("bad_link", f"the link has no token after '#': {link!r}")
+        scheme = "wss" if parts.scheme in ("https", "wss") else "ws"
+        return cls(f"{scheme}://{parts.netloc}/ws", parts.fragment)
+
+
+class Client:
+    """One connection to the server, speaking for one link's token."""
+
+    def __init__(self, link: Link, name: str = "duplicate-client") -> None:
+        self.link = link
+        self.name = name
+        self.welcome: Welcome | None = None
+        self.view: PlayerView | WatchView | None = None
+        self.seq = 0
+        self.received: list[ServerMessage] = []
+        """Every message received, in order (kept for audits and debugging)."""
+        self._websocket: ClientConnection | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._refs = itertools.count(1)
+        self._pending: dict[int, asyncio.Future[ServerMessage]] = {}
+        self._changed = asyncio.Condition()
+        self._closed_error: ClientError | None = None
+
+    @classmethod
+    async def connect(
+        cls, link: str | Link, *, last_seq: int | None = None, name: str = "duplicate-client"
+    ) -> Client:
+        """Connect and say hello; with ``last_seq``, resume after that update."""
+        client = cls(link if isinstance(link, Link) else Link.parse(link), name)
+        await client._open(last_seq)
+        return client
+
+    async def _open(self, last_seq: int | None) -> None:
+        self._closed_error = None
+        self._websocket = await connect(
+            self.link.ws_url, max_size=MAX_SERVER_FRAME, compression=None, open_timeout=10
+        )
+        await self._websocket.send(
+            encode(
+                Hello(
+                    version=PROTOCOL_VERSION,
+                    token=self.link.token,
+                    last_seq=last_seq,
+                    client=self.name,
+                )
+            )
+        )
+        reply = decode_server(await asyncio.wait_for(self._websocket.recv(), 10))
+        if isinstance(reply, ErrorMessage):
+            await self._websocket.close()
+            raise ClientError(reply.code, reply.message)
+        if not isinstance(reply, Welcome):
+            raise ClientError("unexpected", f"expected welcome, got {reply.type}")
+        self.welcome = reply
+        self.received.append(reply)
+        if last_seq is None:
+            self.seq = 0
+        self._reader = asyncio.create_task(self._read(self._websocket))
+
+    async def reconnect(self) -> None:
+        """Drop the connection (if any) and resume from the last update seen."""
+        await self._drop()
+        await self._open(self.seq)
+
+    async def close(self) -> None:
+        await self._drop()
+
+    async def _drop(self) -> None:
+        if self._websocket is not None:
+            await self._websocket.close()
+        if self._reader is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
+        self._websocket = None
+        self._reader = None
+
+    # -- receiving -------------------------------------------------------------------------
+
+    async def _read(self, websocket: ClientConnection) -> None:
+        try:
+            async for frame in websocket:
+                message = decode_server(frame)
+                self.received.append(message)
+                if isinstance(message, Update):
+                    is_snapshot = any(isinstance(e, Snapshot) for e in message.events)
+                    if message.seq != self.seq + 1 and not (
+                        is_snapshot and message.seq >= self.seq
+                    ):
+                        raise ClientError("bad_sequence", f"update {message.seq} after {self.seq}")
+                    self.seq = message.seq
+                    self.view = message.view
+                    async with self._changed:
+                        self._changed.notify_all()
+                    continue
+                ref = getattr(message, "ref", None)
+                future = self._pending.pop(ref, None) if ref is not None else None
+                if future is not None and not future.done():
+                    future.set_result(message)
+        except ConnectionClosed:
+            pass
+        except ClientError as refused:
+            self._closed_error = refused
+        finally:
+            closed = self._closed_error or ClientError("closed", "the connection is closed")
+            self._closed_error = closed
+            for future in self._pending.values():
+                if not future.done():
+                    future.set_exception(closed)
+            self._pending.clear()
+            async with self._changed:
+                self._changed.notify_all()
+
+    @property
+    def is_connected(self) -> bool:
+        return self._reader is not None and not self._reader.done()
+
+    async def wait_for(self, predicate: Callable[[Any], T], timeout: float = 10.0) -> T:
+        """Wait until ``predicate(view)`` is truthy (the view is the latest one) and return
+        what it returned. Raises TimeoutError, or ClientError if the connection closes."""
+
+        async def waiting() -> T:
+            async with self._changed:
+                while True:
+                    if self.view is not None:
+                        result = predicate(self.view)
+                        if result:
+                            return result
+                    if not self.is_connected:
+                        raise self._closed_error or ClientError("closed", "not connected")
+                    await self._changed.wait()
+
+        return await asyncio.wait_for(waiting(), timeout)
+
+    # -- requests --------------------------------------------------------------------------
+
+    async def request(
+        self, message_of: Callable[[int], Any], timeout: float = 10.0
+    ) -> ServerMessage:
+        """Send the message ``message_of(ref)`` and wait for the answer with that ref."""
+        if self._websocket is None or not self.is_connected:
+            raise self._closed_error or ClientError("closed", "not connected")
+        ref = next(self._refs)
+        future: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
+        self._pending[ref] = future
+        await self._websocket.send(encode(message_of(ref)))
+        reply = await asyncio.wait_for(future, timeout)
+        if isinstance(reply, ErrorMessage):
+            raise ClientError(reply.code, reply.message)
+        return reply
+
+    async def _act(self, message_of: Callable[[int], Any]) -> Ack:
+        reply = await self.request(message_of)
+        assert isinstance(reply, Ack), reply
+        return reply
+
+    async def call(self, call: str, alert: str | None = None) -> Ack:
+        """Make a call (``"1S"``, ``"3NT"``, ``"P"``, ``"X"``, ``"XX"``), maybe alerted."""
+        return await self._act(lambda ref: MakeCall(call=call, alert=alert, ref=ref))
+
+    async def play(self, card: str) -> Ack:
+        """Play a card (``"SA"``); declarer plays dummy's cards the same way."""
+        return await self._act(lambda ref: PlayCard(card=card, ref=ref))
+
+    async def claim(self, tricks: int) -> Ack:
+        """Claim ``tricks`` of the remaining tricks (fewer than all: a concession)."""
+        return await self._act(lambda ref: MakeClaim(tricks=tricks, ref=ref))
+
+    async def answer_claim(self, accept: bool) -> Ack:
+        return await self._act(lambda ref: AnswerClaim(accept=accept, ref=ref))
+
+    async def chat(self, text: str) -> Ack:
+        return await self._act(lambda ref: SendChat(text=text, ref=ref))
+
+    async def rule(self, table: int, declarer_tricks: int) -> Ack:
+        """Director: end a table's board after a rejected claim."""
+        return await self._act(
+            lambda ref: Rule(table=table, declarer_tricks=declarer_tricks, ref=ref)
+        )
+
+    async def ping(self) -> Pong:
+        reply = await self.request(lambda ref: Ping(ref=ref))
+        assert isinstance(reply, Pong)
+        return reply
+
+    async def create_match(
+        self,
+        boards: int = 4,
+        team_a: str = "Team A",
+        team_b: str = "Team B",
+        deals_pbn: str | None = None,
+        spectators: SpectatorMode = "live",
+    ) -> MatchCreated:
+        """Organiser: create a match and get its links."""
+        reply = await self.request(
+            lambda ref: CreateMatch(
+                boards=boards,
+                team_a=team_a,
+                team_b=team_b,
+                deals_pbn=deals_pbn,
+                spectators=spectators,
+                ref=ref,
+            )
+        )
+        assert isinstance(reply, MatchCreated)
+        return reply

@@ -1,0 +1,97 @@
+"""The one place msgpack appears: typed messages to binary frames and back.
+
+Decoding is strict: one msgpack map per frame, nothing after it, within the size limit,
+validated against the message models. Anything else raises :class:`ProtocolError` with a
+named code, so a bad frame can be answered and never changes anything.
+
+>>> from protocol.messages import Ping
+>>> decode_client(encode(Ping(ref=7)))
+Ping(type='ping', ref=7)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+from pydantic import BaseModel, TypeAdapter, ValidationError
+
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import ClientMessage, ServerMessage
+
+__all__ = ["MAX_CLIENT_FRAME", "MAX_SERVER_FRAME", "decode_client", "decode_server", "encode"]
+
+MAX_CLIENT_FRAME = 1024 * 1024
+"""Largest client frame accepted (an organiser's PBN deal file fits); larger is ``too_large``."""
+MAX_SERVER_FRAME = 4 * 1024 * 1024
+"""Largest server frame a client should expect."""
+
+_CLIENT: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
+_SERVER: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+
+
+def encode(message: BaseModel) -> bytes:
+    """A message as one msgpack map, ready for a binary WebSocket frame."""
+    packed: bytes = msgpack.packb(message.model_dump(mode="json"), use_bin_type=True)
+    return packed
+
+
+def _unpack(frame: bytes | str, limit: int) -> dict[str, Any]:
+    if isinstance(frame, str):
+        raise ProtocolError(ErrorCode.BINARY_ONLY, "send msgpack in binary frames, not text")
+    if len(frame) > limit:
+        raise ProtocolError(
+            ErrorCode.TOO_LARGE, f"frame of {len(frame)} bytes; the limit is {limit}"
+        )
+    try:
+        value = msgpack.unpackb(frame, raw=False, strict_map_key=True, use_list=True)
+    except msgpack.ExtraData:
+        raise ProtocolError(ErrorCode.MALFORMED, "bytes after the message") from None
+    except (ValueError, msgpack.UnpackException, TypeError) as error:
+        raise ProtocolError(
+            ErrorCode.MALFORMED, f"not valid msgpack ({type(error).__name__})"
+        ) from None
+    if not isinstance(value, dict):
+        raise ProtocolError(ErrorCode.MALFORMED, f"a message is a map, not {type(value).__name__}")
+    return value
+
+
+def _validate(adapter: TypeAdapter[Any], value: dict[str, Any]) -> Any:
+    try:
+        return adapter.validate_python(value)
+    except ValidationError as error:
+        first = error.errors()[0]
+        if first["type"] == "union_tag_invalid":
+            raise ProtocolError(
+                ErrorCode.UNKNOWN_TYPE, f"unknown message type {value.get('type')!r}"
+            ) from None
+        if first["type"] == "union_tag_not_found":
+            raise ProtocolError(
+                ErrorCode.INVALID_MESSAGE, "a message needs a 'type' field"
+            ) from None
+        where = ".".join(str(part) for part in first["loc"][1:]) or "message"
+        raise ProtocolError(
+            ErrorCode.INVALID_MESSAGE, f"{value.get('type')}: {where}: {first['msg']}"
+        ) from None
+
+
+def decode_client(frame: bytes | str) -> ClientMessage:
+    """A client's frame as a typed message, or :class:`ProtocolError`."""
+    result: ClientMessage = _validate(_CLIENT, _unpack(frame, MAX_CLIENT_FRAME))
+    return result
+
+
+def decode_server(frame: bytes | str) -> ServerMessage:
+    """A server's frame as a typed message, or :class:`ProtocolError`."""
+    result: ServerMessage = _validate(_SERVER, _unpack(frame, MAX_SERVER_FRAME))
+    return result
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of every message, for client authors in other languages."""
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "duplicate bridge protocol",
+        "client_message": _CLIENT.json_schema(),
+        "server_message": _SERVER.json_schema(),
+    }

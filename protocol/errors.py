@@ -1,0 +1,67 @@
+"""Named error codes of the wire protocol, and the one exception of the protocol layer."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+__all__ = ["ErrorCode", "ProtocolError"]
+
+
+class ErrorCode(StrEnum):
+    """Why the server refused a frame or an action. Sent as the ``code`` of an ``error`` frame."""
+
+    # The frame itself.
+    MALFORMED = "malformed"
+    """Not a msgpack map, broken msgpack, or bytes after the message."""
+    BINARY_ONLY = "binary_only"
+    """A text WebSocket frame: the protocol speaks msgpack in binary frames only."""
+    TOO_LARGE = "too_large"
+    """The frame is larger than the protocol's size limit."""
+    UNKNOWN_TYPE = "unknown_type"
+    """The ``type`` field names no message of the protocol."""
+    INVALID_MESSAGE = "invalid_message"
+    """A known message with missing, extra or wrongly typed fields."""
+    UNSUPPORTED_VERSION = "unsupported_version"
+    """``hello`` asked for a protocol version this server does not speak."""
+
+    # Who is speaking.
+    NOT_AUTHENTICATED = "not_authenticated"
+    """Anything but ``hello`` before a successful ``hello``."""
+    ALREADY_AUTHENTICATED = "already_authenticated"
+    """A second ``hello`` on the same connection."""
+    BAD_TOKEN = "bad_token"
+    """The token is unknown (or a spectator token of a match without spectators)."""
+    FORBIDDEN = "forbidden"
+    """This role may not send this message (a spectator calling, a player ruling...)."""
+    BAD_SEQUENCE = "bad_sequence"
+    """``last_seq`` is ahead of anything the server sent this viewer."""
+
+    # The rules.
+    OUT_OF_TURN = "out_of_turn"
+    """It is not this seat's turn to act (or not theirs to answer this claim)."""
+    ILLEGAL_CALL = "illegal_call"
+    """A call the auction does not allow (insufficient bid, double of partner...)."""
+    ILLEGAL_CARD = "illegal_card"
+    """A card not held, or a revoke."""
+    ILLEGAL_CLAIM = "illegal_claim"
+    """A claim of more tricks than remain, by dummy, or an answer already given."""
+    WRONG_PHASE = "wrong_phase"
+    """The action belongs to another phase: a card in the auction, a call in the play,
+    a card while a claim is pending, anything after the match is over."""
+
+    # The match and the server.
+    BAD_DEALS = "bad_deals"
+    """The organiser's deal file is not valid PBN or has too few boards."""
+    UNAVAILABLE = "unavailable"
+    """The server cannot store the action now (its store is unreachable); nothing was applied."""
+    INTERNAL = "internal"
+    """A bug on the server; nothing was applied."""
+
+
+class ProtocolError(Exception):
+    """A frame or action refused with a named :class:`ErrorCode`; nothing was changed."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message

@@ -1,0 +1,267 @@
+"""One match in one process: the single writer of its logs, and the fan-out to its viewers.
+
+Every action runs under the match's lock: check it by applying it to the state (the laws
+refuse it: an error, nothing changed), append it to the store (only then is it accepted),
+then give each connected viewer the one update :func:`server.views.project` makes for it,
+and acknowledge. Per-viewer sequence numbers are positions in the viewer's log, so they
+survive restarts: a client that comes back with the last number it saw gets exactly what
+it missed, regenerated from the logs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from redis.exceptions import RedisError
+
+from bridge import BridgeError, IllegalCall, IllegalPlay, OutOfTurn, WrongPhase
+from protocol.codec import encode
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import (
+    AnswerClaim,
+    MakeCall,
+    MakeClaim,
+    PlayCard,
+    Rule,
+    SendChat,
+)
+from server.state import MatchConfig, MatchState, StoredEvent, result_to_json
+from server.store import MatchLogs, Store
+from server.views import Player, Viewer, Watcher, project, receives, snapshot
+
+__all__ = ["RESUME_LIMIT", "MatchRuntime", "Subscriber", "TableAction"]
+
+log = logging.getLogger(__name__)
+
+RESUME_LIMIT = 64
+"""A viewer that missed more updates than this gets one snapshot instead of each of them."""
+
+TableAction = MakeCall | PlayCard | MakeClaim | AnswerClaim | SendChat | Rule
+MATCH_EVENTS = frozenset({"compared", "finished"})
+
+
+@dataclass(eq=False)
+class Subscriber:
+    """A connected viewer: where its frames go, and the last sequence number it was sent."""
+
+    viewer: Viewer
+    send: asyncio.Queue[bytes | None]
+    sent_seq: int = 0
+    closed: bool = field(default=False)
+
+
+def wire_error(error: BridgeError, action: TableAction) -> ProtocolError:
+    """The one table from the laws' refusals to the protocol's error codes."""
+    message = str(error)
+    if isinstance(error, OutOfTurn):
+        return ProtocolError(ErrorCode.OUT_OF_TURN, message)
+    if isinstance(error, WrongPhase):
+        return ProtocolError(ErrorCode.WRONG_PHASE, message)
+    if isinstance(error, IllegalCall):
+        return ProtocolError(ErrorCode.ILLEGAL_CALL, message)
+    if isinstance(error, IllegalPlay):
+        claims = isinstance(action, MakeClaim | AnswerClaim | Rule)
+        return ProtocolError(ErrorCode.ILLEGAL_CLAIM if claims else ErrorCode.ILLEGAL_CARD, message)
+    return ProtocolError(ErrorCode.INVALID_MESSAGE, message)
+
+
+def fold(config: MatchConfig, entries: Iterable[tuple[int, StoredEvent]]) -> MatchState:
+    """The match state after ``entries`` (log tag, event) of a log."""
+    state = MatchState(config)
+    for table, event in entries:
+        state.apply(table, event)
+    return state
+
+
+def table_entries(table: int, events: list[StoredEvent]) -> list[tuple[int, StoredEvent]]:
+    """A table's log tagged like the watchers' log: match events 0, the rest the table."""
+    return [(0 if e["type"] in MATCH_EVENTS else table, e) for e in events]
+
+
+class MatchRuntime:
+    """The live match: logs mirrored from the store, the folded state, the subscribers."""
+
+    def __init__(self, store: Store, logs: MatchLogs) -> None:
+        self.store = store
+        self.config = logs.config
+        self.lock = asyncio.Lock()
+        self.subscribers: set[Subscriber] = set()
+        self._load(logs)
+        self._stale = False
+
+    def _load(self, logs: MatchLogs) -> None:
+        self.tables = logs.tables
+        self.watch = logs.watch
+        self.state = fold(self.config, self.watch)
+
+    # -- sequence numbers and catching up ----------------------------------------------
+
+    def _entries(self, viewer: Viewer) -> list[tuple[int, StoredEvent]]:
+        """The log ``viewer``'s updates come from (watchers: all of it, to fold both tables)."""
+        if isinstance(viewer, Player):
+            return table_entries(viewer.table, self.tables[viewer.table])
+        return self.watch
+
+    def seq_of(self, viewer: Viewer) -> int:
+        """The newest sequence number of ``viewer``'s log."""
+        if isinstance(viewer, Player):
+            return len(self.tables[viewer.table])
+        if viewer.mode == "delayed":
+            return sum(1 for t, _ in self.watch if t == 0)
+        return len(self.watch)
+
+    def catch_up(self, viewer: Viewer, after: int) -> list[bytes]:
+        """The frames after ``after`` up to now: each update regenerated from the logs, or
+        one snapshot when that is shorter (a fresh start, or more than RESUME_LIMIT missed)."""
+        current = self.seq_of(viewer)
+        if after >= current:
+            return []
+        if after == 0 or current - after > RESUME_LIMIT:
+            return [encode(snapshot(self.state, viewer, current))]
+        state = MatchState(self.config)
+        frames = []
+        seq = 0
+        for table, event in self._entries(viewer):
+            state.apply(table, event)
+            if receives(viewer, table):
+                seq += 1
+                if seq > after:
+                    frames.append(encode(project(state, viewer, table, event, seq)))
+        return frames
+
+    async def join(
+        self, subscriber: Subscriber, last_seq: int | None, welcome: Callable[[int], bytes]
+    ) -> None:
+        """Start live delivery to a viewer: queue ``welcome(newest seq)``, then what it missed
+        since ``last_seq`` (see :meth:`catch_up`), then every update from now on."""
+        async with self.lock:
+            await self._ensure_fresh()
+            current = self.seq_of(subscriber.viewer)
+            if last_seq is not None and last_seq > current:
+                raise ProtocolError(
+                    ErrorCode.BAD_SEQUENCE, f"last_seq {last_seq} is ahead of this log ({current})"
+                )
+            subscriber.send.put_nowait(welcome(current))
+            for frame in self.catch_up(subscriber.viewer, last_seq or 0):
+                subscriber.send.put_nowait(frame)
+            subscriber.sent_seq = current
+            self.subscribers.add(subscriber)
+
+    def detach(self, subscriber: Subscriber) -> None:
+        self.subscribers.discard(subscriber)
+
+    # -- actions -------------------------------------------------------------------------
+
+    async def act(self, viewer: Viewer, action: TableAction) -> int:
+        """Check, store and publish one action; returns the acting viewer's sequence number
+        of the update that records it. Raises ProtocolError, changing nothing."""
+        async with self.lock:
+            await self._ensure_fresh()
+            table, event = self._event_for(viewer, action)
+            if self.state.finished and event["type"] != "chat":
+                raise ProtocolError(ErrorCode.WRONG_PHASE, "the match is over")
+            try:
+                board = self.state.apply(table, event)
+            except BridgeError as error:
+                raise wire_error(error, action) from None
+            finished_board = result = next_start = None
+            if event["type"] != "chat" and board is not None and board.result is not None:
+                finished_board = board.spec.number
+                result = result_to_json(board.result)
+                upcoming = self.state.next_board(table)
+                next_start = None if upcoming is None else {"type": "start", "board": upcoming}
+            try:
+                appended = await self.store.append(
+                    self.config.match_id,
+                    table,
+                    event,
+                    finished_board,
+                    result,
+                    next_start,
+                    len(self.config.boards),
+                )
+            except (RedisError, OSError) as error:
+                # The action may or may not have reached the store: reload before the next.
+                self._stale = True
+                log.warning("match %s: store unavailable: %s", self.config.match_id, error)
+                raise ProtocolError(
+                    ErrorCode.UNAVAILABLE, "the match store is unavailable; try again"
+                ) from None
+            self._publish(table, event)
+            seq = self.seq_of(viewer)
+            if appended.compared is not None:
+                self.state.apply(0, appended.compared)
+                self._publish(0, appended.compared)
+            if appended.finished:
+                finished: StoredEvent = {"type": "finished"}
+                self.state.apply(0, finished)
+                self._publish(0, finished)
+            if appended.start is not None:
+                self.state.apply(table, appended.start)
+                self._publish(table, appended.start)
+            return seq
+
+    def _event_for(self, viewer: Viewer, action: TableAction) -> tuple[int, StoredEvent]:
+        if isinstance(action, Rule):
+            if not (isinstance(viewer, Watcher) and viewer.mode == "director"):
+                raise ProtocolError(ErrorCode.FORBIDDEN, "only the director rules")
+            return action.table, {"type": "rule", "tricks": action.declarer_tricks}
+        if not isinstance(viewer, Player):
+            raise ProtocolError(ErrorCode.FORBIDDEN, "only the players at a table act there")
+        seat = viewer.seat.letter
+        event: StoredEvent
+        if isinstance(action, MakeCall):
+            event = {"type": "call", "seat": seat, "call": action.call}
+            if action.alert is not None:
+                event["alert"] = action.alert
+        elif isinstance(action, PlayCard):
+            event = {"type": "card", "seat": seat, "card": action.card}
+        elif isinstance(action, MakeClaim):
+            event = {"type": "claim", "seat": seat, "tricks": action.tricks}
+        elif isinstance(action, AnswerClaim):
+            event = {"type": "answer", "seat": seat, "accept": action.accept}
+        else:
+            event = {"type": "chat", "seat": seat, "text": action.text}
+        return viewer.table, event
+
+    def _publish(self, table: int, event: StoredEvent) -> None:
+        """Mirror a stored entry and send each subscriber that receives it its update."""
+        if table == 0:
+            self.tables[1].append(event)
+            self.tables[2].append(event)
+        else:
+            self.tables[table].append(event)
+        self.watch.append((table, event))
+        frames: dict[Viewer, bytes] = {}
+        for subscriber in list(self.subscribers):
+            viewer = subscriber.viewer
+            if not receives(viewer, table):
+                continue
+            seq = self.seq_of(viewer)
+            frame = frames.get(viewer)
+            if frame is None:
+                frame = frames[viewer] = encode(project(self.state, viewer, table, event, seq))
+            subscriber.sent_seq = seq
+            subscriber.send.put_nowait(frame)
+
+    async def _ensure_fresh(self) -> None:
+        """After a failed append, reload the logs from the store (the truth) and send every
+        subscriber what it has not seen, before anything else is accepted."""
+        if not self._stale:
+            return
+        try:
+            logs = await self.store.load(self.config.match_id)
+        except (RedisError, OSError):
+            raise ProtocolError(
+                ErrorCode.UNAVAILABLE, "the match store is unavailable; try again"
+            ) from None
+        assert logs is not None
+        self._load(logs)
+        self._stale = False
+        for subscriber in self.subscribers:
+            for frame in self.catch_up(subscriber.viewer, subscriber.sent_seq):
+                subscriber.send.put_nowait(frame)
+            subscriber.sent_seq = self.seq_of(subscriber.viewer)

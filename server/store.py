@@ -1,0 +1,226 @@
+"""Redis, the only store: match configs, seat tokens, event logs and hidden results.
+
+Keys of a match share the hash tag ``{m:ID}`` (Redis Cluster ready):
+
+- ``{m:ID}:config``     the organiser's setup (JSON), deals included; never sent to clients
+- ``{m:ID}:t1:events``  table 1's log (stream); ``{m:ID}:t2:events`` table 2's
+- ``{m:ID}:watch``      every table event tagged with its table, and the comparisons (stream)
+- ``{m:ID}:results``    each table's result per board, hidden until both are in (hash)
+- ``{m:ID}:swings``     each board's comparison once both tables have finished it (stream)
+
+and, outside any match, ``duplicate:matches`` (set of match ids) and
+``duplicate:token:SHA256`` (what a link's token speaks for; the token itself is not stored).
+
+Every accepted action goes through one Lua script, :data:`APPEND_SCRIPT`, that appends it to
+its table's log and the watchers' log, stores the table's result when the action finished
+a board and, only when the other table's result is already there, appends the comparison
+to both tables' logs, the watchers' log and the swings: published exactly once, however
+close together the tables finish, because the script runs atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any, Literal, cast
+
+from redis.asyncio import Redis
+
+from server.state import MatchConfig, StoredEvent
+
+__all__ = ["APPEND_SCRIPT", "Appended", "Grant", "Store"]
+
+MATCHES_KEY = "duplicate:matches"
+TOKEN_PREFIX = "duplicate:token:"
+
+# KEYS: 1 table-1 log, 2 table-2 log, 3 watchers' log, 4 results, 5 swings
+# ARGV: 1 table ("1", "2", or "0" for a match event), 2 event JSON,
+#       3 board number finished by this event ("" if none), 4 that table's result JSON,
+#       5 the next board's start event JSON ("" if none), 6 number of boards in the match
+APPEND_SCRIPT = """
+local table_no = ARGV[1]
+local log = (table_no == '1') and KEYS[1] or KEYS[2]
+redis.call('XADD', log, '*', 'e', ARGV[2])
+redis.call('XADD', KEYS[3], '*', 't', table_no, 'e', ARGV[2])
+local compared = ''
+local finished = 0
+if ARGV[3] ~= '' then
+  local other_no = (table_no == '1') and '2' or '1'
+  if redis.call('HSETNX', KEYS[4], ARGV[3] .. ':' .. table_no, ARGV[4]) == 1 then
+    local other = redis.call('HGET', KEYS[4], ARGV[3] .. ':' .. other_no)
+    if other then
+      local r1, r2 = ARGV[4], other
+      if table_no == '2' then r1, r2 = other, ARGV[4] end
+      compared = '{"type": "compared", "board": ' .. ARGV[3] ..
+        ', "table1": ' .. r1 .. ', "table2": ' .. r2 .. '}'
+      for _, key in ipairs({KEYS[1], KEYS[2]}) do
+        redis.call('XADD', key, '*', 'e', compared)
+      end
+      redis.call('XADD', KEYS[3], '*', 't', '0', 'e', compared)
+      redis.call('XADD', KEYS[5], '*', 'e', compared)
+      if redis.call('HINCRBY', KEYS[4], 'compared', 1) == tonumber(ARGV[6]) then
+        finished = 1
+        local done = '{"type": "finished"}'
+        for _, key in ipairs({KEYS[1], KEYS[2]}) do
+          redis.call('XADD', key, '*', 'e', done)
+        end
+        redis.call('XADD', KEYS[3], '*', 't', '0', 'e', done)
+      end
+    end
+  end
+end
+if ARGV[5] ~= '' then
+  redis.call('XADD', log, '*', 'e', ARGV[5])
+  redis.call('XADD', KEYS[3], '*', 't', table_no, 'e', ARGV[5])
+end
+return {compared, finished}
+"""
+
+Role = Literal["player", "spectator", "director"]
+
+
+@dataclass(frozen=True, slots=True)
+class Grant:
+    """What a token speaks for: a seat at a table, or watching, or directing a match."""
+
+    match_id: str
+    role: Role
+    table: int | None = None
+    seat: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """What one append put in the logs, in order: the event, then maybe the comparison and
+    the end of the match, then maybe the next board's start."""
+
+    table: int
+    event: StoredEvent
+    compared: StoredEvent | None
+    finished: bool
+    start: StoredEvent | None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLogs:
+    """Everything stored about a match, read back in order."""
+
+    config: MatchConfig
+    tables: dict[int, list[StoredEvent]]
+    watch: list[tuple[int, StoredEvent]]
+
+
+def token_key(token: str) -> str:
+    """The key of a token's grant: its SHA-256, so the store never holds a usable token."""
+    return TOKEN_PREFIX + hashlib.sha256(token.encode()).hexdigest()
+
+
+def _keys(match_id: str) -> list[str]:
+    tag = f"{{m:{match_id}}}"
+    return [
+        f"{tag}:t1:events",
+        f"{tag}:t2:events",
+        f"{tag}:watch",
+        f"{tag}:results",
+        f"{tag}:swings",
+    ]
+
+
+def _dumps(event: StoredEvent) -> str:
+    return json.dumps(event, separators=(",", ":"))
+
+
+class Store:
+    """The match store over one Redis connection pool."""
+
+    def __init__(self, redis: Redis) -> None:
+        self.redis = redis
+        self._append = redis.register_script(APPEND_SCRIPT)
+
+    async def create_match(
+        self, config: MatchConfig, grants: dict[str, Grant], first_board: StoredEvent
+    ) -> None:
+        """Store a new match, its tokens' grants and the first board's start at both tables,
+        all in one transaction."""
+        keys = _keys(config.match_id)
+        start = _dumps(first_board)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(f"{{m:{config.match_id}}}:config", config.to_json())
+            for token, grant in grants.items():
+                pipe.set(token_key(token), json.dumps(grant_to_json(grant)))
+            for table, key in ((1, keys[0]), (2, keys[1])):
+                pipe.xadd(key, {"e": start})
+                pipe.xadd(keys[2], {"t": str(table), "e": start})
+            pipe.sadd(MATCHES_KEY, config.match_id)
+            await pipe.execute()
+
+    async def grant(self, token: str) -> Grant | None:
+        """What ``token`` speaks for, or None for an unknown token."""
+        raw = await self.redis.get(token_key(token))
+        if raw is None:
+            return None
+        data = json.loads(raw)
+        return Grant(data["match_id"], data["role"], data.get("table"), data.get("seat"))
+
+    async def match_ids(self) -> list[str]:
+        """Every match stored."""
+        members = await self.redis.smembers(MATCHES_KEY)
+        return sorted(m.decode() if isinstance(m, bytes) else m for m in members)
+
+    async def append(
+        self,
+        match_id: str,
+        table: int,
+        event: StoredEvent,
+        finished_board: int | None,
+        result: dict[str, Any] | None,
+        next_start: StoredEvent | None,
+        boards: int,
+    ) -> Appended:
+        """Append a table's event atomically with what it entails (see :data:`APPEND_SCRIPT`)."""
+        reply = await self._append(
+            keys=_keys(match_id),
+            args=[
+                str(table),
+                _dumps(event),
+                "" if finished_board is None else str(finished_board),
+                "" if result is None else _dumps(result),
+                "" if next_start is None else _dumps(next_start),
+                str(boards),
+            ],
+        )
+        compared_raw, finished = reply
+        if isinstance(compared_raw, bytes):
+            compared_raw = compared_raw.decode()
+        compared = json.loads(compared_raw) if compared_raw else None
+        return Appended(table, event, compared, bool(finished), next_start)
+
+    async def load(self, match_id: str) -> MatchLogs | None:
+        """Read a match back: its config and its three logs, in order."""
+        tag = f"{{m:{match_id}}}"
+        raw = await self.redis.get(f"{tag}:config")
+        if raw is None:
+            return None
+        config = MatchConfig.from_json(raw)
+        keys = _keys(match_id)
+        tables = {}
+        for number, key in ((1, keys[0]), (2, keys[1])):
+            tables[number] = [json.loads(fields[b"e"]) for fields in await self._entries(key)]
+        watch = [
+            (int(fields[b"t"]), json.loads(fields[b"e"])) for fields in await self._entries(keys[2])
+        ]
+        return MatchLogs(config, tables, watch)
+
+    async def _entries(self, key: str) -> list[dict[bytes, bytes]]:
+        entries = cast(list[tuple[bytes, dict[bytes, bytes]]], await self.redis.xrange(key))
+        return [fields for _, fields in entries]
+
+
+def grant_to_json(grant: Grant) -> dict[str, Any]:
+    return {
+        "match_id": grant.match_id,
+        "role": grant.role,
+        "table": grant.table,
+        "seat": grant.seat,
+    }

@@ -1,0 +1,49 @@
+"""Shared fixtures: a real redis-server started for the test run, a real match server."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from redis.asyncio import Redis
+
+from server.app import Server
+from server.redis_process import RedisProcess
+
+ORGANISER_KEY = "test-organiser-key"
+
+
+@pytest.fixture(scope="session")
+def redis_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
+    """One private redis-server for the whole run (tests use fresh match ids, so they share)."""
+    process = RedisProcess(tmp_path_factory.mktemp("redis"))
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest_asyncio.fixture
+async def redis(redis_process: RedisProcess) -> AsyncIterator[Redis]:
+    client = Redis.from_url(redis_process.url)
+    yield client
+    await client.aclose()
+
+
+@pytest_asyncio.fixture
+async def server(redis: Redis) -> AsyncIterator[Server]:
+    """A match server on a free port over the test run's Redis."""
+    instance = Server(redis, ORGANISER_KEY)
+    await instance.start()
+    yield instance
+    await instance.close()
+
+
+@pytest.fixture
+def data_dir() -> Path:
+    """The shared data folder beside the repository (../shared/data)."""
+    folder = Path(__file__).resolve().parents[2] / "shared" / "data"
+    if not folder.is_dir():
+        pytest.fail(f"the shared data folder is missing: {folder}")
+    return folder

@@ -1,0 +1,189 @@
+"""Driving a match from the tests: eight real clients, and the checks every frame must pass."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bridge import Deal, Seat
+from clients.client import Client, Link
+from protocol.messages import BoardView, MatchCreated, PlayerView, Update, WatchView
+from server.app import Server
+from tests.conftest import ORGANISER_KEY
+
+SEATS = "NESW"
+
+
+@dataclass
+class Match:
+    """A match on a test server and a client for every seat."""
+
+    created: MatchCreated
+    players: dict[tuple[int, str], Client]
+
+    def table(self, number: int) -> dict[str, Client]:
+        return {seat: self.players[(number, seat)] for seat in SEATS}
+
+    async def close(self) -> None:
+        for client in self.players.values():
+            await client.close()
+
+
+async def create(server: Server, **options: object) -> MatchCreated:
+    organiser = await Client.connect(Link(server.ws_url, ORGANISER_KEY), name="test organiser")
+    try:
+        return await organiser.create_match(**options)  # type: ignore[arg-type]
+    finally:
+        await organiser.close()
+
+
+async def seat_everyone(server: Server, created: MatchCreated) -> Match:
+    players = {}
+    for link in created.seats:
+        players[(link.table, link.seat)] = await Client.connect(
+            link.link, name=f"t{link.table}{link.seat}"
+        )
+    return Match(created, players)
+
+
+async def board_view(client: Client, board: int, timeout: float = 10.0) -> BoardView:
+    """The client's view of ``board`` once it is the table's current board."""
+
+    def current(view: PlayerView) -> BoardView | None:
+        return view.board if view.board is not None and view.board.board == board else None
+
+    return await client.wait_for(current, timeout)
+
+
+async def settle(table: dict[str, Client], seq: int) -> None:
+    """Wait until every client at the table has seen update ``seq`` (they share numbering)."""
+    for client in table.values():
+        await client.wait_for(lambda _view, c=client: c.seq >= seq)
+
+
+async def bid(
+    table: dict[str, Client],
+    board: int,
+    calls: list[str | tuple[str, str]],
+    before_last: Callable[[], None] | None = None,
+) -> None:
+    """Make ``calls`` in turn at a table (a pair is a call with its alert); ``before_last``
+    runs right before the last call."""
+    for index, item in enumerate(calls):
+        if before_last is not None and index == len(calls) - 1:
+            before_last()
+        call, alert = (item, None) if isinstance(item, str) else item
+        view = await board_view(table["N"], board)
+        assert view.phase == "auction", view
+        assert view.acting is not None
+        ack = await table[view.acting].call(call, alert)
+        await settle(table, ack.seq)
+
+
+async def play_cards(
+    table: dict[str, Client],
+    board: int,
+    count: int | None = None,
+    before_last: Callable[[], None] | None = None,
+) -> None:
+    """Play ``count`` cards (None: to the end of the board), each the acting seat's first
+    legal card, as the acting player's client offers it; ``before_last`` runs right before
+    the board's last card."""
+    played = 0
+    while count is None or played < count:
+        view = await table["N"].wait_for(lambda v: _current_or_done(v, board))
+        if view is True or view.phase != "play":
+            assert count is None, f"board {board} ended after {played} of {count} cards"
+            return
+        assert view.acting is not None
+        if before_last is not None and sum(view.hand_sizes.values()) == 1:
+            before_last()
+        actor = table[view.acting]
+        own = await board_view(actor, board)
+        ack = await actor.play(own.legal[0])
+        await settle(table, ack.seq)
+        played += 1
+
+
+def _current_or_done(view: PlayerView, board: int) -> BoardView | bool | None:
+    """The view of ``board`` while it is current, True once the table has finished it."""
+    if any(result.board == board for result in view.results):
+        return True
+    return view.board if view.board is not None and view.board.board == board else None
+
+
+# -- the leak audit ------------------------------------------------------------------------
+
+
+def _cards_in(value: object) -> set[str]:
+    """Every card-like string anywhere in a JSON value."""
+    found: set[str] = set()
+    if isinstance(value, str):
+        if len(value) == 2 and value[0] in "SHDC" and value[1] in "AKQJT98765432":
+            found.add(value)
+    elif isinstance(value, dict):
+        for item in value.values():
+            found |= _cards_in(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= _cards_in(item)
+    return found
+
+
+def audit_player_frame(update: Update, table: int, seat: str, deals: dict[int, Deal]) -> None:
+    """Everything in one update to a player is something that player may see now."""
+    view = update.view
+    assert isinstance(view, PlayerView)
+    assert (view.table, view.seat) == (table, seat)
+    for result in view.results:
+        assert result.table == table
+    for event in update.events:
+        assert getattr(event, "table", table) == table, event
+    board = view.board
+    if board is None:
+        return
+    assert board.table == table
+    deal = deals[board.board]
+    me = Seat.parse(seat)
+    played = {c.card for t in board.tricks for c in t.cards}
+    if board.current_trick is not None:
+        played |= {c.card for c in board.current_trick.cards}
+    finished = board.phase == "finished"
+    allowed_hands = {seat}
+    if played and board.dummy is not None:
+        allowed_hands.add(board.dummy)
+    claim = board.claim
+    deciding = claim is not None and board.phase in ("claim", "director")
+    if claim is not None and deciding and seat in [*claim.deciders, claim.claimer]:
+        allowed_hands.add(claim.claimer)
+    if finished:
+        allowed_hands = set(SEATS)
+    else:
+        assert board.deal is None, "the deal is shown before the board is finished"
+    assert set(board.hands) <= allowed_hands, (seat, set(board.hands), allowed_hands)
+    if board.claim is not None and board.claim.cards is not None and not finished:
+        assert seat in board.claim.deciders or seat == board.claim.claimer
+    # Alerts go to the caller's opponents (and the caller), never to partner.
+    for entry in board.auction:
+        if entry.alert is not None:
+            assert Seat.parse(entry.seat) != me.partner, "partner saw an alert"
+    # Every card named anywhere in the board's view is played or in a hand this seat may see.
+    visible = played | {str(c) for s in allowed_hands for c in deal[Seat.parse(s)]}
+    named = _cards_in(json.loads(board.model_dump_json()))
+    assert named <= visible, f"{seat} at table {table} was shown {sorted(named - visible)}"
+
+
+def audit_watch_frame(update: Update, finished_at_both: set[int]) -> None:
+    """A delayed spectator sees a board only once both tables finished it."""
+    view = update.view
+    assert isinstance(view, WatchView)
+    if view.mode == "delayed":
+        for board in view.tables:
+            assert board.board in finished_at_both, board.board
+        for event in update.events:
+            assert event.type in ("board_compared", "match_finished", "snapshot"), event
+
+
+def player_updates(client: Client) -> list[Update]:
+    return [m for m in client.received if isinstance(m, Update)]
