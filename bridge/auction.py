@@ -46,7 +46,7 @@ class Call:
 
 @dataclass(frozen=True, slots=True)
 class Bid(Call):
-    """A bid: a level from 1 to 7 and a strain. Bids order by level, then strain."""
+    """A bid: a level from 1 to 7 and a strain; :attr:`rank` orders bids by level, then strain."""
 
     level: int
     strain: Strain
