@@ -60,19 +60,18 @@ def _validate(adapter: TypeAdapter[Any], value: dict[str, Any]) -> Any:
     try:
         return adapter.validate_python(value)
     except ValidationError as error:
+        ref = value.get("ref")
+        ref = ref if isinstance(ref, int) and not isinstance(ref, bool) else None
         first = error.errors()[0]
         if first["type"] == "union_tag_invalid":
-            raise ProtocolError(
-                ErrorCode.UNKNOWN_TYPE, f"unknown message type {value.get('type')!r}"
-            ) from None
+            message = f"unknown message type {value.get('type')!r}"
+            raise ProtocolError(ErrorCode.UNKNOWN_TYPE, message, ref) from None
         if first["type"] == "union_tag_not_found":
-            raise ProtocolError(
-                ErrorCode.INVALID_MESSAGE, "a message needs a 'type' field"
-            ) from None
+            message = "a message needs a 'type' field"
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE, message, ref) from None
         where = ".".join(str(part) for part in first["loc"][1:]) or "message"
-        raise ProtocolError(
-            ErrorCode.INVALID_MESSAGE, f"{value.get('type')}: {where}: {first['msg']}"
-        ) from None
+        message = f"{value.get('type')}: {where}: {first['msg']}"
+        raise ProtocolError(ErrorCode.INVALID_MESSAGE, message, ref) from None
 
 
 def decode_client(frame: bytes | str) -> ClientMessage:

@@ -59,9 +59,14 @@ class ErrorCode(StrEnum):
 
 
 class ProtocolError(Exception):
-    """A frame or action refused with a named :class:`ErrorCode`; nothing was changed."""
+    """A frame or action refused with a named :class:`ErrorCode`; nothing was changed.
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    ``ref`` is the refused message's ``ref`` when it could be read, even from a message that
+    failed validation, so that a client can match the error to its request.
+    """
+
+    def __init__(self, code: ErrorCode, message: str, ref: int | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.ref = ref

@@ -203,9 +203,9 @@ class Server:
                     ref = getattr(message, "ref", None)
                     await self._dispatch(connection, message)
                 except ProtocolError as error:
-                    connection.send(
-                        encode(ErrorMessage(code=error.code, message=error.message, ref=ref))
-                    )
+                    ref = ref if ref is not None else error.ref
+                    refusal = ErrorMessage(code=error.code, message=error.message, ref=ref)
+                    connection.send(encode(refusal))
                 except (RedisError, OSError) as error:
                     log.warning("store unavailable: %s", error)
                     unavailable = ErrorMessage(

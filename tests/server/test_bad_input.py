@@ -1,0 +1,237 @@
+"""Bad input of every kind gets a typed error and changes nothing."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import msgpack
+import pytest
+import pytest_asyncio
+from redis.asyncio import Redis
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from clients.client import Client, ClientError, Link
+from protocol.codec import MAX_CLIENT_FRAME, decode_server, encode
+from protocol.errors import ErrorCode
+from protocol.messages import (
+    PROTOCOL_VERSION,
+    ErrorMessage,
+    Hello,
+    MakeCall,
+    PlayCard,
+    Rule,
+    Update,
+    Welcome,
+)
+from server.app import PROTOCOL_LIMIT, Server
+from tests.conftest import ORGANISER_KEY
+from tests.server.harness import Match, bid, board_view, create, play_cards, seat_everyone, settle
+
+DEALS = '[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"]\n'
+
+
+async def log_lengths(redis: Redis, match_id: str) -> tuple[int, ...]:
+    tag = f"{{m:{match_id}}}"
+    keys = ("t1:events", "t2:events", "watch", "results", "swings")
+    lengths = []
+    for key in keys:
+        kind = await redis.type(f"{tag}:{key}")
+        if kind == b"hash":
+            lengths.append(await redis.hlen(f"{tag}:{key}"))
+        else:
+            lengths.append(await redis.xlen(f"{tag}:{key}"))
+    return tuple(lengths)
+
+
+@pytest_asyncio.fixture
+async def match(server: Server) -> AsyncIterator[Match]:
+    created = await create(server, boards=1, deals_pbn=DEALS, spectators="live")
+    seated = await seat_everyone(server, created)
+    yield seated
+    await seated.close()
+
+
+async def raw(server: Server) -> ClientConnection:
+    return await connect(server.ws_url, max_size=None, compression=None)
+
+
+async def reply(websocket: ClientConnection) -> ErrorMessage | Welcome:
+    message = decode_server(await websocket.recv())
+    assert isinstance(message, ErrorMessage | Welcome)
+    return message
+
+
+class TestFrames:
+    @pytest.mark.parametrize(
+        ("frame", "code"),
+        [
+            (b"\xc1", ErrorCode.MALFORMED),
+            (b"\x93\x01\x02", ErrorCode.MALFORMED),  # a list, and truncated
+            (msgpack.packb([1, 2]), ErrorCode.MALFORMED),
+            (msgpack.packb({"type": "ping"}) + b"\x00", ErrorCode.MALFORMED),
+            ("a text frame", ErrorCode.BINARY_ONLY),
+            (msgpack.packb({"type": "teleport"}), ErrorCode.UNKNOWN_TYPE),
+            (msgpack.packb({"call": "1S"}), ErrorCode.INVALID_MESSAGE),
+            (msgpack.packb({"type": "call", "call": "8S"}), ErrorCode.INVALID_MESSAGE),
+            (msgpack.packb({"type": "call", "call": "1S", "extra": 1}), ErrorCode.INVALID_MESSAGE),
+            (msgpack.packb({"type": "claim", "tricks": "3"}), ErrorCode.INVALID_MESSAGE),
+            (b"\x00" * (MAX_CLIENT_FRAME + 1), ErrorCode.TOO_LARGE),
+        ],
+        ids=[
+            "bad-byte", "truncated", "list", "trailing", "text", "unknown-type", "no-type",
+            "bad-call", "extra-field", "string-for-int", "oversized",
+        ],
+    )  # fmt: skip
+    @pytest.mark.asyncio
+    async def test_bad_frame_gets_typed_error_and_connection_lives(
+        self, server: Server, frame: bytes | str, code: ErrorCode
+    ) -> None:
+        websocket = await raw(server)
+        await websocket.send(frame)
+        error = await reply(websocket)
+        assert isinstance(error, ErrorMessage)
+        assert error.code == code
+        # The connection still works: a hello is answered.
+        await websocket.send(encode(Hello(version=PROTOCOL_VERSION, token=ORGANISER_KEY)))
+        assert isinstance(await reply(websocket), Welcome)
+        await websocket.close()
+
+    @pytest.mark.asyncio
+    async def test_frame_over_the_transport_limit_closes_with_1009(self, server: Server) -> None:
+        websocket = await raw(server)
+        await websocket.send(b"\x00" * (PROTOCOL_LIMIT + 1))
+        with pytest.raises(ConnectionClosed) as closed:
+            await websocket.recv()
+        assert closed.value.rcvd is not None
+        assert closed.value.rcvd.code == 1009
+
+    @pytest.mark.asyncio
+    async def test_error_echoes_the_ref(self, server: Server) -> None:
+        websocket = await raw(server)
+        await websocket.send(encode(MakeCall(call="1S", ref=41)))
+        error = await reply(websocket)
+        assert isinstance(error, ErrorMessage)
+        assert (error.code, error.ref) == (ErrorCode.NOT_AUTHENTICATED, 41)
+
+
+class TestHello:
+    @pytest.mark.asyncio
+    async def test_unsupported_version(self, server: Server) -> None:
+        websocket = await raw(server)
+        await websocket.send(encode(Hello(version=PROTOCOL_VERSION + 1, token=ORGANISER_KEY)))
+        error = await reply(websocket)
+        assert isinstance(error, ErrorMessage)
+        assert error.code == ErrorCode.UNSUPPORTED_VERSION
+        assert str(PROTOCOL_VERSION) in error.message
+
+    @pytest.mark.asyncio
+    async def test_wrong_token(self, server: Server, match: Match) -> None:
+        with pytest.raises(ClientError) as refused:
+            await Client.connect(Link(server.ws_url, "not-a-token"))
+        assert refused.value.code == ErrorCode.BAD_TOKEN
+        # A real seat token with one character changed is refused too.
+        token = Link.parse(match.created.seats[0].link).token
+        forged = token[:-1] + ("A" if token[-1] != "A" else "B")
+        with pytest.raises(ClientError) as refused:
+            await Client.connect(Link(server.ws_url, forged))
+        assert refused.value.code == ErrorCode.BAD_TOKEN
+
+    @pytest.mark.asyncio
+    async def test_missing_token(self, server: Server) -> None:
+        websocket = await raw(server)
+        await websocket.send(msgpack.packb({"type": "hello", "version": PROTOCOL_VERSION}))
+        error = await reply(websocket)
+        assert isinstance(error, ErrorMessage)
+        assert error.code == ErrorCode.INVALID_MESSAGE
+
+    @pytest.mark.asyncio
+    async def test_second_hello(self, server: Server, match: Match) -> None:
+        websocket = await raw(server)
+        hello = encode(Hello(version=PROTOCOL_VERSION, token=Link.parse(match.created.director).token))
+        await websocket.send(hello)
+        assert isinstance(await reply(websocket), Welcome)
+        await websocket.send(hello)
+        while isinstance(message := decode_server(await websocket.recv()), Update):
+            pass  # the director's snapshot
+        assert isinstance(message, ErrorMessage)
+        assert message.code == ErrorCode.ALREADY_AUTHENTICATED
+        await websocket.close()
+
+    @pytest.mark.asyncio
+    async def test_spectator_link_of_a_match_without_spectators(self, server: Server) -> None:
+        created = await create(server, boards=1, spectators="off")
+        assert created.spectator is None
+
+
+class TestActions:
+    """Refused actions: the right code, and neither the logs nor anyone's view change."""
+
+    async def refused(
+        self, redis: Redis, match: Match, client: Client, action: object, code: ErrorCode
+    ) -> None:
+        before_logs = await log_lengths(redis, match.created.match_id)
+        before_views = {key: c.view for key, c in match.players.items()}
+        with pytest.raises(ClientError) as refused:
+            await client.request(lambda ref: action.model_copy(update={"ref": ref}))  # type: ignore[attr-defined]
+        assert refused.value.code == code, refused.value
+        await client.ping()  # every frame sent before the error's answer has arrived
+        assert await log_lengths(redis, match.created.match_id) == before_logs
+        assert {key: c.view for key, c in match.players.items()} == before_views
+
+    @pytest.mark.asyncio
+    async def test_out_of_turn_and_illegal_calls(self, redis: Redis, match: Match) -> None:
+        table = match.table(1)
+        await board_view(table["N"], 1)
+        await self.refused(redis, match, table["E"], MakeCall(call="1C"), ErrorCode.OUT_OF_TURN)
+        await self.refused(redis, match, table["N"], MakeCall(call="X"), ErrorCode.ILLEGAL_CALL)
+        await self.refused(redis, match, table["N"], MakeCall(call="XX"), ErrorCode.ILLEGAL_CALL)
+        await self.refused(redis, match, table["N"], PlayCard(card="SA"), ErrorCode.WRONG_PHASE)
+        await bid(table, 1, ["2NT"])
+        await self.refused(redis, match, table["E"], MakeCall(call="2S"), ErrorCode.ILLEGAL_CALL)
+        await self.refused(redis, match, table["E"], MakeCall(call="XX"), ErrorCode.ILLEGAL_CALL)
+
+    @pytest.mark.asyncio
+    async def test_illegal_cards_and_claims(self, redis: Redis, match: Match) -> None:
+        table = match.table(1)
+        await bid(table, 1, ["3NT", "P", "P", "P"])  # N declares, E leads, S is dummy
+        await self.refused(redis, match, table["N"], PlayCard(card="SA"), ErrorCode.OUT_OF_TURN)
+        await self.refused(redis, match, table["E"], PlayCard(card="SA"), ErrorCode.ILLEGAL_CARD)
+        await self.refused(redis, match, table["E"], MakeCall(call="P"), ErrorCode.WRONG_PHASE)
+        ack = await table["E"].play("ST")
+        await settle(table, ack.seq)
+        # Dummy's card is declarer's to play, and S holds spades: a heart would be a revoke.
+        await self.refused(redis, match, table["S"], PlayCard(card="S6"), ErrorCode.OUT_OF_TURN)
+        await self.refused(redis, match, table["N"], PlayCard(card="H7"), ErrorCode.ILLEGAL_CARD)
+        await self.refused(redis, match, table["S"], MakeClaim_(3), ErrorCode.ILLEGAL_CLAIM)
+        await self.refused(redis, match, table["N"], MakeClaim_(14), ErrorCode.INVALID_MESSAGE)
+        await self.refused(redis, match, table["W"], AnswerClaim_(True), ErrorCode.WRONG_PHASE)
+        await play_cards(table, 1, count=3)
+
+    @pytest.mark.asyncio
+    async def test_roles(self, server: Server, redis: Redis, match: Match) -> None:
+        spectator = await Client.connect(match.created.spectator or "")
+        director = await Client.connect(match.created.director)
+        organiser = await Client.connect(Link(server.ws_url, ORGANISER_KEY))
+        try:
+            await self.refused(redis, match, spectator, MakeCall(call="1C"), ErrorCode.FORBIDDEN)
+            await self.refused(redis, match, director, MakeCall(call="1C"), ErrorCode.FORBIDDEN)
+            await self.refused(redis, match, organiser, MakeCall(call="1C"), ErrorCode.FORBIDDEN)
+            rule = Rule(table=1, declarer_tricks=9)
+            await self.refused(redis, match, match.players[(1, "N")], rule, ErrorCode.FORBIDDEN)
+            await self.refused(redis, match, director, rule, ErrorCode.WRONG_PHASE)
+        finally:
+            for client in (spectator, director, organiser):
+                await client.close()
+
+
+def MakeClaim_(tricks: int) -> object:  # noqa: N802 - builds an unvalidated message
+    from protocol.messages import MakeClaim
+
+    return MakeClaim.model_construct(type="claim", tricks=tricks, ref=None)
+
+
+def AnswerClaim_(accept: bool) -> object:  # noqa: N802
+    from protocol.messages import AnswerClaim
+
+    return AnswerClaim(accept=accept)
