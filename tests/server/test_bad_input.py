@@ -148,7 +148,9 @@ class TestHello:
     @pytest.mark.asyncio
     async def test_second_hello(self, server: Server, match: Match) -> None:
         websocket = await raw(server)
-        hello = encode(Hello(version=PROTOCOL_VERSION, token=Link.parse(match.created.director).token))
+        hello = encode(
+            Hello(version=PROTOCOL_VERSION, token=Link.parse(match.created.director).token)
+        )
         await websocket.send(hello)
         assert isinstance(await reply(websocket), Welcome)
         await websocket.send(hello)
