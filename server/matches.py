@@ -14,6 +14,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from redis.exceptions import RedisError
 
@@ -41,6 +42,7 @@ RESUME_LIMIT = 64
 
 TableAction = MakeCall | PlayCard | MakeClaim | AnswerClaim | SendChat | Rule
 MATCH_EVENTS = frozenset({"compared", "finished"})
+WATCH_MODES: tuple[Literal["live", "delayed", "director"], ...] = ("live", "delayed", "director")
 
 
 @dataclass(eq=False)
@@ -96,6 +98,10 @@ class MatchRuntime:
         self.tables = logs.tables
         self.watch = logs.watch
         self.state = fold(self.config, self.watch)
+        self._watch_seq = {
+            mode: sum(1 for t, e in self.watch if receives(Watcher(mode), t, e))
+            for mode in WATCH_MODES
+        }
 
     # -- sequence numbers and catching up ----------------------------------------------
 
@@ -109,9 +115,7 @@ class MatchRuntime:
         """The newest sequence number of ``viewer``'s log."""
         if isinstance(viewer, Player):
             return len(self.tables[viewer.table])
-        if viewer.mode == "delayed":
-            return sum(1 for t, _ in self.watch if t == 0)
-        return len(self.watch)
+        return self._watch_seq[viewer.mode]
 
     def catch_up(self, viewer: Viewer, after: int) -> list[bytes]:
         """The frames after ``after`` up to now: each update regenerated from the logs, or
@@ -126,7 +130,7 @@ class MatchRuntime:
         seq = 0
         for table, event in self._entries(viewer):
             state.apply(table, event)
-            if receives(viewer, table):
+            if receives(viewer, table, event):
                 seq += 1
                 if seq > after:
                     frames.append(encode(project(state, viewer, table, event, seq)))
@@ -235,10 +239,12 @@ class MatchRuntime:
         else:
             self.tables[table].append(event)
         self.watch.append((table, event))
+        for mode in WATCH_MODES:
+            self._watch_seq[mode] += receives(Watcher(mode), table, event)
         frames: dict[Viewer, bytes] = {}
         for subscriber in list(self.subscribers):
             viewer = subscriber.viewer
-            if not receives(viewer, table):
+            if not receives(viewer, table, event):
                 continue
             seq = self.seq_of(viewer)
             frame = frames.get(viewer)

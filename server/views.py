@@ -72,12 +72,14 @@ class Watcher:
 Viewer = Player | Watcher
 
 
-def receives(viewer: Viewer, log: int) -> bool:
-    """Whether ``viewer`` gets an update for an entry of the watchers' log tagged ``log``
-    (0 for match events, else the table). Players are fed from their table's log instead,
-    where every entry is theirs."""
+def receives(viewer: Viewer, log: int, event: StoredEvent) -> bool:
+    """Whether ``viewer`` gets an update for ``event``, an entry of a log tagged ``log`` (0 for
+    match events, else its table). A player gets every entry of their table's log; table chat
+    reaches no one else; delayed spectators get only the match events."""
     if isinstance(viewer, Player):
         return log in (0, viewer.table)
+    if event["type"] == "chat":
+        return False
     return viewer.mode != "delayed" or log == 0
 
 

@@ -1,0 +1,185 @@
+"""Nothing accepted is lost: server restarts, dropped connections, a crashed Redis."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from redis.asyncio import Redis
+
+from clients.client import Client, ClientError
+from protocol.errors import ErrorCode
+from protocol.messages import CardPlayed, Snapshot, Update
+from server.app import Server
+from server.matches import RESUME_LIMIT
+from server.redis_process import RedisProcess
+from tests.conftest import ORGANISER_KEY
+from tests.server.harness import bid, board_view, create, play_cards, seat_everyone, settle
+
+DEALS = (
+    '[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+    '[Deal "N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"]\n'
+)
+
+
+async def stored_cards(redis: Redis, match_id: str, table: int) -> list[str]:
+    entries = await redis.xrange(f"{{m:{match_id}}}:t{table}:events")
+    return [e["card"] for _, f in entries if (e := json.loads(f[b"e"]))["type"] == "card"]
+
+
+@pytest.mark.asyncio
+async def test_server_restart_mid_board_loses_nothing(redis: Redis) -> None:
+    first = Server(redis, ORGANISER_KEY)
+    await first.start()
+    port = first.port
+    created = await create(first, boards=1, deals_pbn=DEALS)
+    match = await seat_everyone(first, created)
+    table = match.table(1)
+    await bid(table, 1, ["3NT", "P", "P", "P"])
+    await play_cards(table, 1, count=6)
+    before = {key: (c.seq, c.view) for key, c in match.players.items()}
+    played_before = await stored_cards(redis, created.match_id, 1)
+    assert len(played_before) == 6
+
+    await first.close()  # every connection drops
+    for client in match.players.values():
+        await client.wait_for(lambda _v, c=client: not c.is_connected or None)
+
+    second = Server(redis, ORGANISER_KEY, port=port)
+    await second.start()
+    try:
+        for client in match.players.values():
+            await client.reconnect()
+        for key, client in match.players.items():
+            assert client.welcome is not None
+            assert client.welcome.seq == before[key][0]  # nothing new, nothing missing
+            assert client.view == before[key][1]
+        # The board goes on where it stood, and ends with every card stored once.
+        await play_cards(table, 1)
+        cards = await stored_cards(redis, created.match_id, 1)
+        assert cards[:6] == played_before
+        assert len(cards) == len(set(cards)) == 52
+        view = await table["N"].wait_for(lambda v: v if v.results else None)
+        assert view.board is not None
+        assert view.board.tricks_ns + view.board.tricks_ew == 13
+        assert view.results[0].tricks == view.board.tricks_ns  # North declared
+    finally:
+        await match.close()
+        await second.close()
+
+
+@pytest.mark.asyncio
+async def test_reconnect_gets_what_it_missed_in_order(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS)
+    match = await seat_everyone(server, created)
+    table = match.table(1)
+    await bid(table, 1, ["3NT", "P", "P", "P"])
+    west = table["W"]
+    last_seen = west.seq
+    await west.close()
+    others = {seat: c for seat, c in table.items() if seat != "W"}
+    # West's cards must still be played: play while West is away only when it is not his turn.
+    played = 0
+    while played < 5:
+        view = await board_view(table["N"], 1)
+        if view.acting == "W":
+            break
+        actor = table[view.acting or "N"]
+        own = await board_view(actor, 1)
+        ack = await actor.play(own.legal[0])
+        await settle(others, ack.seq)
+        played += 1
+    received_before = len(west.received)
+    await west.reconnect()
+    await west.wait_for(lambda _v: west.seq >= table["N"].seq or None)
+    missed = [m for m in west.received[received_before:] if isinstance(m, Update)]
+    assert [u.seq for u in missed] == list(range(last_seen + 1, table["N"].seq + 1))
+    assert not any(isinstance(e, Snapshot) for u in missed for e in u.events)
+    assert sum(isinstance(e, CardPlayed) for u in missed for e in u.events) == played
+    west_board = await board_view(west, 1)
+    north_board = await board_view(table["N"], 1)
+    assert (west_board.auction, west_board.tricks, west_board.current_trick) == (
+        north_board.auction,
+        north_board.tricks,
+        north_board.current_trick,
+    )
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_a_long_absence_gets_one_snapshot(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS)
+    match = await seat_everyone(server, created)
+    table = match.table(1)
+    await bid(table, 1, ["1C", "P", "1D", "P"])
+    away = table["E"]
+    last_seen = away.seq
+    await away.close()
+    for _ in range(RESUME_LIMIT // 2 + 1):
+        for seat in "SN":
+            ack = await table[seat].chat(f"{seat} says hello")
+            await settle({s: c for s, c in table.items() if s != "E"}, ack.seq)
+    received_before = len(away.received)
+    await away.reconnect()
+    await away.wait_for(lambda _v: away.seq >= table["N"].seq or None)
+    updates = [m for m in away.received[received_before:] if isinstance(m, Update)]
+    assert len(updates) == 1
+    assert isinstance(updates[0].events[0], Snapshot)
+    assert updates[0].seq == table["N"].seq > last_seen + RESUME_LIMIT
+    assert updates[0].view == table["E"].view
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_resume_from_the_future_is_refused(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS)
+    with pytest.raises(ClientError) as refused:
+        await Client.connect(created.seats[0].link, last_seq=10_000)
+    assert refused.value.code == ErrorCode.BAD_SEQUENCE
+
+
+@pytest_asyncio.fixture
+async def own_redis(tmp_path: Path) -> AsyncIterator[RedisProcess]:
+    process = RedisProcess(tmp_path / "redis")
+    await process.astart()
+    yield process
+    await process.astop()
+
+
+@pytest.mark.asyncio
+async def test_redis_crash_refuses_actions_then_loses_none(own_redis: RedisProcess) -> None:
+    redis = Redis.from_url(own_redis.url)
+    server = Server(redis, ORGANISER_KEY)
+    await server.start()
+    try:
+        created = await create(server, boards=1, deals_pbn=DEALS)
+        match = await seat_everyone(server, created)
+        table = match.table(1)
+        await bid(table, 1, ["3NT", "P", "P", "P"])
+        await play_cards(table, 1, count=3)
+
+        own_redis.kill()  # as a crash would: no shutdown, no final write
+        view = await board_view(table["N"], 1)
+        assert view.acting is not None
+        actor = table[view.acting]
+        card = (await board_view(actor, 1)).legal[0]
+        with pytest.raises(ClientError) as refused:
+            await actor.play(card)
+        assert refused.value.code == ErrorCode.UNAVAILABLE
+        assert (await board_view(table["N"], 1)) == view  # nothing was applied
+
+        await own_redis.astart()  # same port, same folder: the append-only file is replayed
+        ack = await actor.play(card)
+        await settle(table, ack.seq)
+        cards = await stored_cards(redis, created.match_id, 1)
+        assert len(cards) == 4
+        assert cards[-1] == card
+        await play_cards(table, 1)
+        assert len(await stored_cards(redis, created.match_id, 1)) == 52
+        await match.close()
+    finally:
+        await server.close()
+        await redis.aclose()

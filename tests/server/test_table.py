@@ -1,0 +1,184 @@
+"""At the table: alerts, chat, claims and the director, spectators, dealt boards."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bridge import Deal, Seat
+from clients.client import Client
+from protocol.messages import ChatSent, PlayerView, Update, WatchView
+from server.app import Server
+from tests.server.harness import (
+    audit_player_frame,
+    bid,
+    board_view,
+    create,
+    play_cards,
+    player_updates,
+    seat_everyone,
+    settle,
+)
+
+DEALS = (
+    '[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+    '[Deal "N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"]\n'
+)
+
+
+@pytest.mark.asyncio
+async def test_alert_goes_to_the_opponents_only(server: Server) -> None:
+    match = await seat_everyone(server, await create(server, boards=1, deals_pbn=DEALS))
+    table = match.table(1)
+    await bid(table, 1, [("2C", "strong, artificial"), "P"])
+    for seat, client in table.items():
+        view = await board_view(client, 1)
+        alert = view.auction[0].alert
+        assert alert == (None if seat == "S" else "strong, artificial"), seat
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_chat_stays_at_its_table(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS, spectators="live")
+    match = await seat_everyone(server, created)
+    spectator = await Client.connect(created.spectator or "")
+    ack = await match.players[(1, "E")].chat("good luck")
+    await settle(match.table(1), ack.seq)
+    for seat, client in match.table(1).items():
+        assert isinstance(client.view, PlayerView)
+        assert [(line.seat, line.text) for line in client.view.chat] == [("E", "good luck")], seat
+    # A frame to table 2 would have arrived before this ping's answer if there were one.
+    for client in [*match.table(2).values(), spectator]:
+        await client.ping()
+        for message in client.received:
+            if isinstance(message, Update):
+                assert not any(isinstance(e, ChatSent) for e in message.events)
+                if isinstance(message.view, PlayerView):
+                    assert message.view.chat == []
+    await match.close()
+    await spectator.close()
+
+
+@pytest.mark.asyncio
+async def test_rejected_claim_calls_the_director_who_rules(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS)
+    match = await seat_everyone(server, created)
+    director = await Client.connect(created.director)
+    table = match.table(1)
+    await bid(table, 1, ["4S", "P", "P", "P"])  # N declares, S is dummy, E leads
+    await play_cards(table, 1, count=4)
+    ack = await table["N"].claim(12)
+    await settle(table, ack.seq)
+    west = await board_view(table["W"], 1)
+    south = await board_view(table["S"], 1)
+    assert west.claim is not None
+    assert west.claim.deciders == ["E", "W"]
+    assert west.claim.cards == west.hands["N"]  # shown to the defenders who decide
+    assert "N" not in south.hands  # dummy does not decide, and does not see declarer's cards
+    ack = await table["W"].answer_claim(False)
+    await settle(table, ack.seq)
+    view = await board_view(table["N"], 1)
+    assert view.phase == "director"
+    assert view.claim is not None
+    assert view.claim.rejected
+    watched = await director.wait_for(
+        lambda v: v if isinstance(v, WatchView) and v.tables[0].phase == "director" else None
+    )
+    assert watched.tables[0].claim is not None
+    ack = await director.rule(1, 11)
+    final = await table["N"].wait_for(lambda v: v if v.results else None)
+    assert final.results[0].tricks == 11
+    assert final.results[0].ns_score == 450  # 4S+1, not vulnerable
+    await match.close()
+    await director.close()
+
+
+@pytest.mark.asyncio
+async def test_a_defenders_claim_is_decided_by_declarer_and_partner(server: Server) -> None:
+    # E-W hold the top cards here: W declares 3NT... so N-S defend and N claims.
+    deal = "N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"
+    pbn = f'[Board "1"]\n[Dealer "E"]\n[Vulnerable "None"]\n[Deal "{deal}"]\n'
+    match = await seat_everyone(server, await create(server, boards=1, deals_pbn=pbn))
+    table = match.table(1)
+    await bid(table, 1, ["1C", "P", "P", "P"])  # E declares 1C, N leads
+    ack = await table["N"].claim(13)
+    await settle(table, ack.seq)
+    east = await board_view(table["E"], 1)
+    assert east.claim is not None
+    assert east.claim.deciders == ["E", "S"]
+    assert sorted(east.claim.cards or []) == sorted(east.hands["N"])
+    assert "N" not in (await board_view(table["W"], 1)).hands  # dummy is not shown the hand
+    for seat in ("S", "E"):
+        ack = await table[seat].answer_claim(True)
+        await settle(table, ack.seq)
+    final = await table["E"].wait_for(lambda v: v if v.results else None)
+    assert (final.results[0].contract, final.results[0].tricks) == ("1C", 0)
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_live_spectators_see_both_tables_and_all_hands(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS, spectators="live")
+    match = await seat_everyone(server, created)
+    spectator = await Client.connect(created.spectator or "")
+    await bid(match.table(2), 1, ["1NT", "P"])
+    view = await spectator.wait_for(
+        lambda v: v if isinstance(v, WatchView) and len(v.tables[1].auction) == 2 else None
+    )
+    assert view.mode == "live"
+    assert [t.table for t in view.tables] == [1, 2]
+    deal = Deal.from_pbn(DEALS.split('"')[-2])
+    for board in view.tables:
+        assert {s: sorted(c) for s, c in board.hands.items()} == {
+            seat.letter: sorted(str(c) for c in deal[seat]) for seat in Seat
+        }
+    await match.close()
+    await spectator.close()
+
+
+@pytest.mark.asyncio
+async def test_a_match_dealt_by_the_server_plays_out_and_passes_the_audit(server: Server) -> None:
+    created = await create(server, boards=2, spectators="off")
+    assert created.spectator is None
+    match = await seat_everyone(server, created)
+    rng = random.Random(7)
+    for board in (1, 2):
+        for table in (1, 2):
+            players = match.table(table)
+            view = await board_view(players["N"], board)
+            # A short random auction: a bid or two from whoever is on turn, then passes.
+            calls: list[str | tuple[str, str]] = []
+            while True:
+                view = await board_view(players["N"], board)
+                if view.phase != "auction":
+                    break
+                actor = players[view.acting or "N"]
+                legal = (await board_view(actor, board)).legal
+                call = "P" if len(calls) > 3 or rng.random() < 0.5 else rng.choice(legal[1:6])
+                calls.append(call)
+                ack = await actor.call(call)
+                await settle(players, ack.seq)
+            await play_cards(players, board)
+    for client in match.players.values():
+        await client.wait_for(lambda v: v.match.finished or None)
+    # Every hand the players were dealt is the one the audit checks against.
+    deals: dict[int, Deal] = {}
+    for client in match.players.values():
+        for update in player_updates(client):
+            board_view_ = update.view.board if isinstance(update.view, PlayerView) else None
+            if board_view_ is not None and board_view_.deal is not None:
+                deal = Deal.from_pbn(
+                    "N:" + " ".join(_pbn_hand(board_view_.deal[s]) for s in "NESW")
+                )
+                assert deals.setdefault(board_view_.board, deal) == deal
+    assert sorted(deals) == [1, 2]
+    for (table, seat), client in match.players.items():
+        for update in player_updates(client):
+            audit_player_frame(update, table, seat, deals)
+    await match.close()
+
+
+def _pbn_hand(cards: list[str]) -> str:
+    return ".".join("".join(c[1] for c in cards if c[0] == suit) for suit in "SHDC")
