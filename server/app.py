@@ -109,10 +109,16 @@ class Connection:
     organiser: bool = False
     subscriber: Subscriber | None = None
     runtime: MatchRuntime | None = None
+    overflowed: bool = False
 
     def send(self, frame: bytes) -> None:
+        """Queue a frame; a client that lets OUTBOX_LIMIT frames pile up is disconnected
+        (its writer stops and closes), and resumes from its last sequence number."""
+        if self.overflowed:
+            return
         if self.outbox.qsize() >= OUTBOX_LIMIT:
-            self.outbox.put_nowait(None)  # the writer closes the connection
+            self.overflowed = True
+            self.outbox.put_nowait(None)
             return
         self.outbox.put_nowait(frame)
 
@@ -286,7 +292,7 @@ class Server:
             raise ProtocolError(ErrorCode.BAD_TOKEN, "this link's token is not known here")
         runtime = await self.runtime(grant.match_id)
         viewer = self._viewer(grant, runtime)
-        subscriber = Subscriber(viewer, connection.outbox)
+        subscriber = Subscriber(viewer, connection.send)
 
         def welcome(seq: int) -> bytes:
             return encode(

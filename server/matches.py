@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 from redis.exceptions import RedisError
@@ -50,9 +50,10 @@ class Subscriber:
     """A connected viewer: where its frames go, and the last sequence number it was sent."""
 
     viewer: Viewer
-    send: asyncio.Queue[bytes | None]
+    send: Callable[[bytes], None]
+    """Queues a frame for the connection; never blocks (a connection that falls too far
+    behind is closed by its owner and resumes later)."""
     sent_seq: int = 0
-    closed: bool = field(default=False)
 
 
 def wire_error(error: BridgeError, action: TableAction) -> ProtocolError:
@@ -148,9 +149,9 @@ class MatchRuntime:
                 raise ProtocolError(
                     ErrorCode.BAD_SEQUENCE, f"last_seq {last_seq} is ahead of this log ({current})"
                 )
-            subscriber.send.put_nowait(welcome(current))
+            subscriber.send(welcome(current))
             for frame in self.catch_up(subscriber.viewer, last_seq or 0):
-                subscriber.send.put_nowait(frame)
+                subscriber.send(frame)
             subscriber.sent_seq = current
             self.subscribers.add(subscriber)
 
@@ -177,6 +178,9 @@ class MatchRuntime:
                 result = result_to_json(board.result)
                 upcoming = self.state.next_board(table)
                 next_start = None if upcoming is None else {"type": "start", "board": upcoming}
+            # From here the state holds the action; until the store confirms it, a failure
+            # leaves it unknown whether the action was stored: reload before the next one.
+            self._stale = True
             try:
                 appended = await self.store.append(
                     self.config.match_id,
@@ -188,12 +192,11 @@ class MatchRuntime:
                     len(self.config.boards),
                 )
             except (RedisError, OSError) as error:
-                # The action may or may not have reached the store: reload before the next.
-                self._stale = True
                 log.warning("match %s: store unavailable: %s", self.config.match_id, error)
                 raise ProtocolError(
                     ErrorCode.UNAVAILABLE, "the match store is unavailable; try again"
                 ) from None
+            self._stale = False
             self._publish(table, event)
             seq = self.seq_of(viewer)
             if appended.compared is not None:
@@ -251,7 +254,7 @@ class MatchRuntime:
             if frame is None:
                 frame = frames[viewer] = encode(project(self.state, viewer, table, event, seq))
             subscriber.sent_seq = seq
-            subscriber.send.put_nowait(frame)
+            subscriber.send(frame)
 
     async def _ensure_fresh(self) -> None:
         """After a failed append, reload the logs from the store (the truth) and send every
@@ -269,5 +272,5 @@ class MatchRuntime:
         self._stale = False
         for subscriber in self.subscribers:
             for frame in self.catch_up(subscriber.viewer, subscriber.sent_seq):
-                subscriber.send.put_nowait(frame)
+                subscriber.send(frame)
             subscriber.sent_seq = self.seq_of(subscriber.viewer)
