@@ -79,7 +79,11 @@ class Link:
         if not parts.fragment:
             raise ClientError("bad_link", f"the link has no token after '#': {link!r}")
         scheme = "wss" if parts.scheme in ("https", "wss") else "ws"
-        return cls(f"{scheme}://{parts.netloc}/ws", parts.fragment)
+        # A server behind a path prefix (--public-url https://host/bridge) keeps it.
+        prefix = parts.path.rstrip("/")
+        for page in ("/play", "/watch", "/direct", "/ws"):
+            prefix = prefix.removesuffix(page)
+        return cls(f"{scheme}://{parts.netloc}{prefix}/ws", parts.fragment)
 
 
 class Client:
@@ -132,8 +136,8 @@ class Client:
             raise ClientError("unexpected", f"expected welcome, got {reply.type}")
         self.welcome = reply
         self.received.append(reply)
-        if last_seq is None:
-            self.seq = 0
+        if last_seq is not None and last_seq > self.seq:
+            self.seq = last_seq  # a new client resuming: the next update is last_seq + 1
         self._reader = asyncio.create_task(self._read(self._websocket))
 
     async def reconnect(self) -> None:

@@ -61,9 +61,10 @@ def _validate(adapter: TypeAdapter[Any], value: dict[str, Any]) -> Any:
         return adapter.validate_python(value)
     except ValidationError as error:
         ref = value.get("ref")
-        ref = ref if isinstance(ref, int) and not isinstance(ref, bool) else None
+        if not isinstance(ref, int) or isinstance(ref, bool) or not 0 <= ref < 2**31:
+            ref = None
         first = error.errors()[0]
-        if first["type"] == "union_tag_invalid":
+        if first["type"] == "union_tag_invalid" and len(first["loc"]) == 0:
             message = f"unknown message type {value.get('type')!r}"
             raise ProtocolError(ErrorCode.UNKNOWN_TYPE, message, ref) from None
         if first["type"] == "union_tag_not_found":
@@ -87,10 +88,26 @@ def decode_server(frame: bytes | str) -> ServerMessage:
 
 
 def json_schema() -> dict[str, Any]:
-    """The JSON Schema of every message, for client authors in other languages."""
+    """The JSON Schema of every message, for client authors in other languages.
+
+    ``client_message`` and ``server_message`` are the two unions; the models they refer to
+    are in the document's ``$defs``. Every ``type`` tag is required, as the codec requires it.
+    """
+    definitions: dict[str, Any] = {}
+    parts: dict[str, Any] = {}
+    for name, adapter in (("client_message", _CLIENT), ("server_message", _SERVER)):
+        part = adapter.json_schema(ref_template="#/$defs/{model}")
+        definitions.update(part.pop("$defs", {}))
+        parts[name] = part
+    for definition in definitions.values():
+        tag = definition.get("properties", {}).get("type", {})
+        if "const" in tag:
+            required = definition.setdefault("required", [])
+            if "type" not in required:
+                required.insert(0, "type")
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "duplicate bridge protocol",
-        "client_message": _CLIENT.json_schema(),
-        "server_message": _SERVER.json_schema(),
+        "$defs": dict(sorted(definitions.items())),
+        **parts,
     }

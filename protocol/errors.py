@@ -26,11 +26,11 @@ class ErrorCode(StrEnum):
 
     # Who is speaking.
     NOT_AUTHENTICATED = "not_authenticated"
-    """Anything but ``hello`` before a successful ``hello``."""
+    """Anything but ``hello`` or ``ping`` before a successful ``hello``."""
     ALREADY_AUTHENTICATED = "already_authenticated"
     """A second ``hello`` on the same connection."""
     BAD_TOKEN = "bad_token"
-    """The token is unknown (or a spectator token of a match without spectators)."""
+    """The token is unknown here (or its match is no longer stored)."""
     FORBIDDEN = "forbidden"
     """This role may not send this message (a spectator calling, a player ruling...)."""
     BAD_SEQUENCE = "bad_sequence"
@@ -53,7 +53,8 @@ class ErrorCode(StrEnum):
     BAD_DEALS = "bad_deals"
     """The organiser's deal file is not valid PBN or has too few boards."""
     UNAVAILABLE = "unavailable"
-    """The server cannot store the action now (its store is unreachable); nothing was applied."""
+    """The store did not confirm the action. Usually it was not stored; if the store failed
+    after storing it, the action stands and the next updates show it. Try again after them."""
     INTERNAL = "internal"
     """A bug on the server; nothing was applied."""
 

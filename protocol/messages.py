@@ -27,7 +27,7 @@ VulnerabilityText = Literal["None", "NS", "EW", "All"]
 SpectatorMode = Literal["live", "delayed", "off"]
 Team = Literal["A", "B"]
 TableNumber = Annotated[int, Field(ge=1, le=2)]
-Ref = Annotated[int | None, Field(default=None, ge=0, le=2**31 - 1)]
+Ref = Annotated[int | None, Field(ge=0, le=2**31 - 1)]
 ShortText = Annotated[str, StringConstraints(min_length=1, max_length=300)]
 Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
 
@@ -53,7 +53,7 @@ class Hello(Message):
     type: Literal["hello"] = "hello"
     version: int
     token: Annotated[str, StringConstraints(min_length=1, max_length=200)]
-    last_seq: Annotated[int | None, Field(default=None, ge=0)]
+    last_seq: Annotated[int | None, Field(ge=0)] = None
     client: Annotated[str, StringConstraints(max_length=100)] = ""
 
 
@@ -67,7 +67,7 @@ class CreateMatch(Message):
     team_b: Name = "Team B"
     deals_pbn: Annotated[str | None, StringConstraints(max_length=900_000)] = None
     spectators: SpectatorMode = "live"
-    ref: Ref
+    ref: Ref = None
 
 
 class MakeCall(Message):
@@ -77,7 +77,7 @@ class MakeCall(Message):
     type: Literal["call"] = "call"
     call: CallText
     alert: ShortText | None = None
-    ref: Ref
+    ref: Ref = None
 
 
 class PlayCard(Message):
@@ -85,7 +85,7 @@ class PlayCard(Message):
 
     type: Literal["card"] = "card"
     card: CardText
-    ref: Ref
+    ref: Ref = None
 
 
 class MakeClaim(Message):
@@ -93,7 +93,7 @@ class MakeClaim(Message):
 
     type: Literal["claim"] = "claim"
     tricks: Annotated[int, Field(ge=0, le=13)]
-    ref: Ref
+    ref: Ref = None
 
 
 class AnswerClaim(Message):
@@ -101,7 +101,7 @@ class AnswerClaim(Message):
 
     type: Literal["claim_answer"] = "claim_answer"
     accept: bool
-    ref: Ref
+    ref: Ref = None
 
 
 class SendChat(Message):
@@ -109,7 +109,7 @@ class SendChat(Message):
 
     type: Literal["chat"] = "chat"
     text: ShortText
-    ref: Ref
+    ref: Ref = None
 
 
 class Rule(Message):
@@ -119,14 +119,14 @@ class Rule(Message):
     type: Literal["rule"] = "rule"
     table: TableNumber
     declarer_tricks: Annotated[int, Field(ge=0, le=13)]
-    ref: Ref
+    ref: Ref = None
 
 
 class Ping(Message):
     """Keep-alive and round-trip probe; answered by ``pong``."""
 
     type: Literal["ping"] = "ping"
-    ref: Ref
+    ref: Ref = None
 
 
 ClientMessage = Annotated[

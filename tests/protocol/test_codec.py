@@ -1,0 +1,740 @@
+"""The codec: every message survives a round trip, and every bad frame is a named error.
+
+Frames are fed as raw bytes (or text, as a text WebSocket frame arrives) and each refusal
+is checked for its exact :class:`ErrorCode`; hypothesis checks that nothing else escapes.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from typing import Any
+
+import msgpack
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import BaseModel, ValidationError
+
+from protocol import codec
+from protocol.codec import MAX_CLIENT_FRAME, MAX_SERVER_FRAME, decode_client, decode_server, encode
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import (
+    PROTOCOL_VERSION,
+    Ack,
+    AnswerClaim,
+    AuctionEntry,
+    BoardCompared,
+    BoardFinished,
+    BoardStarted,
+    BoardView,
+    CallMade,
+    CardPlayed,
+    ChatLine,
+    ChatSent,
+    ClaimAnswered,
+    ClaimMade,
+    ClaimView,
+    ClientMessage,
+    ComparisonView,
+    CreateMatch,
+    DirectorRuled,
+    ErrorMessage,
+    Event,
+    Hello,
+    MakeCall,
+    MakeClaim,
+    MatchCreated,
+    MatchFinished,
+    MatchSummary,
+    Message,
+    Ping,
+    PlayCard,
+    PlayedCard,
+    PlayerView,
+    Pong,
+    Rule,
+    SeatLink,
+    SendChat,
+    ServerMessage,
+    Snapshot,
+    TableResultView,
+    TrickView,
+    Update,
+    View,
+    WatchView,
+    Welcome,
+)
+
+
+def union_members(union: Any) -> list[type[BaseModel]]:
+    """The models of a discriminated union such as ``ClientMessage`` (``Annotated[A | B, ...]``)."""
+    (inner, *_metadata) = typing.get_args(union)
+    members = typing.get_args(inner)
+    assert typing.get_origin(inner) in (typing.Union, types.UnionType), union
+    assert all(isinstance(m, type) and issubclass(m, BaseModel) for m in members), members
+    return list(members)
+
+
+def tag(model: type[BaseModel]) -> str:
+    """A message model's ``type`` tag (the default of its literal ``type`` field)."""
+    default = model.model_fields["type"].default
+    assert isinstance(default, str)
+    return default
+
+
+# -- one valid instance of every message -------------------------------------------------
+
+N_HAND = ["SA", "SK", "S2", "HK", "HQ", "H5", "DK", "D4", "D3", "CQ", "C6", "C5", "C2"]
+E_HAND = ["ST", "S9", "S8", "HJ", "HT", "H9", "DA", "D9", "D8", "CK", "CJ", "CT", "C8"]
+S_HAND = ["SQ", "SJ", "S3", "HA", "H6", "H4", "DQ", "DJ", "D5", "D2", "C9", "C4", "C3"]
+W_HAND = ["S7", "S6", "S5", "S4", "H8", "H7", "H3", "H2", "DT", "D7", "D6", "CA", "C7"]
+
+RESULT_1 = TableResultView(table=1, board=1, contract="3NT", declarer="N", tricks=9, ns_score=400)
+RESULT_2 = TableResultView(table=2, board=1, contract=None, declarer=None, tricks=0, ns_score=0)
+COMPARISON = ComparisonView(
+    board=1, table1=RESULT_1, table2=RESULT_2, difference=400, swing=9, running_total=9
+)
+SUMMARY = MatchSummary(
+    match_id="35e80982ec4f2b10",
+    team_a="Sharks",
+    team_b="Minnows",
+    boards=[1],
+    comparisons=[COMPARISON],
+    imps_a=9,
+    imps_b=0,
+    finished=True,
+    winner="A",
+)
+BOARD_IN_PLAY = BoardView(
+    table=1,
+    board=1,
+    dealer="N",
+    vulnerability="None",
+    phase="claim",
+    hands={
+        "N": N_HAND[:4] + N_HAND[5:],
+        "E": E_HAND[:3] + E_HAND[4:],
+        "S": S_HAND[:5] + S_HAND[6:],
+    },
+    hand_sizes={"N": 12, "E": 12, "S": 12, "W": 12},
+    deal=None,
+    auction=[
+        AuctionEntry(seat="N", call="1NT", alert="15-17 balanced"),
+        AuctionEntry(seat="E", call="P"),
+        AuctionEntry(seat="S", call="3NT"),
+        AuctionEntry(seat="W", call="P"),
+        AuctionEntry(seat="N", call="P"),
+        AuctionEntry(seat="E", call="P"),
+    ],
+    contract="3NT",
+    declarer="N",
+    dummy="S",
+    tricks=[
+        TrickView(
+            leader="E",
+            cards=[
+                PlayedCard(seat="E", card="HJ"),
+                PlayedCard(seat="S", card="H4"),
+                PlayedCard(seat="W", card="H2"),
+                PlayedCard(seat="N", card="HQ"),
+            ],
+            winner="N",
+        )
+    ],
+    current_trick=TrickView(leader="N", cards=[]),
+    tricks_ns=1,
+    claim=ClaimView(
+        claimer="N",
+        tricks=8,
+        remaining=12,
+        deciders=["E", "W"],
+        accepted=["E"],
+        cards=N_HAND[:4] + N_HAND[5:],
+    ),
+)
+BOARD_FINISHED = BoardView(
+    table=2,
+    board=1,
+    dealer="N",
+    vulnerability="None",
+    phase="finished",
+    hands={"N": N_HAND, "E": E_HAND, "S": S_HAND, "W": W_HAND},
+    hand_sizes={"N": 13, "E": 13, "S": 13, "W": 13},
+    deal={"N": N_HAND, "E": E_HAND, "S": S_HAND, "W": W_HAND},
+    auction=[AuctionEntry(seat=seat, call="P") for seat in ("N", "E", "S", "W")],
+    tricks=[],
+    result=RESULT_2,
+)
+PLAYER_VIEW = PlayerView(
+    match=SUMMARY,
+    table=1,
+    seat="E",
+    team="B",
+    board=BOARD_IN_PLAY,
+    results=[],
+    chat=[ChatLine(seat="S", text="well played")],
+)
+WATCH_VIEW = WatchView(match=SUMMARY, mode="director", tables=[BOARD_IN_PLAY, BOARD_FINISHED])
+
+EVENTS: list[Event] = [
+    Snapshot(),
+    BoardStarted(table=1, board=2),
+    CallMade(table=1, seat="N", call="1NT", alert="15-17 balanced"),
+    CardPlayed(table=1, seat="N", card="HQ", trick_winner="N"),
+    ClaimMade(table=1, claimer="N", tricks=8),
+    ClaimAnswered(table=1, seat="E", accept=False),
+    DirectorRuled(table=1, declarer_tricks=9),
+    BoardFinished(table=1, result=RESULT_1),
+    BoardCompared(comparison=COMPARISON),
+    MatchFinished(imps_a=9, imps_b=0, winner="A"),
+    ChatSent(table=1, seat="S", text="well played"),
+]
+
+CLIENT_EXAMPLES: list[BaseModel] = [
+    Hello(
+        version=PROTOCOL_VERSION, token="lmGNfzC3idEWTOgDJIr6E57TmylZ9Gdm", last_seq=3, client="x"
+    ),
+    CreateMatch(boards=1, team_a="Sharks", team_b="Minnows", deals_pbn='[Board "1"]', ref=1),
+    MakeCall(call="1NT", alert="15-17 balanced", ref=15),
+    PlayCard(card="HJ", ref=25),
+    MakeClaim(tricks=8, ref=32),
+    AnswerClaim(accept=True, ref=33),
+    SendChat(text="well played", ref=26),
+    Rule(table=1, declarer_tricks=9, ref=17),
+    Ping(ref=2**31 - 1),
+]
+
+SERVER_EXAMPLES: list[BaseModel] = [
+    Welcome(version=1, role="player", match_id="35e80982ec4f2b10", table=1, seat="N", seq=17),
+    Update(seq=13, events=[ClaimMade(table=1, claimer="N", tricks=8)], view=PLAYER_VIEW),
+    Update(seq=29, events=EVENTS, view=WATCH_VIEW),
+    Ack(ref=15, seq=2),
+    ErrorMessage(code=ErrorCode.ILLEGAL_CALL, message="1S is insufficient", ref=15),
+    MatchCreated(
+        match_id="35e80982ec4f2b10",
+        seats=[SeatLink(table=1, seat="N", team="A", link="http://127.0.0.1:8765/play#TOKEN")],
+        spectator=None,
+        director="http://127.0.0.1:8765/direct#TOKEN",
+        ref=1,
+    ),
+    Pong(ref=None),
+]
+
+
+def frame(value: Any) -> bytes:
+    """Any msgpack-able value as a frame, exactly as a foreign client would pack it."""
+    packed: bytes = msgpack.packb(value, use_bin_type=True)
+    return packed
+
+
+def refusal(decode: Any, data: bytes | str) -> ProtocolError:
+    with pytest.raises(ProtocolError) as caught:
+        decode(data)
+    return caught.value
+
+
+# -- round trips -------------------------------------------------------------------------
+
+
+class TestRoundTrip:
+    @pytest.mark.parametrize(
+        ("union", "examples"),
+        [(ClientMessage, CLIENT_EXAMPLES), (ServerMessage, SERVER_EXAMPLES)],
+        ids=["client", "server"],
+    )
+    def test_every_member_of_the_union_has_an_example(
+        self, union: Any, examples: list[BaseModel]
+    ) -> None:
+        assert {type(e) for e in examples} == set(union_members(union))
+
+    def test_every_event_and_view_has_an_example(self) -> None:
+        updates = [e for e in SERVER_EXAMPLES if isinstance(e, Update)]
+        assert {type(e) for u in updates for e in u.events} == set(union_members(Event))
+        assert {type(u.view) for u in updates} == set(union_members(View))
+
+    @pytest.mark.parametrize("message", CLIENT_EXAMPLES, ids=lambda m: m.type)
+    def test_client_message(self, message: BaseModel) -> None:
+        data = encode(message)
+        decoded = decode_client(data)
+        assert decoded == message
+        assert type(decoded) is type(message)
+        assert encode(decoded) == data
+
+    @pytest.mark.parametrize("message", SERVER_EXAMPLES, ids=lambda m: m.type)
+    def test_server_message(self, message: BaseModel) -> None:
+        data = encode(message)
+        decoded = decode_server(data)
+        assert decoded == message
+        assert type(decoded) is type(message)
+        assert encode(decoded) == data
+
+    def test_a_frame_is_one_plain_msgpack_map(self) -> None:
+        value = msgpack.unpackb(encode(MakeCall(call="1NT", alert="15-17", ref=3)))
+        assert value == {"type": "call", "call": "1NT", "alert": "15-17", "ref": 3}
+
+    def test_defaults_may_be_left_out(self) -> None:
+        assert decode_client(frame({"type": "ping"})) == Ping(ref=None)
+        assert decode_client(frame({"type": "hello", "version": 1, "token": "t"})) == Hello(
+            version=1, token="t", last_seq=None, client=""
+        )
+
+    def test_error_code_arrives_as_the_enum(self) -> None:
+        decoded = decode_server(frame({"type": "error", "code": "bad_token", "message": "no"}))
+        assert isinstance(decoded, ErrorMessage)
+        assert decoded.code is ErrorCode.BAD_TOKEN
+
+    def test_client_and_server_tags_are_distinct(self) -> None:
+        client = {tag(m) for m in union_members(ClientMessage)}
+        server = {tag(m) for m in union_members(ServerMessage)}
+        assert not client & server
+        assert len(client) == len(union_members(ClientMessage))
+        assert len(server) == len(union_members(ServerMessage))
+
+
+# -- strict decoding -----------------------------------------------------------------------
+
+
+def sized_create_match(size: int) -> bytes:
+    """A valid ``create_match`` frame of exactly ``size`` bytes (its deal text padded)."""
+    pad = "é" * ((size - 100) // 2)  # two bytes each, within the 900,000-character limit
+    data = encode(CreateMatch(deals_pbn=pad, ref=None))
+    missing = size - len(data)
+    assert missing >= 0
+    data = encode(CreateMatch(deals_pbn=pad + "a" * missing, ref=None))
+    assert len(data) == size
+    return data
+
+
+def sized_error(size: int) -> bytes:
+    """A valid ``error`` frame of exactly ``size`` bytes (its message padded)."""
+    data = encode(ErrorMessage(code=ErrorCode.INTERNAL, message="x" * (size - 100)))
+    data = encode(
+        ErrorMessage(code=ErrorCode.INTERNAL, message="x" * (size - 100 + size - len(data)))
+    )
+    assert len(data) == size
+    return data
+
+
+PING = frame({"type": "ping"})
+
+BAD_CLIENT_FRAMES: list[tuple[str, bytes | str, ErrorCode]] = [
+    # Not msgpack, or not one map.
+    ("empty frame", b"", ErrorCode.MALFORMED),
+    ("reserved byte", b"\xc1", ErrorCode.MALFORMED),
+    ("truncated map", PING[:-1], ErrorCode.MALFORMED),
+    ("map promising more entries", b"\x82\xa4type\xa4ping", ErrorCode.MALFORMED),
+    ("invalid utf-8 string", b"\x81\xa4type\xa2\xff\xfe", ErrorCode.MALFORMED),
+    ("integer keys", frame({1: 2}), ErrorCode.MALFORMED),
+    ("nested too deep", b"\x91" * 100_000, ErrorCode.MALFORMED),
+    ("a list", frame([{"type": "ping"}]), ErrorCode.MALFORMED),
+    ("a string", frame("ping"), ErrorCode.MALFORMED),
+    ("an integer", frame(7), ErrorCode.MALFORMED),
+    ("nil", frame(None), ErrorCode.MALFORMED),
+    ("an extension type", frame(msgpack.ExtType(1, b"x")), ErrorCode.MALFORMED),
+    ("trailing byte", PING + b"\x00", ErrorCode.MALFORMED),
+    ("two messages in one frame", PING + PING, ErrorCode.MALFORMED),
+    # Text frames.
+    ("text frame", '{"type": "ping"}', ErrorCode.BINARY_ONLY),
+    ("empty text frame", "", ErrorCode.BINARY_ONLY),
+    ("over-size text frame", "x" * (MAX_CLIENT_FRAME + 1), ErrorCode.BINARY_ONLY),
+    # The type tag.
+    ("unknown type", frame({"type": "bid", "call": "1S"}), ErrorCode.UNKNOWN_TYPE),
+    ("a server message", frame({"type": "pong"}), ErrorCode.UNKNOWN_TYPE),
+    ("type of another case", frame({"type": "PING"}), ErrorCode.UNKNOWN_TYPE),
+    ("integer type", frame({"type": 5}), ErrorCode.UNKNOWN_TYPE),
+    ("nil type", frame({"type": None}), ErrorCode.UNKNOWN_TYPE),
+    ("binary type", frame({"type": b"ping"}), ErrorCode.UNKNOWN_TYPE),
+    ("missing type", frame({"call": "1S"}), ErrorCode.INVALID_MESSAGE),
+    ("empty map", frame({}), ErrorCode.INVALID_MESSAGE),
+    ("binary key 'type'", frame({b"type": "ping"}), ErrorCode.INVALID_MESSAGE),
+    # Fields.
+    ("extra field", frame({"type": "ping", "extra": 1}), ErrorCode.INVALID_MESSAGE),
+    ("missing field", frame({"type": "card"}), ErrorCode.INVALID_MESSAGE),
+    ("nil for a required field", frame({"type": "card", "card": None}), ErrorCode.INVALID_MESSAGE),
+    ("string for int", frame({"type": "claim", "tricks": "3"}), ErrorCode.INVALID_MESSAGE),
+    ("int for string", frame({"type": "card", "card": 5}), ErrorCode.INVALID_MESSAGE),
+    ("bool for int", frame({"type": "claim", "tricks": True}), ErrorCode.INVALID_MESSAGE),
+    ("float for int", frame({"type": "claim", "tricks": 3.0}), ErrorCode.INVALID_MESSAGE),
+    ("int for bool", frame({"type": "claim_answer", "accept": 1}), ErrorCode.INVALID_MESSAGE),
+    ("binary for string", frame({"type": "card", "card": b"SA"}), ErrorCode.INVALID_MESSAGE),
+    ("list for string", frame({"type": "chat", "text": ["hi"]}), ErrorCode.INVALID_MESSAGE),
+    (
+        "string version",
+        frame({"type": "hello", "version": "1", "token": "t"}),
+        ErrorCode.INVALID_MESSAGE,
+    ),
+    ("empty token", frame({"type": "hello", "version": 1, "token": ""}), ErrorCode.INVALID_MESSAGE),
+    (
+        "negative last_seq",
+        frame({"type": "hello", "version": 1, "token": "t", "last_seq": -1}),
+        ErrorCode.INVALID_MESSAGE,
+    ),
+    ("negative ref", frame({"type": "ping", "ref": -1}), ErrorCode.INVALID_MESSAGE),
+    ("ref over 2**31 - 1", frame({"type": "ping", "ref": 2**31}), ErrorCode.INVALID_MESSAGE),
+    ("claim of 14 tricks", frame({"type": "claim", "tricks": 14}), ErrorCode.INVALID_MESSAGE),
+    (
+        "table 3",
+        frame({"type": "rule", "table": 3, "declarer_tricks": 9}),
+        ErrorCode.INVALID_MESSAGE,
+    ),
+    ("no boards", frame({"type": "create_match", "boards": 0}), ErrorCode.INVALID_MESSAGE),
+    (
+        "unknown spectator mode",
+        frame({"type": "create_match", "spectators": "on"}),
+        ErrorCode.INVALID_MESSAGE,
+    ),
+    ("empty chat", frame({"type": "chat", "text": ""}), ErrorCode.INVALID_MESSAGE),
+    (
+        "chat of 301 characters",
+        frame({"type": "chat", "text": "x" * 301}),
+        ErrorCode.INVALID_MESSAGE,
+    ),
+    ("empty alert", frame({"type": "call", "call": "1S", "alert": ""}), ErrorCode.INVALID_MESSAGE),
+    # Card and call patterns.
+    ("card '10'", frame({"type": "card", "card": "S10"}), ErrorCode.INVALID_MESSAGE),
+    ("lowercase card", frame({"type": "card", "card": "sa"}), ErrorCode.INVALID_MESSAGE),
+    ("rank first", frame({"type": "card", "card": "AS"}), ErrorCode.INVALID_MESSAGE),
+    ("suit symbol", frame({"type": "card", "card": "♠A"}), ErrorCode.INVALID_MESSAGE),
+    ("card with a newline", frame({"type": "card", "card": "SA\n"}), ErrorCode.INVALID_MESSAGE),
+    ("no trump as N", frame({"type": "call", "call": "3N"}), ErrorCode.INVALID_MESSAGE),
+    ("level 8", frame({"type": "call", "call": "8NT"}), ErrorCode.INVALID_MESSAGE),
+    ("level 0", frame({"type": "call", "call": "0S"}), ErrorCode.INVALID_MESSAGE),
+    ("PASS spelled out", frame({"type": "call", "call": "PASS"}), ErrorCode.INVALID_MESSAGE),
+    ("a contract as a call", frame({"type": "call", "call": "4SX"}), ErrorCode.INVALID_MESSAGE),
+    ("XXX", frame({"type": "call", "call": "XXX"}), ErrorCode.INVALID_MESSAGE),
+]
+
+
+class TestStrictDecoding:
+    @pytest.mark.parametrize(
+        ("data", "code"),
+        [pytest.param(data, code, id=name) for name, data, code in BAD_CLIENT_FRAMES],
+    )
+    def test_bad_client_frame(self, data: bytes | str, code: ErrorCode) -> None:
+        error = refusal(decode_client, data)
+        assert error.code is code
+        assert error.message
+        assert str(error).startswith(f"{code}: ")
+
+    @pytest.mark.parametrize(
+        ("value", "code"),
+        [
+            ({"type": "hello", "version": 1, "token": "t"}, ErrorCode.UNKNOWN_TYPE),
+            (
+                {"type": "welcome", "version": 1, "role": "player", "seat": "X"},
+                ErrorCode.INVALID_MESSAGE,
+            ),
+            (
+                {"type": "welcome", "version": 1, "role": "player", "seat": "north"},
+                ErrorCode.INVALID_MESSAGE,
+            ),
+            ({"type": "welcome", "version": 1, "role": "king"}, ErrorCode.INVALID_MESSAGE),
+            ({"type": "error", "code": "no_such_code", "message": "?"}, ErrorCode.INVALID_MESSAGE),
+            ({"type": "ack", "seq": "1"}, ErrorCode.INVALID_MESSAGE),
+            (
+                {
+                    "type": "update",
+                    "seq": 0,
+                    "events": [],
+                    "view": PLAYER_VIEW.model_dump(mode="json"),
+                },
+                ErrorCode.INVALID_MESSAGE,
+            ),
+            (
+                {
+                    "type": "update",
+                    "seq": 1,
+                    "events": [{"type": "card_played", "table": 1, "seat": "Q", "card": "SA"}],
+                    "view": PLAYER_VIEW.model_dump(mode="json"),
+                },
+                ErrorCode.INVALID_MESSAGE,
+            ),
+            (
+                {
+                    "type": "update",
+                    "seq": 1,
+                    "events": [],
+                    "view": {**PLAYER_VIEW.model_dump(mode="json"), "seat": "NS"},
+                },
+                ErrorCode.INVALID_MESSAGE,
+            ),
+        ],
+        ids=[
+            "a client message",
+            "seat X",
+            "seat spelled out",
+            "unknown role",
+            "unknown error code",
+            "string seq",
+            "seq 0",
+            "bad seat in an event",
+            "bad seat in a view",
+        ],
+    )
+    def test_bad_server_frame(self, value: dict[str, Any], code: ErrorCode) -> None:
+        assert refusal(decode_server, frame(value)).code is code
+
+    @pytest.mark.parametrize(
+        ("events", "view_type"),
+        [([{"type": "nothing"}], "player_view"), ([], "nothing")],
+        ids=["unknown event", "unknown view"],
+    )
+    def test_unknown_nested_tag_names_the_nested_tag(
+        self, events: list[dict[str, Any]], view_type: str
+    ) -> None:
+        view = {**PLAYER_VIEW.model_dump(mode="json"), "type": view_type}
+        value = {"type": "update", "seq": 1, "events": events, "view": view}
+        error = refusal(decode_server, frame(value))
+        assert "'nothing'" in error.message
+
+    def test_unknown_nested_tag_is_refused(self) -> None:
+        view = PLAYER_VIEW.model_dump(mode="json")
+        value = {"type": "update", "seq": 1, "events": [{"type": "nothing"}], "view": view}
+        assert refusal(decode_server, frame(value)).code in (
+            ErrorCode.UNKNOWN_TYPE,
+            ErrorCode.INVALID_MESSAGE,
+        )
+
+    @pytest.mark.parametrize("contract", ["4SXXX", "4N", "8S", "P", "X", "4sx", "4SX "], ids=repr)
+    def test_bad_contract_pattern(self, contract: str) -> None:
+        result = {**RESULT_1.model_dump(mode="json"), "contract": contract}
+        value = {
+            "type": "update",
+            "seq": 1,
+            "events": [{"type": "board_finished", "table": 1, "result": result}],
+            "view": PLAYER_VIEW.model_dump(mode="json"),
+        }
+        assert refusal(decode_server, frame(value)).code is ErrorCode.INVALID_MESSAGE
+
+    @pytest.mark.parametrize("card", ["SA", "HT", "D9", "C2"])
+    def test_good_card_patterns(self, card: str) -> None:
+        assert decode_client(frame({"type": "card", "card": card})) == PlayCard(card=card, ref=None)
+
+    @pytest.mark.parametrize("call", ["1C", "1D", "1H", "1S", "1NT", "7NT", "P", "X", "XX"])
+    def test_good_call_patterns(self, call: str) -> None:
+        assert decode_client(frame({"type": "call", "call": call})) == MakeCall(call=call, ref=None)
+
+    def test_unknown_type_names_the_type(self) -> None:
+        assert "'bid'" in refusal(decode_client, frame({"type": "bid"})).message
+
+    def test_invalid_message_names_the_field(self) -> None:
+        message = refusal(decode_client, frame({"type": "claim", "tricks": "3"})).message
+        assert message.startswith("claim: tricks: ")
+
+
+class TestRefOfARefusal:
+    """A refused map's ``ref`` is read when it is an integer, so the error can echo it."""
+
+    @pytest.mark.parametrize(
+        ("value", "ref"),
+        [
+            ({"type": "card", "card": "S1", "ref": 9}, 9),
+            ({"type": "card", "card": "SA", "ref": 9, "extra": 1}, 9),
+            ({"type": "bid", "ref": 4}, 4),
+            ({"call": "1S", "ref": 5}, 5),
+            ({"type": "card", "card": "S1", "ref": True}, None),
+            ({"type": "card", "card": "S1", "ref": "9"}, None),
+            ({"type": "card", "card": "S1", "ref": 9.0}, None),
+            ({"type": "card", "card": "S1"}, None),
+        ],
+        ids=[
+            "invalid field",
+            "extra field",
+            "unknown type",
+            "missing type",
+            "bool ref",
+            "string ref",
+            "float ref",
+            "no ref",
+        ],
+    )
+    def test_ref_is_read_from_a_refused_map(self, value: dict[str, Any], ref: int | None) -> None:
+        assert refusal(decode_client, frame(value)).ref == ref
+
+    @pytest.mark.parametrize(
+        "data",
+        [PING[:-1] + b"\xc1", frame([{"ref": 3}]), frame({"type": "ping", "ref": 3}) + b"\x00"],
+        ids=["broken msgpack", "not a map", "trailing bytes"],
+    )
+    def test_no_ref_from_a_frame_that_is_not_one_map(self, data: bytes) -> None:
+        assert refusal(decode_client, data).ref is None
+
+    def test_no_ref_from_a_text_frame(self) -> None:
+        assert refusal(decode_client, '{"type": "ping", "ref": 3}').ref is None
+
+
+class TestSizeLimit:
+    def test_limits(self) -> None:
+        assert (MAX_CLIENT_FRAME, MAX_SERVER_FRAME) == (1024 * 1024, 4 * 1024 * 1024)
+
+    def test_client_frame_exactly_at_the_limit_is_decoded(self) -> None:
+        message = decode_client(sized_create_match(MAX_CLIENT_FRAME))
+        assert isinstance(message, CreateMatch)
+
+    def test_client_frame_one_byte_over_is_too_large(self) -> None:
+        error = refusal(decode_client, sized_create_match(MAX_CLIENT_FRAME + 1))
+        assert error.code is ErrorCode.TOO_LARGE
+        assert str(MAX_CLIENT_FRAME) in error.message
+
+    def test_size_is_checked_before_anything_else(self) -> None:
+        garbage = b"\xc1" * (MAX_CLIENT_FRAME + 1)
+        assert refusal(decode_client, garbage).code is ErrorCode.TOO_LARGE
+        assert refusal(decode_client, b"\xc1" * MAX_CLIENT_FRAME).code is ErrorCode.MALFORMED
+
+    def test_server_frame_exactly_at_the_limit_is_decoded(self) -> None:
+        assert isinstance(decode_server(sized_error(MAX_SERVER_FRAME)), ErrorMessage)
+
+    def test_server_frame_one_byte_over_is_too_large(self) -> None:
+        error = refusal(decode_server, sized_error(MAX_SERVER_FRAME + 1))
+        assert error.code is ErrorCode.TOO_LARGE
+
+    def test_a_server_sized_frame_is_too_large_from_a_client(self) -> None:
+        assert refusal(decode_client, sized_error(MAX_CLIENT_FRAME + 1)).code is ErrorCode.TOO_LARGE
+
+
+# -- the models ------------------------------------------------------------------------------
+
+ALL_EXAMPLES: list[BaseModel] = [*CLIENT_EXAMPLES, *SERVER_EXAMPLES, *EVENTS]
+
+
+class TestModels:
+    @pytest.mark.parametrize("message", ALL_EXAMPLES, ids=lambda m: m.type)
+    def test_frozen(self, message: BaseModel) -> None:
+        with pytest.raises(ValidationError, match="frozen"):
+            message.type = "other"  # type: ignore[attr-defined]
+        fields = [name for name in type(message).model_fields if name != "type"] or ["type"]
+        field = fields[0]
+        with pytest.raises(ValidationError, match="frozen"):
+            setattr(message, field, getattr(message, field))
+
+    @pytest.mark.parametrize("message", ALL_EXAMPLES, ids=lambda m: m.type)
+    def test_extra_fields_forbidden(self, message: BaseModel) -> None:
+        with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
+            type(message).model_validate({**message.model_dump(), "extra": 1})
+        with pytest.raises(ValidationError, match="Extra inputs are not permitted"):
+            type(message)(**message.model_dump(), extra=1)
+
+    def test_every_model_is_frozen_strict_and_forbids_extras(self) -> None:
+        seen: set[type[BaseModel]] = set()
+
+        def visit(model: type[BaseModel]) -> None:
+            if model in seen:
+                return
+            seen.add(model)
+            assert issubclass(model, Message), model
+            for field in model.model_fields.values():
+                for inner in _models_in(field.annotation):
+                    visit(inner)
+
+        for union in (ClientMessage, ServerMessage):
+            for member in union_members(union):
+                visit(member)
+        assert {AuctionEntry, ClaimView, SeatLink, TrickView, PlayedCard} <= seen
+        for model in seen:
+            config = model.model_config
+            assert (config.get("frozen"), config.get("extra"), config.get("strict")) == (
+                True,
+                "forbid",
+                True,
+            ), model
+
+    def test_no_coercion(self) -> None:
+        with pytest.raises(ValidationError):
+            MakeClaim(tricks="3", ref=None)  # type: ignore[arg-type]
+        with pytest.raises(ValidationError):
+            AnswerClaim(accept=1, ref=None)  # type: ignore[arg-type]
+
+    def test_type_tag_is_a_literal(self) -> None:
+        with pytest.raises(ValidationError):
+            Ping(type="pong", ref=None)  # type: ignore[arg-type]
+
+    def test_schema_function_is_in_the_codec(self) -> None:
+        assert codec.json_schema()["client_message"]["discriminator"]["propertyName"] == "type"
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    """Every model named anywhere inside a field's annotation."""
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in typing.get_args(annotation) for m in _models_in(arg)]
+
+
+# -- fuzzing ---------------------------------------------------------------------------------
+
+KNOWN_TAGS = [tag(m) for m in union_members(ClientMessage) + union_members(ServerMessage)]
+FIELD_NAMES = sorted(
+    {name for m in union_members(ClientMessage) for name in m.model_fields} - {"type"} | {"extra"}
+)
+
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**63), max_value=2**64 - 1)
+    | st.floats()
+    | st.text()
+    | st.binary()
+)
+msgpack_values = st.recursive(
+    scalars,
+    lambda children: (
+        st.lists(children, max_size=5)
+        | st.dictionaries(
+            st.text() | st.binary() | st.integers(-(2**63), 2**64 - 1), children, max_size=5
+        )
+    ),
+    max_leaves=20,
+)
+field_values = st.recursive(
+    scalars | st.sampled_from(["SA", "1NT", "P", "XX", "N", "live", "A"]) | st.integers(0, 14),
+    lambda children: st.lists(children, max_size=3),
+    max_leaves=6,
+)
+near_messages = st.fixed_dictionaries(
+    {"type": st.sampled_from(KNOWN_TAGS)},
+    optional=dict.fromkeys(FIELD_NAMES, field_values),
+)
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def decodes_or_refuses(decode: Any, data: bytes | str) -> None:
+    try:
+        message = decode(data)
+    except ProtocolError as error:
+        code = error.code
+    else:
+        assert isinstance(message, BaseModel)
+        assert decode(encode(message)) == message
+        return
+    assert isinstance(code, ErrorCode)
+
+
+class TestFuzz:
+    @FUZZ
+    @given(st.binary(max_size=256))
+    def test_arbitrary_bytes(self, data: bytes) -> None:
+        decodes_or_refuses(decode_client, data)
+        decodes_or_refuses(decode_server, data)
+
+    @FUZZ
+    @given(st.text(max_size=64))
+    def test_arbitrary_text_frames(self, data: str) -> None:
+        assert refusal(decode_client, data).code is ErrorCode.BINARY_ONLY
+
+    @FUZZ
+    @given(msgpack_values)
+    def test_arbitrary_msgpack_values(self, value: Any) -> None:
+        data = frame(value)
+        decodes_or_refuses(decode_client, data)
+        decodes_or_refuses(decode_server, data)
+
+    @FUZZ
+    @given(near_messages)
+    def test_maps_with_a_known_type(self, value: dict[str, Any]) -> None:
+        decodes_or_refuses(decode_client, frame(value))
+
+    @FUZZ
+    @given(msgpack_values, st.binary(min_size=1, max_size=8))
+    def test_trailing_bytes_are_malformed(self, value: Any, tail: bytes) -> None:
+        data = frame({"type": "ping", "x": value}) + tail
+        assert refusal(decode_client, data).code is ErrorCode.MALFORMED

@@ -1,0 +1,279 @@
+"""The published contract: protocol/schema.json, `duplicate protocol-schema`, and SPEC.md.
+
+The committed schema must be exactly what the models produce, the command must print it,
+and every example message in SPEC.md must decode with the protocol's own codec.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import types
+import typing
+from pathlib import Path
+from typing import Any
+
+import msgpack
+import pytest
+from pydantic import BaseModel, TypeAdapter
+
+from protocol.codec import decode_client, decode_server, json_schema
+from protocol.errors import ErrorCode, ProtocolError
+from protocol.messages import ClientMessage, Event, ServerMessage, Update
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA_FILE = ROOT / "protocol" / "schema.json"
+SPEC_FILE = ROOT / "protocol" / "SPEC.md"
+REGENERATE = "python -m duplicate protocol-schema > protocol/schema.json"
+
+
+def union_members(union: Any) -> list[type[BaseModel]]:
+    """The models of a discriminated union such as ``ClientMessage``."""
+    inner = typing.get_args(union)[0]
+    assert typing.get_origin(inner) in (typing.Union, types.UnionType), union
+    return list(typing.get_args(inner))
+
+
+def tags(union: Any) -> set[str]:
+    """The ``type`` tags of a union's models."""
+    return {m.model_fields["type"].default for m in union_members(union)}
+
+
+CLIENT_TAGS = tags(ClientMessage)
+SERVER_TAGS = tags(ServerMessage)
+
+
+def run_schema_command() -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "duplicate", "protocol-schema"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+
+
+# -- the committed schema and the command ---------------------------------------------------
+
+
+class TestSchemaFile:
+    def test_committed_schema_is_the_models_schema(self) -> None:
+        committed = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+        current = json.loads(json.dumps(json_schema()))
+        assert committed == current, (
+            f"protocol/schema.json is out of date with protocol/messages.py; regenerate it: "
+            f"{REGENERATE}"
+        )
+
+    def test_command_prints_the_schema(self) -> None:
+        result = run_schema_command()
+        assert (result.returncode, result.stderr) == (0, "")
+        assert json.loads(result.stdout) == json.loads(json.dumps(json_schema()))
+
+    def test_committed_file_is_the_command_output_byte_for_byte(self) -> None:
+        result = run_schema_command()
+        assert SCHEMA_FILE.read_text(encoding="utf-8") == result.stdout, (
+            f"protocol/schema.json differs from the command's output; regenerate it: {REGENERATE}"
+        )
+
+    def test_shape(self) -> None:
+        schema = json_schema()
+        assert set(schema) == {"$schema", "title", "$defs", "client_message", "server_message"}
+        assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+
+class TestSchemaParts:
+    @pytest.mark.parametrize(
+        ("part", "expected"),
+        [("client_message", CLIENT_TAGS), ("server_message", SERVER_TAGS)],
+    )
+    def test_discriminator_maps_exactly_the_union_tags(self, part: str, expected: set[str]) -> None:
+        schema = json_schema()[part]
+        assert schema["discriminator"]["propertyName"] == "type"
+        assert set(schema["discriminator"]["mapping"]) == expected
+
+    @pytest.mark.parametrize(
+        ("part", "expected"),
+        [("client_message", CLIENT_TAGS), ("server_message", SERVER_TAGS)],
+    )
+    def test_one_of_lists_exactly_the_union_members(self, part: str, expected: set[str]) -> None:
+        schema = json_schema()[part]
+        definitions = json_schema()["$defs"]
+        listed = [definitions[ref["$ref"].removeprefix("#/$defs/")] for ref in schema["oneOf"]]
+        assert [d["properties"]["type"]["const"] for d in listed] == [
+            m.model_fields["type"].default
+            for m in union_members(ClientMessage if part == "client_message" else ServerMessage)
+        ]
+        assert {d["properties"]["type"]["const"] for d in listed} == expected
+        for tag, target in schema["discriminator"]["mapping"].items():
+            definition = definitions[target.removeprefix("#/$defs/")]
+            assert definition["properties"]["type"]["const"] == tag
+
+    def test_every_message_forbids_extra_fields(self) -> None:
+        for name, definition in json_schema()["$defs"].items():
+            if definition.get("type") == "object":
+                assert definition.get("additionalProperties") is False, name
+
+    def test_error_codes_are_listed(self) -> None:
+        codes = json_schema()["$defs"]["ErrorCode"]["enum"]
+        assert codes == [code.value for code in ErrorCode]
+
+    def test_type_is_required_by_every_message(self) -> None:
+        for part in ("client_message", "server_message"):
+            schema = json_schema()[part]
+            for target in schema["discriminator"]["mapping"].values():
+                definition = json_schema()["$defs"][target.removeprefix("#/$defs/")]
+                assert "type" in definition.get("required", []), target
+
+    def test_refs_resolve_from_the_document_root(self) -> None:
+        document = json.loads(json.dumps(json_schema()))
+        refs = re.findall(r'"\$ref": "#/([^"]*)"', json.dumps(document))
+        assert refs
+        for pointer in refs:
+            node: Any = document
+            for part in pointer.split("/"):
+                assert isinstance(node, dict), pointer
+                assert part in node, pointer
+                node = node[part]
+
+
+# -- the examples in SPEC.md ------------------------------------------------------------------
+
+FENCE = re.compile(r"^```(?P<info>[^\n`]*)\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+def spec_blocks(info: str) -> list[tuple[int, str]]:
+    """(line number, text) of every fenced block in SPEC.md with this info string."""
+    text = SPEC_FILE.read_text(encoding="utf-8")
+    return [
+        (text.count("\n", 0, match.start()) + 1, match.group("body"))
+        for match in FENCE.finditer(text)
+        if match.group("info").strip() == info
+    ]
+
+
+MESSAGES = spec_blocks("json message")
+EXCERPTS = spec_blocks("json excerpt")
+
+
+def decode_example(value: Any) -> BaseModel:
+    """An example as the codec decodes it: a client message, else a server message."""
+    frame = msgpack.packb(value, use_bin_type=True)
+    try:
+        return decode_client(frame)
+    except ProtocolError as client_error:
+        try:
+            return decode_server(frame)
+        except ProtocolError as server_error:
+            raise AssertionError(
+                f"neither a client message ({client_error}) nor a server message ({server_error})"
+            ) from None
+
+
+def known_models() -> dict[str, type[BaseModel]]:
+    return {
+        m.model_fields["type"].default: m
+        for m in union_members(ClientMessage) + union_members(ServerMessage)
+    }
+
+
+def _events_in(value: dict[str, Any]) -> list[Event]:
+    """The events of an update example (or excerpt), validated on their own."""
+    if value.get("type") != "update":
+        return []
+    adapter: TypeAdapter[Any] = TypeAdapter(Event)
+    return [adapter.validate_python(event) for event in value["events"]]
+
+
+def check_fields(model: type[BaseModel], value: dict[str, Any]) -> None:
+    """Every key of an excerpt (but the "..." marking left-out fields) is a field of the model,
+    and every complete nested map or list validates."""
+    fields = model.model_fields
+    for key, item in value.items():
+        if key == "...":
+            continue
+        assert key in fields, f"{model.__name__} has no field {key!r}"
+        if isinstance(item, dict) and "..." in item:
+            check_fields(_nested_model(model, key, item), item)
+        elif isinstance(item, list) and any(isinstance(x, dict) and "..." in x for x in item):
+            for element in item:
+                check_fields(_nested_model(model, key, element), element)
+        else:
+            _validate_field(model, key, item)
+
+
+def _nested_model(model: type[BaseModel], key: str, item: dict[str, Any]) -> type[BaseModel]:
+    candidates = [
+        m
+        for m in _models_in(model.model_fields[key].annotation)
+        if "type" not in m.model_fields or m.model_fields["type"].default == item.get("type")
+    ]
+    assert len(candidates) == 1, (model.__name__, key, candidates)
+    return candidates[0]
+
+
+def _models_in(annotation: Any) -> list[type[BaseModel]]:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return [annotation]
+    return [m for arg in typing.get_args(annotation) for m in _models_in(arg)]
+
+
+def _validate_field(model: type[BaseModel], key: str, item: Any) -> None:
+    """A complete field value of an excerpt validates as that field of the model."""
+    field = model.model_fields[key]
+    annotation: Any = field.annotation
+    if field.metadata:
+        annotation = typing.Annotated[(annotation, *field.metadata)]
+    TypeAdapter(annotation).validate_python(item, strict=True)
+
+
+class TestSpecExamples:
+    def test_there_are_examples(self) -> None:
+        assert len(MESSAGES) >= 20
+        assert EXCERPTS
+
+    @pytest.mark.parametrize(("line", "body"), MESSAGES, ids=[f"line {n}" for n, _ in MESSAGES])
+    def test_example_message_is_valid(self, line: int, body: str) -> None:
+        value = json.loads(body)
+        assert isinstance(value, dict)
+        assert value.get("type") in CLIENT_TAGS | SERVER_TAGS, value.get("type")
+        message = decode_example(value)
+        assert message.type == value["type"]  # type: ignore[attr-defined]
+        # Examples are shown as the server and the client library send them: every field.
+        assert message.model_dump(mode="json") == value
+
+    def test_every_message_type_has_an_example(self) -> None:
+        shown = {json.loads(body)["type"] for _, body in MESSAGES}
+        assert shown >= CLIENT_TAGS | SERVER_TAGS, (CLIENT_TAGS | SERVER_TAGS) - shown
+
+    def test_every_event_appears_in_an_example(self) -> None:
+        events = {
+            event.type for _, body in MESSAGES + EXCERPTS for event in _events_in(json.loads(body))
+        }
+        assert events == {m.model_fields["type"].default for m in union_members(Event)}
+
+    @pytest.mark.parametrize(("line", "body"), EXCERPTS, ids=[f"line {n}" for n, _ in EXCERPTS])
+    def test_excerpt_names_only_real_fields(self, line: int, body: str) -> None:
+        value = json.loads(body)
+        model = known_models()[value["type"]]
+        check_fields(model, value)
+
+    def test_every_error_code_is_documented(self) -> None:
+        text = SPEC_FILE.read_text(encoding="utf-8")
+        for code in ErrorCode:
+            assert f"| `{code.value}` |" in text, code
+
+    def test_every_message_type_has_a_section(self) -> None:
+        text = SPEC_FILE.read_text(encoding="utf-8")
+        for tag in CLIENT_TAGS | SERVER_TAGS:
+            assert f"### `{tag}`" in text, tag
+
+    def test_update_examples_show_both_views(self) -> None:
+        views = set()
+        for _, body in MESSAGES:
+            message = decode_example(json.loads(body))
+            if isinstance(message, Update):
+                views.add(message.view.type)
+        assert views == {"player_view", "watch_view"}
