@@ -139,6 +139,7 @@ async def _serve(args: argparse.Namespace) -> None:
 
 def serve(args: argparse.Namespace) -> str:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
     asyncio.run(_serve(args))
     return ""
 
