@@ -29,8 +29,10 @@ from protocol.messages import (
     PROTOCOL_VERSION,
     Ack,
     AnswerClaim,
+    AskAboutCall,
     CreateMatch,
     ErrorMessage,
+    ExplainCall,
     Hello,
     MakeCall,
     MakeClaim,
@@ -250,6 +252,14 @@ class Client:
 
     async def answer_claim(self, accept: bool) -> Ack:
         return await self._act(lambda ref: AnswerClaim(accept=accept, ref=ref))
+
+    async def ask(self, index: int) -> Ack:
+        """Ask what an opponent's call number ``index`` (from 0) means."""
+        return await self._act(lambda ref: AskAboutCall(index=index, ref=ref))
+
+    async def explain(self, index: int, text: str) -> Ack:
+        """Explain your own call number ``index`` to the opponents."""
+        return await self._act(lambda ref: ExplainCall(index=index, text=text, ref=ref))
 
     async def chat(self, text: str) -> Ack:
         return await self._act(lambda ref: SendChat(text=text, ref=ref))

@@ -112,6 +112,25 @@ class SendChat(Message):
     ref: Ref = None
 
 
+class AskAboutCall(Message):
+    """Ask what an opponent's call means (``index`` counts the auction's calls from 0).
+    Only the caller is told of the question; the answer goes to both opponents."""
+
+    type: Literal["ask"] = "ask"
+    index: Annotated[int, Field(ge=0, le=400)]
+    ref: Ref = None
+
+
+class ExplainCall(Message):
+    """Explain your own call (``index`` as in ``ask``), asked or not: the explanation goes
+    to the opponents only, never to partner, like an alert."""
+
+    type: Literal["explain"] = "explain"
+    index: Annotated[int, Field(ge=0, le=400)]
+    text: ShortText
+    ref: Ref = None
+
+
 class Rule(Message):
     """Director only: end a table's board whose claim was rejected, with declarer's
     side taking ``declarer_tricks`` in all."""
@@ -130,7 +149,17 @@ class Ping(Message):
 
 
 ClientMessage = Annotated[
-    Hello | CreateMatch | MakeCall | PlayCard | MakeClaim | AnswerClaim | SendChat | Rule | Ping,
+    Hello
+    | CreateMatch
+    | MakeCall
+    | PlayCard
+    | MakeClaim
+    | AnswerClaim
+    | AskAboutCall
+    | ExplainCall
+    | SendChat
+    | Rule
+    | Ping,
     Field(discriminator="type"),
 ]
 
@@ -256,6 +285,9 @@ class BoardView(Message):
     claim: ClaimView | None = None
     result: TableResultView | None = None
     legal: list[str] = []
+    questions: list[int] = []
+    """Indexes of this viewer's calls that an opponent asked about and that are not yet
+    explained (players only)."""
 
 
 class PlayerView(Message):
@@ -383,6 +415,26 @@ class ChatSent(Message):
     text: str
 
 
+class QuestionAsked(Message):
+    """``seat`` asked about call ``index``: sent to the caller (and the asker) only."""
+
+    type: Literal["question_asked"] = "question_asked"
+    table: TableNumber
+    seat: Seat
+    index: int
+
+
+class CallExplained(Message):
+    """The caller explained call ``index``: sent to the caller's opponents (and the caller);
+    the auction's entry carries the explanation as its ``alert`` from now on."""
+
+    type: Literal["call_explained"] = "call_explained"
+    table: TableNumber
+    seat: Seat
+    index: int
+    text: str
+
+
 Event = Annotated[
     Snapshot
     | BoardStarted
@@ -394,7 +446,9 @@ Event = Annotated[
     | BoardFinished
     | BoardCompared
     | MatchFinished
-    | ChatSent,
+    | ChatSent
+    | QuestionAsked
+    | CallExplained,
     Field(discriminator="type"),
 ]
 

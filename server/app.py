@@ -31,22 +31,16 @@ from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     SUPPORTED_VERSIONS,
     Ack,
-    AnswerClaim,
     CreateMatch,
     ErrorMessage,
     Hello,
-    MakeCall,
-    MakeClaim,
     MatchCreated,
     Ping,
-    PlayCard,
     Pong,
-    Rule,
     SeatLink,
-    SendChat,
     Welcome,
 )
-from server.matches import MatchRuntime, Subscriber
+from server.matches import MatchRuntime, Subscriber, TableAction
 from server.state import BoardSpec, MatchConfig
 from server.store import Grant, Store
 from server.views import Player, Viewer, Watcher
@@ -267,7 +261,7 @@ class Server:
             )
         if isinstance(message, CreateMatch):
             raise ProtocolError(ErrorCode.FORBIDDEN, "only the organiser creates matches")
-        assert isinstance(message, MakeCall | PlayCard | MakeClaim | AnswerClaim | SendChat | Rule)
+        assert isinstance(message, TableAction)
         seq = await connection.runtime.act(connection.subscriber.viewer, message)
         connection.send(encode(Ack(ref=message.ref, seq=seq)))
 

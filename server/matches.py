@@ -23,6 +23,8 @@ from protocol.codec import encode
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     AnswerClaim,
+    AskAboutCall,
+    ExplainCall,
     MakeCall,
     MakeClaim,
     PlayCard,
@@ -40,8 +42,12 @@ log = logging.getLogger(__name__)
 RESUME_LIMIT = 64
 """A viewer that missed more updates than this gets one snapshot instead of each of them."""
 
-TableAction = MakeCall | PlayCard | MakeClaim | AnswerClaim | SendChat | Rule
+TableAction = (
+    MakeCall | PlayCard | MakeClaim | AnswerClaim | AskAboutCall | ExplainCall | SendChat | Rule
+)
 MATCH_EVENTS = frozenset({"compared", "finished"})
+ENDING_EVENTS = frozenset({"call", "card", "answer", "rule"})
+"""The table events that can finish a board."""
 WATCH_MODES: tuple[Literal["live", "delayed", "director"], ...] = ("live", "delayed", "director")
 
 
@@ -166,14 +172,14 @@ class MatchRuntime:
         async with self.lock:
             await self._ensure_fresh()
             table, event = self._event_for(viewer, action)
-            if self.state.finished and event["type"] != "chat":
+            if self.state.finished and event["type"] in ENDING_EVENTS:
                 raise ProtocolError(ErrorCode.WRONG_PHASE, "the match is over")
             try:
                 board = self.state.apply(table, event)
             except BridgeError as error:
                 raise wire_error(error, action) from None
             finished_board = result = next_start = None
-            if event["type"] != "chat" and board is not None and board.result is not None:
+            if event["type"] in ENDING_EVENTS and board is not None and board.result is not None:
                 finished_board = board.spec.number
                 result = result_to_json(board.result)
                 upcoming = self.state.next_board(table)
@@ -230,6 +236,10 @@ class MatchRuntime:
             event = {"type": "claim", "seat": seat, "tricks": action.tricks}
         elif isinstance(action, AnswerClaim):
             event = {"type": "answer", "seat": seat, "accept": action.accept}
+        elif isinstance(action, AskAboutCall):
+            event = {"type": "ask", "seat": seat, "index": action.index}
+        elif isinstance(action, ExplainCall):
+            event = {"type": "explain", "seat": seat, "index": action.index, "text": action.text}
         else:
             event = {"type": "chat", "seat": seat, "text": action.text}
         return viewer.table, event

@@ -21,6 +21,7 @@ from bridge import (
     Card,
     Contract,
     Deal,
+    IllegalCall,
     Play,
     Seat,
     Vulnerability,
@@ -136,6 +137,8 @@ class BoardState:
     """The pending claim, or the last one answered (kept for display)."""
     claim_rejected: bool = False
     """A claim was rejected: the director is called and the play waits for a ruling."""
+    questions: set[int] = field(default_factory=set)
+    """Calls (by index) an opponent asked about that their caller has not explained yet."""
 
     @classmethod
     def start(cls, spec: BoardSpec) -> BoardState:
@@ -234,6 +237,10 @@ class MatchState:
             self._answer(board, seat, event)
         elif kind == "rule":
             self._rule(board, event)
+        elif kind == "ask":
+            self._ask(board, seat, event)
+        elif kind == "explain":
+            self._explain(board, seat, event)
         else:
             raise BridgeError(f"unknown table event {kind!r}")
         return board
@@ -279,6 +286,25 @@ class MatchState:
         else:
             board.claim = play.reject_claim(seat)
             board.claim_rejected = True
+
+    @staticmethod
+    def caller(board: BoardState, index: int) -> Seat:
+        """Who made call ``index`` of the board's auction (IllegalCall if there is none)."""
+        if not 0 <= index < len(board.auction.calls):
+            raise IllegalCall(f"there is no call number {index} in this auction")
+        return Seat((board.spec.dealer + index) % 4)
+
+    def _ask(self, board: BoardState, seat: Seat | None, event: StoredEvent) -> None:
+        assert seat is not None
+        if self.caller(board, event["index"]) in (seat, seat.partner):
+            raise IllegalCall("ask about the opponents' calls; your side's are yours to explain")
+        board.questions.add(event["index"])
+
+    def _explain(self, board: BoardState, seat: Seat | None, event: StoredEvent) -> None:
+        if self.caller(board, event["index"]) != seat:
+            raise IllegalCall("each player explains their own calls only")
+        board.alerts[event["index"]] = event["text"]
+        board.questions.discard(event["index"])
 
     def _rule(self, board: BoardState, event: StoredEvent) -> None:
         if board.play is None:

@@ -26,6 +26,7 @@ from protocol.messages import (
     BoardFinished,
     BoardStarted,
     BoardView,
+    CallExplained,
     CallMade,
     CardPlayed,
     ChatLine,
@@ -40,6 +41,7 @@ from protocol.messages import (
     MatchSummary,
     PlayedCard,
     PlayerView,
+    QuestionAsked,
     Snapshot,
     TableResultView,
     TrickView,
@@ -172,6 +174,18 @@ def _events(state: MatchState, viewer: Viewer, table: int, event: StoredEvent) -
         events.append(ClaimAnswered(table=table, seat=event["seat"], accept=event["accept"]))
     elif kind == "rule":
         events.append(DirectorRuled(table=table, declarer_tricks=event["tricks"]))
+    elif kind in ("ask", "explain"):
+        caller = MatchState.caller(board, event["index"])
+        if kind == "ask" and (
+            _all_seeing(viewer) or _seat_of(viewer) in (caller, Seat.parse(event["seat"]))
+        ):
+            events.append(QuestionAsked(table=table, seat=event["seat"], index=event["index"]))
+        if kind == "explain" and _sees_alert(viewer, caller):
+            events.append(
+                CallExplained(
+                    table=table, seat=caller.letter, index=event["index"], text=event["text"]
+                )
+            )
     if kind in ("call", "card", "answer", "rule") and board.result is not None:
         result = _result_view(table, board.spec.number, board.result)
         events.append(BoardFinished(table=table, result=result))
@@ -179,6 +193,14 @@ def _events(state: MatchState, viewer: Viewer, table: int, event: StoredEvent) -
 
 
 # -- who sees what ---------------------------------------------------------------------------
+
+
+def _all_seeing(viewer: Viewer) -> bool:
+    return not isinstance(viewer, Player)
+
+
+def _seat_of(viewer: Viewer) -> Seat | None:
+    return viewer.seat if isinstance(viewer, Player) else None
 
 
 def _sees_alert(viewer: Viewer, caller: Seat) -> bool:
@@ -285,6 +307,11 @@ def _board_view(board: BoardState, table: int, viewer: Viewer) -> BoardView:
         claim=claim_view,
         result=None if board.result is None else _result_view(table, spec.number, board.result),
         legal=legal,
+        questions=sorted(
+            index
+            for index in board.questions
+            if isinstance(viewer, Player) and MatchState.caller(board, index) == viewer.seat
+        ),
     )
 
 

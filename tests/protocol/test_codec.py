@@ -23,11 +23,13 @@ from protocol.messages import (
     PROTOCOL_VERSION,
     Ack,
     AnswerClaim,
+    AskAboutCall,
     AuctionEntry,
     BoardCompared,
     BoardFinished,
     BoardStarted,
     BoardView,
+    CallExplained,
     CallMade,
     CardPlayed,
     ChatLine,
@@ -41,6 +43,7 @@ from protocol.messages import (
     DirectorRuled,
     ErrorMessage,
     Event,
+    ExplainCall,
     Hello,
     MakeCall,
     MakeClaim,
@@ -53,6 +56,7 @@ from protocol.messages import (
     PlayedCard,
     PlayerView,
     Pong,
+    QuestionAsked,
     Rule,
     SeatLink,
     SendChat,
@@ -189,6 +193,8 @@ EVENTS: list[Event] = [
     BoardCompared(comparison=COMPARISON),
     MatchFinished(imps_a=9, imps_b=0, winner="A"),
     ChatSent(table=1, seat="S", text="well played"),
+    QuestionAsked(table=1, seat="E", index=0),
+    CallExplained(table=1, seat="N", index=0, text="15-17 balanced"),
 ]
 
 CLIENT_EXAMPLES: list[BaseModel] = [
@@ -201,6 +207,8 @@ CLIENT_EXAMPLES: list[BaseModel] = [
     MakeClaim(tricks=8, ref=32),
     AnswerClaim(accept=True, ref=33),
     SendChat(text="well played", ref=26),
+    AskAboutCall(index=0, ref=27),
+    ExplainCall(index=0, text="15-17 balanced", ref=28),
     Rule(table=1, declarer_tricks=9, ref=17),
     Ping(ref=2**31 - 1),
 ]

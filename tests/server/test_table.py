@@ -7,8 +7,9 @@ import random
 import pytest
 
 from bridge import Deal, Seat
-from clients.client import Client
-from protocol.messages import ChatSent, PlayerView, Update, WatchView
+from clients.client import Client, ClientError
+from protocol.errors import ErrorCode
+from protocol.messages import ChatSent, PlayerView, QuestionAsked, Update, WatchView
 from server.app import Server
 from tests.server.harness import (
     audit_player_frame,
@@ -182,3 +183,35 @@ async def test_a_match_dealt_by_the_server_plays_out_and_passes_the_audit(server
 
 def _pbn_hand(cards: list[str]) -> str:
     return ".".join("".join(c[1] for c in cards if c[0] == suit) for suit in "SHDC")
+
+
+@pytest.mark.asyncio
+async def test_questions_go_to_the_caller_and_answers_to_the_opponents(server: Server) -> None:
+    match = await seat_everyone(server, await create(server, boards=1, deals_pbn=DEALS))
+    table = match.table(1)
+    await bid(table, 1, ["1NT", "P"])
+    ack = await table["E"].ask(0)
+    await settle(table, ack.seq)
+    assert (await board_view(table["N"], 1)).questions == [0]
+    for seat in "ESW":
+        assert (await board_view(table[seat], 1)).questions == []
+    asked = [e for m in table["N"].received if isinstance(m, Update) for e in m.events]
+    assert any(isinstance(e, QuestionAsked) and e.seat == "E" for e in asked)
+    assert not any(
+        isinstance(e, QuestionAsked)
+        for m in table["S"].received
+        if isinstance(m, Update)
+        for e in m.events
+    )
+    with pytest.raises(ClientError) as refused:
+        await table["S"].ask(0)  # partner's call: not S's to ask about
+    assert refused.value.code == ErrorCode.ILLEGAL_CALL
+    with pytest.raises(ClientError):
+        await table["E"].explain(0, "I know what it means")  # only the caller explains
+    ack = await table["N"].explain(0, "15-17 balanced")
+    await settle(table, ack.seq)
+    for seat, client in table.items():
+        view = await board_view(client, 1)
+        assert view.auction[0].alert == (None if seat == "S" else "15-17 balanced"), seat
+        assert view.questions == []
+    await match.close()
