@@ -15,9 +15,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -33,10 +33,12 @@ from protocol.messages import (
     CreateMatch,
     ErrorMessage,
     ExplainCall,
+    GetRecord,
     Hello,
     MakeCall,
     MakeClaim,
     MatchCreated,
+    MatchRecord,
     Ping,
     PlayCard,
     PlayerView,
@@ -199,7 +201,9 @@ class Client:
     def is_connected(self) -> bool:
         return self._reader is not None and not self._reader.done()
 
-    async def wait_for(self, predicate: Callable[[Any], T], timeout: float = 10.0) -> T:
+    async def wait_for(
+        self, predicate: Callable[[Any], T | None], timeout: float | None = 10.0
+    ) -> T:
         """Wait until ``predicate(view)`` is truthy (the view is the latest one) and return
         what it returned. Raises TimeoutError, or ClientError if the connection closes."""
 
@@ -270,6 +274,12 @@ class Client:
             lambda ref: Rule(table=table, declarer_tricks=declarer_tricks, ref=ref)
         )
 
+    async def record(self) -> str:
+        """The match record: PBN of every board finished at both tables."""
+        reply = await self.request(lambda ref: GetRecord(ref=ref))
+        assert isinstance(reply, MatchRecord)
+        return reply.pbn
+
     async def ping(self) -> Pong:
         reply = await self.request(lambda ref: Ping(ref=ref))
         assert isinstance(reply, Pong)
@@ -277,20 +287,24 @@ class Client:
 
     async def create_match(
         self,
-        boards: int = 4,
+        boards: int | None = None,
         team_a: str = "Team A",
         team_b: str = "Team B",
         deals_pbn: str | None = None,
         spectators: SpectatorMode = "live",
+        format: Literal["teams", "robot-table"] = "teams",
+        robots: Sequence[str] = (),
     ) -> MatchCreated:
-        """Organiser: create a match and get its links."""
+        """Organiser: create a match and get its links (``boards`` None: the format's default)."""
         reply = await self.request(
             lambda ref: CreateMatch(
+                format=format,
                 boards=boards,
                 team_a=team_a,
                 team_b=team_b,
                 deals_pbn=deals_pbn,
                 spectators=spectators,
+                robots=list(robots),
                 ref=ref,
             )
         )

@@ -40,7 +40,25 @@ def organiser_key(args: argparse.Namespace, create: bool) -> str:
 
 
 def add_match_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--boards", type=int, default=4, help="boards in the match (default 4)")
+    parser.add_argument(
+        "--format",
+        choices=("teams", "robot-table"),
+        default="teams",
+        help="teams: eight players at two tables; robot-table: four people at table 1 "
+        "against the same cards played by robots at table 2",
+    )
+    parser.add_argument(
+        "--boards",
+        type=int,
+        help="boards in the match (default 4; robot-table: 4, 8 or 16, default 8)",
+    )
+    parser.add_argument(
+        "--robots",
+        nargs="+",
+        default=[],
+        metavar="SEAT",
+        help="seats the server's robots play: t1 or t2 for a whole table, 1N, 2E ... for one seat",
+    )
     parser.add_argument("--team-a", default="Team A", help="sits N-S at table 1, E-W at table 2")
     parser.add_argument("--team-b", default="Team B", help="sits E-W at table 1, N-S at table 2")
     parser.add_argument(
@@ -61,7 +79,9 @@ def format_links(created: object) -> str:
         lines.append(f"Table {table}")
         for seat in created.seats:
             if seat.table == table:
-                lines.append(f"  {seat.seat}  team {seat.team}  {seat.link}")
+                lines.append(f"  {seat.seat}  team {seat.team}  {seat.link or 'robot'}")
+        if not any(seat.table == table for seat in created.seats):
+            lines.append("  the robots' table")
     lines.append(f"Spectators  {created.spectator or 'off'}")
     lines.append(f"Director    {created.director}")
     return "\n".join(lines)
@@ -79,6 +99,8 @@ async def _create(ws_url: str, key: str, args: argparse.Namespace) -> str:
             team_b=args.team_b,
             deals_pbn=deals,
             spectators=args.spectators,
+            format=args.format,
+            robots=args.robots,
         )
     finally:
         await client.close()
@@ -91,6 +113,16 @@ def new_match(args: argparse.Namespace) -> str:
 
     key = organiser_key(args, create=False)
     return asyncio.run(_create(Link.parse(args.server + "#organiser").ws_url, key, args))
+
+
+def bot(args: argparse.Namespace) -> str:
+    """Run one robot at a seat until its match is over."""
+    from clients.robot import run_robot
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("websockets").setLevel(logging.WARNING)
+    asyncio.run(run_robot(args.link))
+    return "The match is over."
 
 
 def protocol_schema(args: argparse.Namespace) -> str:
@@ -168,6 +200,10 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--organiser-key", help="the organiser's secret")
     add_match_options(p)
     p.set_defaults(run=new_match)
+
+    p = commands.add_parser("bot", help="run a robot at a seat, through the protocol")
+    p.add_argument("link", help="the seat's link, http://HOST:PORT/play#TOKEN")
+    p.set_defaults(run=bot)
 
     p = commands.add_parser("protocol-schema", help="print the JSON Schema of the protocol")
     p.set_defaults(run=protocol_schema)

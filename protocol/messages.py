@@ -57,16 +57,27 @@ class Hello(Message):
     client: Annotated[str, StringConstraints(max_length=100)] = ""
 
 
+RobotSeats = Annotated[str, StringConstraints(pattern=r"^(t[12]|[12][NESW])$")]
+"""``"t2"``: every seat of table 2; ``"1N"``: North at table 1."""
+
+
 class CreateMatch(Message):
-    """Organiser only: create a teams match. ``deals_pbn`` is a PBN file's text, or None
-    for boards dealt by the server from a cryptographically secure source."""
+    """Organiser only: create a match. ``deals_pbn`` is a PBN file's text, or None for boards
+    dealt by the server from a cryptographically secure source.
+
+    ``format`` ``teams`` is the 8-player teams match (RULES.md 6.1; ``boards`` defaults to 4);
+    ``robot-table`` is four people at table 1 against a table 2 played by robots (6.2;
+    ``boards`` 4, 8 or 16, default 8). ``robots`` names seats the server fills with its own
+    robots (``"t2"`` a whole table, ``"1N"`` one seat); their links are not handed out."""
 
     type: Literal["create_match"] = "create_match"
-    boards: Annotated[int, Field(ge=1, le=64)] = 4
+    format: Literal["teams", "robot-table"] = "teams"
+    boards: Annotated[int | None, Field(ge=1, le=64)] = None
     team_a: Name = "Team A"
     team_b: Name = "Team B"
     deals_pbn: Annotated[str | None, StringConstraints(max_length=900_000)] = None
     spectators: SpectatorMode = "live"
+    robots: Annotated[list[RobotSeats], Field(max_length=8)] = []
     ref: Ref = None
 
 
@@ -141,6 +152,13 @@ class Rule(Message):
     ref: Ref = None
 
 
+class GetRecord(Message):
+    """Ask for the match record: every board finished at both tables, as PBN."""
+
+    type: Literal["get_record"] = "get_record"
+    ref: Ref = None
+
+
 class Ping(Message):
     """Keep-alive and round-trip probe; answered by ``pong``."""
 
@@ -159,6 +177,7 @@ ClientMessage = Annotated[
     | ExplainCall
     | SendChat
     | Rule
+    | GetRecord
     | Ping,
     Field(discriminator="type"),
 ]
@@ -217,6 +236,14 @@ class TableResultView(Message):
     ns_score: int
 
 
+class ParView(Message):
+    """The par result: the score (from North-South) of the contract that both sides, playing
+    and bidding perfectly, would reach, and the contracts that score it."""
+
+    score: int
+    contracts: list[str]
+
+
 class ComparisonView(Message):
     """A board finished at both tables: ``swing`` is team A's IMPs (team B's is -swing);
     ``running_total`` is team A's total after this board."""
@@ -227,6 +254,9 @@ class ComparisonView(Message):
     difference: int
     swing: int
     running_total: int
+    double_dummy: dict[Seat, dict[Literal["C", "D", "H", "S", "NT"], int]] | None = None
+    """Tricks each declarer takes in each strain with all four hands in view."""
+    par: ParView | None = None
 
 
 class MatchSummary(Message):
@@ -502,12 +532,14 @@ class ErrorMessage(Message):
 
 
 class SeatLink(Message):
-    """A seat's join link (it holds the seat's secret token)."""
+    """A seat's join link (it holds the seat's secret token); None for a seat the server's
+    robots play (``robot``)."""
 
     table: TableNumber
     seat: Seat
     team: Team
-    link: str
+    link: str | None
+    robot: bool = False
 
 
 class MatchCreated(Message):
@@ -522,6 +554,15 @@ class MatchCreated(Message):
     ref: int | None = None
 
 
+class MatchRecord(Message):
+    """The answer to ``get_record``: PBN text of every board finished at both tables, both
+    tables' auctions (alerts as notes) and play, card for card."""
+
+    type: Literal["match_record"] = "match_record"
+    pbn: str
+    ref: int | None = None
+
+
 class Pong(Message):
     """The answer to ``ping``."""
 
@@ -530,6 +571,6 @@ class Pong(Message):
 
 
 ServerMessage = Annotated[
-    Welcome | Update | Ack | ErrorMessage | MatchCreated | Pong,
+    Welcome | Update | Ack | ErrorMessage | MatchCreated | MatchRecord | Pong,
     Field(discriminator="type"),
 ]

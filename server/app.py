@@ -13,9 +13,9 @@ import hmac
 import http
 import json
 import logging
-import random
 import secrets
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
@@ -25,7 +25,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from bridge import BridgeError, Deal, Seat, board_dealer, board_vulnerability
+from bridge import BridgeError, Seat
 from protocol.codec import MAX_CLIENT_FRAME, decode_client, encode
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
@@ -33,19 +33,26 @@ from protocol.messages import (
     Ack,
     CreateMatch,
     ErrorMessage,
+    GetRecord,
     Hello,
     MatchCreated,
+    MatchRecord,
     Ping,
     Pong,
     SeatLink,
     Welcome,
 )
+from server.formats import analysed, boards_from_pbn, dealt_boards, robot_table_log
 from server.matches import MatchRuntime, Subscriber, TableAction
-from server.state import BoardSpec, MatchConfig
+
+if TYPE_CHECKING:
+    from clients.robot import Robot
+from server.records import match_record
+from server.state import MatchConfig
 from server.store import Grant, Store
 from server.views import Player, Viewer, Watcher
 
-__all__ = ["OUTBOX_LIMIT", "Server", "boards_from_pbn"]
+__all__ = ["OUTBOX_LIMIT", "Server", "robot_seats"]
 
 log = logging.getLogger(__name__)
 
@@ -56,42 +63,15 @@ PROTOCOL_LIMIT = MAX_CLIENT_FRAME + 64 * 1024
 gets a ``too_large`` error from the codec instead of a dropped connection."""
 
 
-def boards_from_pbn(text: str, count: int) -> tuple[BoardSpec, ...]:
-    """The first ``count`` boards with a deal in a PBN file (dealer and vulnerability from
-    the file, else from the board number)."""
-    from bridge.pbn import parse_games
-
-    specs: list[BoardSpec] = []
-    seen: set[int] = set()
-    for index, game in enumerate(parse_games(text)):
-        if game.deal is None:
-            continue
-        number = game.board if game.board is not None else index + 1
-        if number in seen:
-            continue
-        seen.add(number)
-        specs.append(
-            BoardSpec(
-                number,
-                game.dealer if game.dealer is not None else board_dealer(number),
-                game.vulnerability
-                if game.vulnerability is not None
-                else board_vulnerability(number),
-                game.deal,
-            )
-        )
-        if len(specs) == count:
-            return tuple(specs)
-    raise BridgeError(f"the deal file has {len(specs)} boards with deals; the match needs {count}")
-
-
-def dealt_boards(count: int) -> tuple[BoardSpec, ...]:
-    """Boards 1..count dealt from the operating system's secure random source."""
-    rng = random.SystemRandom()
-    return tuple(
-        BoardSpec(n, board_dealer(n), board_vulnerability(n), Deal.random(rng))
-        for n in range(1, count + 1)
-    )
+def robot_seats(names: list[str]) -> set[tuple[int, str]]:
+    """``["t2", "1N"]`` -> every seat of table 2, and North at table 1."""
+    seats: set[tuple[int, str]] = set()
+    for name in names:
+        if name.startswith("t"):
+            seats |= {(int(name[1]), seat.letter) for seat in Seat}
+        else:
+            seats.add((int(name[0]), name[1]))
+    return seats
 
 
 @dataclass(eq=False)
@@ -139,6 +119,9 @@ class Server:
         self._loading = asyncio.Lock()
         self._server: WebSocketServer | None = None
         self.connections: set[Connection] = set()
+        self.robots: set[asyncio.Task[None]] = set()
+        self.robot_players: list[Robot] = []
+        """Every robot this server started (for inspection: a correct robot has no errors)."""
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -156,8 +139,14 @@ class Server:
         if self.public_url is None:
             self.public_url = f"http://{self.host}:{self.port}"
         log.info("serving on %s", self.public_url)
+        await self.resume_robots()
 
     async def close(self) -> None:
+        for task in list(self.robots):
+            task.cancel()
+        for task in list(self.robots):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
@@ -261,6 +250,10 @@ class Server:
             )
         if isinstance(message, CreateMatch):
             raise ProtocolError(ErrorCode.FORBIDDEN, "only the organiser creates matches")
+        if isinstance(message, GetRecord):
+            record = match_record(connection.runtime.state)
+            connection.send(encode(MatchRecord(pbn=record, ref=message.ref)))
+            return
         assert isinstance(message, TableAction)
         seq = await connection.runtime.act(connection.subscriber.viewer, message)
         connection.send(encode(Ack(ref=message.ref, seq=seq)))
@@ -334,29 +327,58 @@ class Server:
     # -- organising ----------------------------------------------------------------------
 
     async def create_match(self, request: CreateMatch) -> MatchCreated:
-        """Create a match: boards from the organiser's PBN or dealt here, links for everyone."""
-        if request.deals_pbn is not None:
-            try:
-                boards = boards_from_pbn(request.deals_pbn, request.boards)
-            except BridgeError as error:
-                raise ProtocolError(ErrorCode.BAD_DEALS, str(error)) from None
-        else:
-            boards = dealt_boards(request.boards)
+        """Create a match: boards from the organiser's PBN or dealt here, their double-dummy
+        analysis, links for everyone, the robots' seats (and for the robot-table format
+        the robots' table 2, played now, card for card)."""
+        robot_table = request.format == "robot-table"
+        count = request.boards or (8 if robot_table else 4)
+        if robot_table and count not in (4, 8, 16):
+            raise ProtocolError(
+                ErrorCode.INVALID_MESSAGE, "a robot-table match has 4, 8 or 16 boards"
+            )
+        robots = robot_seats(request.robots)
+        if robot_table and any(table == 2 for table, _ in robots):
+            raise ProtocolError(
+                ErrorCode.INVALID_MESSAGE, "table 2 of a robot-table match is the robots' already"
+            )
+        try:
+            boards = (
+                boards_from_pbn(request.deals_pbn, count)
+                if request.deals_pbn is not None
+                else dealt_boards(count)
+            )
+            boards = await asyncio.to_thread(analysed, boards)
+            table2 = await asyncio.to_thread(robot_table_log, boards) if robot_table else None
+        except BridgeError as error:
+            raise ProtocolError(ErrorCode.BAD_DEALS, str(error)) from None
         match_id = secrets.token_hex(8)
-        config = MatchConfig(match_id, request.team_a, request.team_b, boards, request.spectators)
+        config = MatchConfig(
+            match_id,
+            request.team_a,
+            request.team_b,
+            boards,
+            request.spectators,
+            request.format,
+            tuple(sorted(robots)),
+        )
         grants: dict[str, Grant] = {}
+        robot_tokens: dict[str, str] = {}
         seats: list[SeatLink] = []
         base = self.public_url
-        for table in (1, 2):
+        for table in (1,) if robot_table else (1, 2):
             for seat in Seat:
                 token = secrets.token_urlsafe(24)
                 grants[token] = Grant(match_id, "player", table, seat.letter)
+                robot = (table, seat.letter) in robots
+                if robot:
+                    robot_tokens[f"{table}{seat.letter}"] = token
                 seats.append(
                     SeatLink(
                         table=table,
                         seat=seat.letter,
                         team=config.team_of(table, seat),
-                        link=f"{base}/play#{token}",
+                        link=None if robot else f"{base}/play#{token}",
+                        robot=robot,
                     )
                 )
         spectator = None
@@ -367,8 +389,10 @@ class Server:
         director_token = secrets.token_urlsafe(24)
         grants[director_token] = Grant(match_id, "director")
         first = {"type": "start", "board": boards[0].number}
-        await self.store.create_match(config, grants, first)
-        log.info("match %s created: %d boards", match_id, len(boards))
+        await self.store.create_match(config, grants, first, robot_tokens, table2)
+        log.info("match %s created: %s, %d boards", match_id, request.format, len(boards))
+        if robot_tokens:
+            self._start_robots(match_id, robot_tokens)
         return MatchCreated(
             match_id=match_id,
             seats=seats,
@@ -376,3 +400,36 @@ class Server:
             director=f"{base}/direct#{director_token}",
             ref=request.ref,
         )
+
+    # -- the server's robots -------------------------------------------------------------
+
+    def _start_robots(self, match_id: str, tokens: dict[str, str]) -> None:
+        """Run a robot for each of a match's robot seats, through the protocol like anyone."""
+        from clients.client import Link
+        from clients.robot import Robot
+
+        for seat, token in sorted(tokens.items()):
+            robot = Robot(Link(self.ws_url, token), name=f"robot {match_id} {seat}")
+            self.robot_players.append(robot)
+            task = asyncio.create_task(self._run_robot(robot), name=f"robot {match_id} {seat}")
+            self.robots.add(task)
+            task.add_done_callback(self.robots.discard)
+
+    @staticmethod
+    async def _run_robot(robot: object) -> None:
+        from clients.robot import Robot
+
+        assert isinstance(robot, Robot)
+        try:
+            await robot.run()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("%s stopped", robot.name)
+        finally:
+            await robot.close()
+
+    async def resume_robots(self) -> None:
+        """Start the robots of every stored match that has robots and is not over."""
+        for match_id, tokens in (await self.store.robot_matches()).items():
+            self._start_robots(match_id, tokens)

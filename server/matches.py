@@ -31,7 +31,7 @@ from protocol.messages import (
     Rule,
     SendChat,
 )
-from server.state import MatchConfig, MatchState, StoredEvent, result_to_json
+from server.state import MatchState, StoredEvent, result_to_json
 from server.store import MatchLogs, Store
 from server.views import Player, Viewer, Watcher, project, receives, snapshot
 
@@ -77,14 +77,6 @@ def wire_error(error: BridgeError, action: TableAction) -> ProtocolError:
     return ProtocolError(ErrorCode.INVALID_MESSAGE, message)
 
 
-def fold(config: MatchConfig, entries: Iterable[tuple[int, StoredEvent]]) -> MatchState:
-    """The match state after ``entries`` (log tag, event) of a log."""
-    state = MatchState(config)
-    for table, event in entries:
-        state.apply(table, event)
-    return state
-
-
 def table_entries(table: int, events: list[StoredEvent]) -> list[tuple[int, StoredEvent]]:
     """A table's log tagged like the watchers' log: match events 0, the rest the table."""
     return [(0 if e["type"] in MATCH_EVENTS else table, e) for e in events]
@@ -104,11 +96,24 @@ class MatchRuntime:
     def _load(self, logs: MatchLogs) -> None:
         self.tables = logs.tables
         self.watch = logs.watch
-        self.state = fold(self.config, self.watch)
+        self.state = self._fold(self.watch)
         self._watch_seq = {
             mode: sum(1 for t, e in self.watch if receives(Watcher(mode), t, e))
             for mode in WATCH_MODES
         }
+
+    def _fold(self, entries: Iterable[tuple[int, StoredEvent]]) -> MatchState:
+        """A state folded from ``entries``. In a robot-table match table 2 is the robots'
+        whole table, stored at creation: it is folded first (its boards are shown only
+        once compared, by the views)."""
+        state = MatchState(self.config)
+        if self.config.format == "robot-table":
+            for event in self.tables[2]:
+                if event["type"] not in MATCH_EVENTS:
+                    state.apply(2, event)
+        for table, event in entries:
+            state.apply(table, event)
+        return state
 
     # -- sequence numbers and catching up ----------------------------------------------
 
@@ -132,7 +137,7 @@ class MatchRuntime:
             return []
         if after == 0 or current - after > RESUME_LIMIT:
             return [encode(snapshot(self.state, viewer, current))]
-        state = MatchState(self.config)
+        state = self._fold(())
         frames = []
         seq = 0
         for table, event in self._entries(viewer):

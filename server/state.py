@@ -36,16 +36,36 @@ StoredEvent = dict[str, Any]
 """One entry of a log, as stored (JSON): ``{"type": "call", "seat": "N", "call": "1S", ...}``."""
 
 SpectatorMode = Literal["live", "delayed", "off"]
+MatchFormat = Literal["teams", "robot-table"]
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """A board solved double dummy (``server.analysis``): ``tricks[seat][strain]`` for each
+    declarer, the par score (from North-South) and the par contracts (``"4S N ="``)."""
+
+    tricks: dict[str, dict[str, int]]
+    par_score: int
+    par_contracts: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"tricks": self.tricks, "par_score": self.par_score, "par": list(self.par_contracts)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Analysis:
+        return cls(data["tricks"], data["par_score"], tuple(data["par"]))
 
 
 @dataclass(frozen=True, slots=True)
 class BoardSpec:
-    """One board of a match: its number, dealer, vulnerability and the four hands."""
+    """One board of a match: its number, dealer, vulnerability, the four hands, and their
+    double-dummy analysis (shown only with the board's comparison)."""
 
     number: int
     dealer: Seat
     vulnerability: Vulnerability
     deal: Deal
+    analysis: Analysis | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -53,15 +73,18 @@ class BoardSpec:
             "dealer": self.dealer.letter,
             "vulnerability": self.vulnerability.value,
             "deal": self.deal.to_pbn(),
+            "analysis": None if self.analysis is None else self.analysis.to_json(),
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> BoardSpec:
+        analysis = data.get("analysis")
         return cls(
             data["number"],
             Seat.parse(data["dealer"]),
             Vulnerability.parse(data["vulnerability"]),
             Deal.from_pbn(data["deal"]),
+            None if analysis is None else Analysis.from_json(analysis),
         )
 
 
@@ -74,6 +97,10 @@ class MatchConfig:
     team_b: str
     boards: tuple[BoardSpec, ...]
     spectators: SpectatorMode = "live"
+    format: MatchFormat = "teams"
+    """``teams`` (RULES.md 6.1) or ``robot-table`` (6.2: table 2 is the robots' table)."""
+    robots: tuple[tuple[int, str], ...] = ()
+    """(table, seat letter) of the seats the server's robots play."""
 
     def to_json(self) -> str:
         return json.dumps(
@@ -83,6 +110,8 @@ class MatchConfig:
                 "team_b": self.team_b,
                 "boards": [board.to_json() for board in self.boards],
                 "spectators": self.spectators,
+                "format": self.format,
+                "robots": [list(seat) for seat in self.robots],
             }
         )
 
@@ -95,6 +124,8 @@ class MatchConfig:
             data["team_b"],
             tuple(BoardSpec.from_json(board) for board in data["boards"]),
             data["spectators"],
+            data.get("format", "teams"),
+            tuple((table, seat) for table, seat in data.get("robots", [])),
         )
 
     def team_of(self, table: int, seat: Seat) -> Literal["A", "B"]:

@@ -33,6 +33,7 @@ __all__ = ["APPEND_SCRIPT", "Appended", "Grant", "Store"]
 
 MATCHES_KEY = "duplicate:matches"
 TOKEN_PREFIX = "duplicate:token:"
+ROBOT_MATCHES_KEY = "duplicate:robot-matches"
 
 # KEYS: 1 table-1 log, 2 table-2 log, 3 watchers' log, 4 results, 5 swings
 # ARGV: 1 table ("1", "2", or "0" for a match event), 2 event JSON,
@@ -139,21 +140,59 @@ class Store:
         self._append = redis.register_script(APPEND_SCRIPT)
 
     async def create_match(
-        self, config: MatchConfig, grants: dict[str, Grant], first_board: StoredEvent
+        self,
+        config: MatchConfig,
+        grants: dict[str, Grant],
+        first_board: StoredEvent,
+        robot_tokens: dict[str, str] | None = None,
+        robot_table: tuple[list[StoredEvent], dict[int, dict[str, Any]]] | None = None,
     ) -> None:
-        """Store a new match, its tokens' grants and the first board's start at both tables,
-        all in one transaction."""
+        """Store a new match in one transaction: its config, its tokens' grants, the first
+        board's start at both tables, the tokens of its robots' seats (``"1N"`` -> token)
+        and, for the robot-table format, table 2's whole log and results: kept in table 2's
+        log and the hidden results only, so that nobody sees a board of it until table 1
+        has finished that board and the comparison is published."""
         keys = _keys(config.match_id)
+        tag = f"{{m:{config.match_id}}}"
         start = _dumps(first_board)
         async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.set(f"{{m:{config.match_id}}}:config", config.to_json())
+            pipe.set(f"{tag}:config", config.to_json())
             for token, grant in grants.items():
                 pipe.set(token_key(token), json.dumps(grant_to_json(grant)))
-            for table, key in ((1, keys[0]), (2, keys[1])):
-                pipe.xadd(key, {"e": start})
-                pipe.xadd(keys[2], {"t": str(table), "e": start})
+            pipe.xadd(keys[0], {"e": start})
+            pipe.xadd(keys[2], {"t": "1", "e": start})
+            if robot_table is None:
+                pipe.xadd(keys[1], {"e": start})
+                pipe.xadd(keys[2], {"t": "2", "e": start})
+            else:
+                events, results = robot_table
+                for event in events:
+                    pipe.xadd(keys[1], {"e": _dumps(event)})
+                for board, result in results.items():
+                    pipe.hset(keys[3], f"{board}:2", _dumps(result))
+            if robot_tokens:
+                for seat, token in robot_tokens.items():
+                    pipe.hset(f"{tag}:robots", seat, token)
+                pipe.sadd(ROBOT_MATCHES_KEY, config.match_id)
             pipe.sadd(MATCHES_KEY, config.match_id)
             await pipe.execute()
+
+    async def robot_matches(self) -> dict[str, dict[str, str]]:
+        """The robots' seat tokens (``"1N"`` -> token) of every match with robots not over."""
+        found: dict[str, dict[str, str]] = {}
+        for raw in await self.redis.smembers(ROBOT_MATCHES_KEY):
+            match_id = raw.decode() if isinstance(raw, bytes) else str(raw)
+            tag = f"{{m:{match_id}}}"
+            last = cast(
+                list[tuple[bytes, dict[bytes, bytes]]],
+                await self.redis.xrevrange(f"{tag}:t1:events", count=1),
+            )
+            if last and json.loads(last[0][1][b"e"])["type"] == "finished":
+                await self.redis.srem(ROBOT_MATCHES_KEY, match_id)
+                continue
+            tokens = cast(dict[bytes, bytes], await self.redis.hgetall(f"{tag}:robots"))
+            found[match_id] = {k.decode(): v.decode() for k, v in tokens.items()}
+        return found
 
     async def grant(self, token: str) -> Grant | None:
         """What ``token`` speaks for, or None for an unknown token."""
@@ -197,7 +236,8 @@ class Store:
         return Appended(table, event, compared, bool(finished), next_start)
 
     async def load(self, match_id: str) -> MatchLogs | None:
-        """Read a match back: its config and its three logs, in order."""
+        """Read a match back: its config and its three logs, in order. (In a robot-table
+        match, table 2's log holds the robots' whole table from the start.)"""
         tag = f"{{m:{match_id}}}"
         raw = await self.redis.get(f"{tag}:config")
         if raw is None:

@@ -39,6 +39,7 @@ from protocol.messages import (
     Event,
     MatchFinished,
     MatchSummary,
+    ParView,
     PlayedCard,
     PlayerView,
     QuestionAsked,
@@ -111,24 +112,27 @@ def view_of(state: MatchState, viewer: Viewer) -> PlayerView | WatchView:
             results=[_result_view(viewer.table, n, r) for n, r in table.results],
             chat=[ChatLine(seat=s.letter, text=t) for s, t in table.chat[-CHAT_LINES:]],
         )
+    compared = summary.comparisons
+    revealed = compared[-1].board if compared else None
     if viewer.mode == "delayed":
-        compared = summary.comparisons
-        tables: list[BoardView] = []
-        if compared:
-            number = compared[-1].board
-            for t in (1, 2):
-                board = next(b for b in state.tables[t].boards if b.spec.number == number)
-                tables.append(_board_view(board, t, viewer))
+        tables = [] if revealed is None else [_board_of(state, t, revealed, viewer) for t in (1, 2)]
         return WatchView(match=summary, mode="delayed", tables=tables)
-    return WatchView(
-        match=summary,
-        mode=viewer.mode,
-        tables=[
-            _board_view(board, t, viewer)
-            for t in (1, 2)
-            if (board := state.tables[t].current) is not None
-        ],
-    )
+    tables = []
+    first = state.tables[1].current
+    if first is not None:
+        tables.append(_board_view(first, 1, viewer))
+    if state.config.format == "robot-table":
+        # The robots' table was played at creation: a board of it shows once compared.
+        if revealed is not None:
+            tables.append(_board_of(state, 2, revealed, viewer))
+    elif (second := state.tables[2].current) is not None:
+        tables.append(_board_view(second, 2, viewer))
+    return WatchView(match=summary, mode=viewer.mode, tables=tables)
+
+
+def _board_of(state: MatchState, table: int, number: int, viewer: Viewer) -> BoardView:
+    board = next(b for b in state.tables[table].boards if b.spec.number == number)
+    return _board_view(board, table, viewer)
 
 
 # -- events ------------------------------------------------------------------------------
@@ -337,17 +341,26 @@ def _result_view(table: int, board: int, result: TableResult) -> TableResultView
 def _summary(state: MatchState) -> MatchSummary:
     match = state.match
     totals = dict(match.running_totals())
-    comparisons = [
-        ComparisonView(
-            board=c.board,
-            table1=_result_view(1, c.board, c.table1),
-            table2=_result_view(2, c.board, c.table2),
-            difference=c.difference,
-            swing=c.swing,
-            running_total=totals[c.board],
+    analyses = {spec.number: spec.analysis for spec in state.config.boards}
+    comparisons = []
+    for c in match.comparisons:
+        analysis = analyses.get(c.board)
+        comparisons.append(
+            ComparisonView(
+                board=c.board,
+                table1=_result_view(1, c.board, c.table1),
+                table2=_result_view(2, c.board, c.table2),
+                difference=c.difference,
+                swing=c.swing,
+                running_total=totals[c.board],
+                double_dummy=None if analysis is None else analysis.tricks,  # type: ignore[arg-type]
+                par=(
+                    None
+                    if analysis is None
+                    else ParView(score=analysis.par_score, contracts=list(analysis.par_contracts))
+                ),
+            )
         )
-        for c in match.comparisons
-    ]
     return MatchSummary(
         match_id=state.config.match_id,
         team_a=state.config.team_a,

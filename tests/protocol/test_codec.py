@@ -44,11 +44,13 @@ from protocol.messages import (
     ErrorMessage,
     Event,
     ExplainCall,
+    GetRecord,
     Hello,
     MakeCall,
     MakeClaim,
     MatchCreated,
     MatchFinished,
+    MatchRecord,
     MatchSummary,
     Message,
     Ping,
@@ -208,6 +210,7 @@ CLIENT_EXAMPLES: list[BaseModel] = [
     AnswerClaim(accept=True, ref=33),
     SendChat(text="well played", ref=26),
     AskAboutCall(index=0, ref=27),
+    GetRecord(ref=40),
     ExplainCall(index=0, text="15-17 balanced", ref=28),
     Rule(table=1, declarer_tricks=9, ref=17),
     Ping(ref=2**31 - 1),
@@ -217,6 +220,7 @@ SERVER_EXAMPLES: list[BaseModel] = [
     Welcome(version=1, role="player", match_id="35e80982ec4f2b10", table=1, seat="N", seq=17),
     Update(seq=13, events=[ClaimMade(table=1, claimer="N", tricks=8)], view=PLAYER_VIEW),
     Update(seq=29, events=EVENTS, view=WATCH_VIEW),
+    MatchRecord(pbn='[Event "duplicate match 35e80982ec4f2b10"]\n[Board "1"]\n', ref=40),
     Ack(ref=15, seq=2),
     ErrorMessage(code=ErrorCode.ILLEGAL_CALL, message="1S is insufficient", ref=15),
     MatchCreated(
@@ -305,7 +309,7 @@ class TestRoundTrip:
 
 def sized_create_match(size: int) -> bytes:
     """A valid ``create_match`` frame of exactly ``size`` bytes (its deal text padded)."""
-    pad = "é" * ((size - 100) // 2)  # two bytes each, within the 900,000-character limit
+    pad = "é" * ((size - 200) // 2)  # two bytes each, within the 900,000-character limit
     data = encode(CreateMatch(deals_pbn=pad, ref=None))
     missing = size - len(data)
     assert missing >= 0

@@ -1,0 +1,234 @@
+"""Robots at the table: the robot-table format (RULES.md 6.2) and a match of eight robots."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import sys
+
+import pytest
+from redis.asyncio import Redis
+
+from bridge import (
+    Contract,
+    Deal,
+    Seat,
+    Vulnerability,
+    board_dealer,
+    board_vulnerability,
+    imps,
+    score,
+)
+from bridge.pbn import parse_games
+from clients.client import Client
+from protocol.messages import BoardCompared, Update, WatchView
+from robots.table2 import play_robot_table
+from server.app import Server
+from tests.conftest import ORGANISER_KEY
+from tests.server.harness import (
+    audit_player_frame,
+    bid,
+    create,
+    play_cards,
+    player_updates,
+)
+
+
+def deals_file(count: int, seed: int) -> tuple[str, dict[int, Deal]]:
+    rng = random.Random(seed)
+    deals = {n: Deal.random(rng) for n in range(1, count + 1)}
+    text = "\n".join(
+        f'[Board "{n}"]\n[Dealer "{board_dealer(n).letter}"]\n'
+        f'[Vulnerable "{board_vulnerability(n).value}"]\n[Deal "{deal.to_pbn()}"]\n'
+        for n, deal in deals.items()
+    )
+    return text, deals
+
+
+async def table2_log(redis: Redis, match_id: str) -> list[bytes]:
+    """Table 2's own entries, as stored bytes (the comparisons and the end are the match's)."""
+    entries = await redis.xrange(f"{{m:{match_id}}}:t2:events")
+    own = [fields[b"e"] for _, fields in entries]
+    return [e for e in own if json.loads(e)["type"] not in ("compared", "finished")]
+
+
+@pytest.mark.asyncio
+async def test_robot_table_match_by_four_clients(server: Server, redis: Redis) -> None:
+    text, deals = deals_file(4, seed=11)
+    created = await create(
+        server, format="robot-table", boards=4, deals_pbn=text, spectators="live"
+    )
+    assert [(s.table, s.seat) for s in created.seats] == [(1, seat) for seat in "NESW"]
+    players = {
+        s.seat: await Client.connect(s.link or "", name=f"human {s.seat}") for s in created.seats
+    }
+    spectator = await Client.connect(created.spectator or "")
+    expected_robots = {
+        n: play_robot_table(deal, board_dealer(n), board_vulnerability(n))
+        for n, deal in deals.items()
+    }
+    for board in (1, 2, 3, 4):
+        # Nobody has seen the robots' board yet: no comparison, no table-2 board to watch.
+        view = await spectator.wait_for(
+            lambda v, b=board: (
+                v if isinstance(v, WatchView) and len(v.match.comparisons) == b - 1 else None
+            )
+        )
+        assert [t.table for t in view.tables] == ([1] if board == 1 else [1, 2])
+        assert all(t.board != board for t in view.tables if t.table == 2)
+        # The humans: the dealer opens 1NT, everyone else passes, then the first legal card.
+        await bid(players, board, ["1NT", "P", "P", "P"])
+        await play_cards(players, board)
+        north = await players["N"].wait_for(
+            lambda v, b=board: v if any(c.board == b for c in v.match.comparisons) else None
+        )
+        comparison = next(c for c in north.match.comparisons if c.board == board)
+        robots = expected_robots[board].result
+        assert (comparison.table2.contract, comparison.table2.tricks) == (
+            str(robots.contract),
+            robots.tricks,
+        )
+        assert comparison.table2.ns_score == robots.ns_score
+        assert comparison.swing == imps(comparison.table1.ns_score - robots.ns_score)
+        assert comparison.double_dummy is not None
+        assert comparison.par is not None
+    final = await players["E"].wait_for(lambda v: v if v.match.finished else None)
+    assert final.match.imps_a - final.match.imps_b == sum(c.swing for c in final.match.comparisons)
+    for seat, client in players.items():
+        for update in player_updates(client):
+            audit_player_frame(update, 1, seat, deals)
+    # The record shows both tables, card for card.
+    record = parse_games(await players["N"].record())
+    assert len(record) == 8
+    for game in record:
+        if game.tag("Room") == "Closed":
+            robots = expected_robots[game.board or 0]
+            assert tuple(card for _, card in game.build_play().cards_played) == robots.cards
+            assert tuple(call.call for call in game.auction.calls) == robots.calls  # type: ignore[union-attr]
+    # Same cards, same robots' table: byte for byte.
+    again = await create(server, format="robot-table", boards=4, deals_pbn=text, spectators="off")
+    assert await table2_log(redis, created.match_id) == await table2_log(redis, again.match_id)
+    for client in [*players.values(), spectator]:
+        await client.close()
+
+
+@pytest.mark.asyncio
+async def test_eight_robots_play_a_whole_match(server: Server) -> None:
+    created = await create(server, boards=4, robots=["t1", "t2"], spectators="live")
+    assert all(seat.robot and seat.link is None for seat in created.seats)
+    director = await Client.connect(created.director)
+    final = await director.wait_for(lambda v: v if v.match.finished else None, timeout=120)
+    summary = final.match
+    assert len(summary.comparisons) == 4
+    running = 0
+    for comparison in summary.comparisons:
+        vulnerability = Vulnerability.parse(board_vulnerability(comparison.board).value)
+        for result in (comparison.table1, comparison.table2):
+            if result.contract is None:
+                assert result.ns_score == 0
+            else:
+                assert result.declarer is not None
+                assert result.ns_score == score(
+                    Contract.parse(result.contract),
+                    Seat.parse(result.declarer),
+                    vulnerability,
+                    result.tricks,
+                )
+        assert comparison.difference == comparison.table1.ns_score - comparison.table2.ns_score
+        assert comparison.swing == imps(comparison.difference)
+        running += comparison.swing
+        assert comparison.running_total == running
+    assert summary.imps_a == sum(max(c.swing, 0) for c in summary.comparisons)
+    assert summary.imps_b == sum(max(-c.swing, 0) for c in summary.comparisons)
+    assert summary.winner == ("A" if running > 0 else "B" if running < 0 else "draw")
+    # Every robot played through the protocol without a single refusal.
+    ours = [r for r in server.robot_players if created.match_id in r.name]
+    assert len(ours) == 8
+    assert [robot.errors for robot in ours] == [[]] * 8
+    compared = [e for m in director.received if isinstance(m, Update) for e in m.events]
+    assert sum(isinstance(e, BoardCompared) for e in compared) == 4
+    await director.close()
+
+
+CLAIM_DEAL = (
+    '[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+    '[Deal "N:KQJT.AKQ.AKQ.AKQ A98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"]\n'
+)
+
+
+@pytest.mark.asyncio
+async def test_robots_answer_questions_and_reject_a_wrong_claim(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=CLAIM_DEAL, robots=["1E", "1W"])
+    links = {s.seat: s.link for s in created.seats if s.table == 1}
+    north = await Client.connect(links["N"] or "")
+    south = await Client.connect(links["S"] or "")
+    await north.call("3NT")
+    await south.wait_for(lambda v: v if v.board and v.board.acting == "S" else None)
+    await south.call("P")
+    # East (a robot) called after North: North asks what that call means.
+    await north.ask(1)
+    asked = await north.wait_for(lambda v: v if v.board and v.board.auction[1].alert else None)
+    assert asked.board is not None
+    assert asked.board.auction[1].alert  # explained to the opponents
+    partner_view = await south.wait_for(lambda v: v if v.board else None)
+    assert partner_view.board is not None
+    assert partner_view.board.auction[1].alert  # North and South are both East's opponents
+    # After the opening lead North claims everything; East holds the ace of spades.
+    view = await north.wait_for(
+        lambda v: v if v.board and v.board.phase == "play" and v.board.acting == "N" else None
+    )
+    assert view.board is not None
+    await north.claim(
+        view.board.claim.remaining if view.board.claim else 13 - len(view.board.tricks)
+    )
+    rejected = await north.wait_for(
+        lambda v: v if v.board and v.board.phase == "director" else None
+    )
+    assert rejected.board is not None
+    assert rejected.board.claim is not None
+    assert rejected.board.claim.rejected
+    await north.close()
+    await south.close()
+
+
+@pytest.mark.asyncio
+async def test_a_restarted_server_restarts_its_robots(redis: Redis) -> None:
+    first = Server(redis, ORGANISER_KEY)
+    await first.start()
+    created = await create(first, boards=2, robots=["t1", "t2"], spectators="off")
+    director = await Client.connect(created.director)
+    await director.wait_for(lambda _v: director.seq > 20 or None, timeout=60)
+    await first.close()
+    await director.close()
+
+    second = Server(redis, ORGANISER_KEY, port=first.port)
+    await second.start()  # finds the unfinished match and seats its robots again
+    try:
+        ours = [r for r in second.robot_players if created.match_id in r.name]
+        assert len(ours) == 8
+        watcher = await Client.connect(created.director)
+        final = await watcher.wait_for(lambda v: v if v.match.finished else None, timeout=120)
+        assert len(final.match.comparisons) == 2
+        assert [robot.errors for robot in ours] == [[]] * 8
+        await watcher.close()
+    finally:
+        await second.close()
+
+
+@pytest.mark.asyncio
+async def test_duplicate_bot_plays_a_seat_from_its_link(server: Server) -> None:
+    robots = ["t2", "1E", "1S", "1W"]  # the server's robots everywhere but North at table 1
+    created = await create(server, boards=1, robots=robots, spectators="off")
+    link = next(s.link for s in created.seats if s.link is not None)
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "duplicate", "bot", link,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+    )  # fmt: skip
+    output, _ = await asyncio.wait_for(process.communicate(), timeout=120)
+    assert process.returncode == 0, output.decode()
+    assert "The match is over." in output.decode()
+    director = await Client.connect(created.director)
+    final = await director.wait_for(lambda v: v if v.match.finished else None)
+    assert len(final.match.comparisons) == 1
+    await director.close()
