@@ -434,22 +434,14 @@ def _second_hand(context: _Context) -> Card:
         if _high(partner) > max(lead, _high(out)):
             return low
         masters = _above(beating, _high(out))
-        if lead >= _JACK:
-            return _card(led, _low(masters) if masters else cheapest)  # cover an honour
-        # Partner's honour may win if the leader holds the one card out above it.
-        if masters and partner and _above(out, _high(partner)).bit_count() == 1:
-            if _high(partner) > lead and context.trump == _NOTRUMP:
-                return low
-        tenace = _tenace(mine, out)
-        if tenace > lead:
-            return _card(led, _sequence_bottom(mine, out, tenace))  # finesse the leader
         if masters:
             return _card(led, _low(masters))
-        for offset in sorted(_ranks(beating)):
-            higher = _above(out, offset).bit_count()
-            suit_king = context.trump != _NOTRUMP and offset == _KING and lead < _NINE
-            if offset >= _TEN and higher <= 1 and not suit_king:
-                return _card(led, offset)  # an honour that wins if the leader has the ace
+        if lead >= _JACK:
+            return _card(led, cheapest)  # cover an honour
+        higher = _above(out, cheapest).bit_count()
+        suit_king = context.trump != _NOTRUMP and cheapest == _KING and lead < _NINE
+        if cheapest >= _TEN and higher <= 1 and not suit_king:
+            return _card(led, cheapest)  # a finesse against the leader
         return low
     # A defender: second hand low, with exceptions.
     threat = context.threat([third], led)
@@ -1105,8 +1097,9 @@ def _endgame(context: _Context) -> Card | None:
     """With few tricks left, the card that does best over every layout of the unseen cards.
 
     Best means: makes (or, for a defender, defeats) the contract in the most layouts, then
-    the most tricks in all; ties go to the rule-based card. None when there are too many
-    layouts to solve in time.
+    takes a trick more in the most layouts (once the contract is decided: at least one
+    trick, then two); ties go to the rule-based card. None when there are too many layouts
+    to solve in time.
     """
     view = context.view
     known = {context.me: view.hand.mask}
@@ -1123,7 +1116,7 @@ def _endgame(context: _Context) -> Card | None:
         return None
     side = context.turn & 1
     target = context.declarer_needs if side == context.declarer & 1 else context.defence_needs
-    target = max(1, target)  # once the contract is decided, the most tricks
+    target = max(1, target)
     leader = int(context.trick[0][0]) if context.trick else int(context.turn)
     trick = [card.index for _, card in context.trick]
     legal = view.legal_cards
