@@ -18,19 +18,16 @@ import statistics
 import sys
 import time
 
-from endplay.dds import calc_dd_table
-from endplay.types import Deal as EndplayDeal
-
 from bridge import Auction, Bid, Deal, Play, Seat, board_dealer, board_vulnerability
 from robots import SeatView
 from robots.bidding import choose_call, choose_contract, stronger_side
 from robots.play import choose_card
 from robots.table2 import robot_auction
+from server.analysis import analyse
 
 SEEDS_MAKE_RATE = 0.69
 MAKE_RATE_BAND = (0.62, 0.76)
 DECISION_P99_MS = 20.0
-_ENDPLAY_ROWS = {"S": 0, "H": 1, "D": 2, "C": 3, "NT": 4}
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -77,8 +74,10 @@ def main(argv: list[str] | None = None) -> int:
             card_times.append(time.perf_counter() - start)
             play.play(card)
         made += play.declarer_tricks >= contract.tricks_needed
-        dd = calc_dd_table(EndplayDeal(deal.to_pbn())).to_list()
-        below_dd.append(play.declarer_tricks - dd[_ENDPLAY_ROWS[contract.strain.letter]][declarer])
+        double_dummy = analyse(deal, dealer, vulnerability).tricks
+        below_dd.append(
+            play.declarer_tricks - double_dummy[declarer.letter][contract.strain.letter]
+        )
 
         # An ordinary auction by four robots, for the time per call.
         bidding = Auction(dealer)

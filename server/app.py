@@ -63,6 +63,11 @@ PROTOCOL_LIMIT = MAX_CLIENT_FRAME + 64 * 1024
 gets a ``too_large`` error from the codec instead of a dropped connection."""
 
 
+def _response(status: http.HTTPStatus, content_type: str, body: bytes) -> Response:
+    headers = Headers([("Content-Type", content_type), ("Content-Length", str(len(body)))])
+    return Response(status.value, status.phrase, headers, body)
+
+
 def robot_seats(names: list[str]) -> set[tuple[int, str]]:
     """``["t2", "1N"]`` -> every seat of table 2, and North at table 1."""
     seats: set[tuple[int, str]] = set()
@@ -163,20 +168,10 @@ class Server:
         if path == "/ws":
             return None
         if path == "/health":
-            body = json.dumps({"status": "ok", "matches": len(self.runtimes)}).encode()
-            return Response(
-                http.HTTPStatus.OK.value,
-                "OK",
-                Headers([("Content-Type", "application/json"), ("Content-Length", str(len(body)))]),
-                body,
-            )
+            health = {"status": "ok", "matches": len(self.runtimes)}
+            return _response(http.HTTPStatus.OK, "application/json", json.dumps(health).encode())
         body = b"Not found. Clients connect to /ws; see protocol/SPEC.md.\n"
-        return Response(
-            http.HTTPStatus.NOT_FOUND.value,
-            "Not Found",
-            Headers([("Content-Type", "text/plain"), ("Content-Length", str(len(body)))]),
-            body,
-        )
+        return _response(http.HTTPStatus.NOT_FOUND, "text/plain", body)
 
     # -- connections -------------------------------------------------------------------
 

@@ -31,7 +31,7 @@ from protocol.messages import (
     Rule,
     SendChat,
 )
-from server.state import MatchState, StoredEvent, result_to_json
+from server.state import ENDING_EVENTS, MatchState, StoredEvent, result_to_json
 from server.store import MatchLogs, Store
 from server.views import Player, Viewer, Watcher, project, receives, snapshot
 
@@ -46,8 +46,6 @@ TableAction = (
     MakeCall | PlayCard | MakeClaim | AnswerClaim | AskAboutCall | ExplainCall | SendChat | Rule
 )
 MATCH_EVENTS = frozenset({"compared", "finished"})
-ENDING_EVENTS = frozenset({"call", "card", "answer", "rule"})
-"""The table events that can finish a board."""
 WATCH_MODES: tuple[Literal["live", "delayed", "director"], ...] = ("live", "delayed", "director")
 
 

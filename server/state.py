@@ -35,6 +35,9 @@ __all__ = ["BoardSpec", "BoardState", "MatchConfig", "MatchState", "StoredEvent"
 StoredEvent = dict[str, Any]
 """One entry of a log, as stored (JSON): ``{"type": "call", "seat": "N", "call": "1S", ...}``."""
 
+ENDING_EVENTS = frozenset({"call", "card", "answer", "rule"})
+"""The table events that can finish a board."""
+
 SpectatorMode = Literal["live", "delayed", "off"]
 MatchFormat = Literal["teams", "robot-table"]
 

@@ -49,7 +49,7 @@ from protocol.messages import (
     Update,
     WatchView,
 )
-from server.state import BoardState, MatchState, StoredEvent
+from server.state import ENDING_EVENTS, BoardState, MatchState, StoredEvent
 
 __all__ = ["Player", "Viewer", "Watcher", "project", "receives"]
 
@@ -190,7 +190,7 @@ def _events(state: MatchState, viewer: Viewer, table: int, event: StoredEvent) -
                     table=table, seat=caller.letter, index=event["index"], text=event["text"]
                 )
             )
-    if kind in ("call", "card", "answer", "rule") and board.result is not None:
+    if kind in ENDING_EVENTS and board.result is not None:
         result = _result_view(table, board.spec.number, board.result)
         events.append(BoardFinished(table=table, result=result))
     return events

@@ -13,6 +13,13 @@ from server.app import Server
 from tests.conftest import ORGANISER_KEY
 
 SEATS = "NESW"
+STRONG_NORTH = "N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"
+"""North holds every ace, king and queen: contracts by North-South make their top tricks."""
+
+
+def one_board(deal: str = STRONG_NORTH, dealer: str = "N", vulnerable: str = "None") -> str:
+    """A PBN deal file of one board, for ``create(..., deals_pbn=...)``."""
+    return f'[Board "1"]\n[Dealer "{dealer}"]\n[Vulnerable "{vulnerable}"]\n[Deal "{deal}"]\n'
 
 
 @dataclass

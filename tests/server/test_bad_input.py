@@ -26,9 +26,18 @@ from protocol.messages import (
 )
 from server.app import PROTOCOL_LIMIT, Server
 from tests.conftest import ORGANISER_KEY
-from tests.server.harness import Match, bid, board_view, create, play_cards, seat_everyone, settle
+from tests.server.harness import (
+    Match,
+    bid,
+    board_view,
+    create,
+    one_board,
+    play_cards,
+    seat_everyone,
+    settle,
+)
 
-DEALS = '[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n[Deal "N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"]\n'
+DEALS = one_board()
 
 
 async def log_lengths(redis: Redis, match_id: str) -> tuple[int, ...]:

@@ -17,12 +17,17 @@ from server.app import Server
 from server.matches import RESUME_LIMIT
 from server.redis_process import RedisProcess
 from tests.conftest import ORGANISER_KEY
-from tests.server.harness import bid, board_view, create, play_cards, seat_everyone, settle
-
-DEALS = (
-    '[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
-    '[Deal "N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"]\n'
+from tests.server.harness import (
+    bid,
+    board_view,
+    create,
+    one_board,
+    play_cards,
+    seat_everyone,
+    settle,
 )
+
+DEALS = one_board()
 
 
 async def stored_cards(redis: Redis, match_id: str, table: int) -> list[str]:

@@ -30,6 +30,7 @@ from tests.server.harness import (
     audit_player_frame,
     bid,
     create,
+    one_board,
     play_cards,
     player_updates,
 )
@@ -151,10 +152,8 @@ async def test_eight_robots_play_a_whole_match(server: Server) -> None:
     await director.close()
 
 
-CLAIM_DEAL = (
-    '[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
-    '[Deal "N:KQJT.AKQ.AKQ.AKQ A98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"]\n'
-)
+# North-South hold every top card but the ace of spades, which East holds.
+CLAIM_DEAL = one_board("N:KQJT.AKQ.AKQ.AKQ A98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432")
 
 
 @pytest.mark.asyncio

@@ -12,20 +12,19 @@ from protocol.errors import ErrorCode
 from protocol.messages import ChatSent, PlayerView, QuestionAsked, Update, WatchView
 from server.app import Server
 from tests.server.harness import (
+    STRONG_NORTH,
     audit_player_frame,
     bid,
     board_view,
     create,
+    one_board,
     play_cards,
     player_updates,
     seat_everyone,
     settle,
 )
 
-DEALS = (
-    '[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
-    '[Deal "N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"]\n'
-)
+DEALS = one_board()
 
 
 @pytest.mark.asyncio
@@ -99,8 +98,7 @@ async def test_rejected_claim_calls_the_director_who_rules(server: Server) -> No
 @pytest.mark.asyncio
 async def test_a_defenders_claim_is_decided_by_declarer_and_partner(server: Server) -> None:
     # E-W hold the top cards here: W declares 3NT... so N-S defend and N claims.
-    deal = "N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"
-    pbn = f'[Board "1"]\n[Dealer "E"]\n[Vulnerable "None"]\n[Deal "{deal}"]\n'
+    pbn = one_board(dealer="E")
     match = await seat_everyone(server, await create(server, boards=1, deals_pbn=pbn))
     table = match.table(1)
     await bid(table, 1, ["1C", "P", "P", "P"])  # E declares 1C, N leads
@@ -130,7 +128,7 @@ async def test_live_spectators_see_both_tables_and_all_hands(server: Server) -> 
     )
     assert view.mode == "live"
     assert [t.table for t in view.tables] == [1, 2]
-    deal = Deal.from_pbn(DEALS.split('"')[-2])
+    deal = Deal.from_pbn(STRONG_NORTH)
     for board in view.tables:
         assert {s: sorted(c) for s, c in board.hands.items()} == {
             seat.letter: sorted(str(c) for c in deal[seat]) for seat in Seat
