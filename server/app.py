@@ -15,6 +15,7 @@ import json
 import logging
 import secrets
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from redis.asyncio import Redis
@@ -61,6 +62,35 @@ OUTBOX_LIMIT = 2048
 PROTOCOL_LIMIT = MAX_CLIENT_FRAME + 64 * 1024
 """What websockets itself accepts: a bit over our limit, so that a frame between the two
 gets a ``too_large`` error from the codec instead of a dropped connection."""
+
+
+WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
+"""The browser table: plain HTML, CSS and JavaScript modules, served as they are."""
+_PAGES = {"/play": "index.html", "/watch": "index.html", "/direct": "index.html", "/": "index.html"}
+_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".txt": "text/plain; charset=utf-8",
+    ".json": "application/json",
+}
+
+
+def web_file(path: str) -> tuple[str, bytes] | None:
+    """(content type, bytes) of the browser table's file at URL ``path``, or None. The
+    link's token travels after ``#``, so it never reaches the server in a page request."""
+    name = _PAGES.get(
+        path.rstrip("/") or "/", path.removeprefix("/web/") if path.startswith("/web/") else None
+    )
+    if name is None:
+        return None
+    file = (WEB_ROOT / name).resolve()
+    if not file.is_relative_to(WEB_ROOT) or not file.is_file() or file.suffix not in _TYPES:
+        return None
+    return _TYPES[file.suffix], file.read_bytes()
 
 
 def _response(status: http.HTTPStatus, content_type: str, body: bytes) -> Response:
@@ -170,6 +200,10 @@ class Server:
         if path == "/health":
             health = {"status": "ok", "matches": len(self.runtimes)}
             return _response(http.HTTPStatus.OK, "application/json", json.dumps(health).encode())
+        page = web_file(path)
+        if page is not None:
+            content_type, body = page
+            return _response(http.HTTPStatus.OK, content_type, body)
         body = b"Not found. Clients connect to /ws; see protocol/SPEC.md.\n"
         return _response(http.HTTPStatus.NOT_FOUND, "text/plain", body)
 
