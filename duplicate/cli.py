@@ -1,8 +1,18 @@
-"""The ``duplicate`` command: a director's tools at the table.
+"""The ``duplicate`` command.
 
-duplicate score 4SX N --vul NS --tricks 8     the N-S score of a result
-duplicate imps 250                            IMPs for a score difference
-duplicate board 3 --seed 42                   board 3 of a seeded deal, as a diagram
+A director's tools at the table::
+
+    duplicate score 4SX N --vul NS --tricks 8     the N-S score of a result
+    duplicate imps 250                            IMPs for a score difference
+    duplicate board 3 --seed 42                   board 3 of a seeded deal, as a diagram
+
+The server and its clients (``duplicate.serving``)::
+
+    duplicate serve [--new-match]                 the match server, with its own Redis
+    duplicate new-match --boards 4 ...            a match on a running server: its links
+    duplicate play LINK                           the table in a terminal
+    duplicate bot LINK                            a robot at a seat
+    duplicate protocol-schema                     the JSON Schema of the protocol
 """
 
 from __future__ import annotations

@@ -125,6 +125,16 @@ def bot(args: argparse.Namespace) -> str:
     return "The match is over."
 
 
+def play(args: argparse.Namespace) -> str:
+    """The table in a terminal, from a player's, the spectator's or the director's link."""
+    from clients.terminal import main as run_table
+
+    status = run_table([args.link])
+    if status:
+        raise SystemExit(status)
+    return ""
+
+
 def protocol_schema(args: argparse.Namespace) -> str:
     """The JSON Schema of every protocol message."""
     from protocol.codec import json_schema
@@ -204,6 +214,14 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p = commands.add_parser("bot", help="run a robot at a seat, through the protocol")
     p.add_argument("link", help="the seat's link, http://HOST:PORT/play#TOKEN")
     p.set_defaults(run=bot)
+
+    p = commands.add_parser(
+        "play", help="the table in a terminal, for keyboard players and directors"
+    )
+    p.add_argument(
+        "link", help="your link: http://HOST:PORT/play#TOKEN (or /watch#..., /direct#...)"
+    )
+    p.set_defaults(run=play)
 
     p = commands.add_parser("protocol-schema", help="print the JSON Schema of the protocol")
     p.set_defaults(run=protocol_schema)
