@@ -112,7 +112,8 @@ class Client:
     async def connect(
         cls, link: str | Link, *, last_seq: int | None = None, name: str = "duplicate-client"
     ) -> Client:
-        """Connect and say hello; with ``last_seq``, resume after that update."""
+        """Connect, say hello, and return once the view is up to date (the first snapshot, or
+        every update after ``last_seq`` when resuming)."""
         client = cls(link if isinstance(link, Link) else Link.parse(link), name)
         await client._open(last_seq)
         return client
@@ -143,6 +144,10 @@ class Client:
         if last_seq is not None and last_seq > self.seq:
             self.seq = last_seq  # a new client resuming: the next update is last_seq + 1
         self._reader = asyncio.create_task(self._read(self._websocket))
+        if reply.seq > self.seq:
+            # What this viewer missed (or its first snapshot) follows the welcome at once:
+            # return with the view up to date.
+            await self.wait_for(lambda _view: self.seq >= reply.seq or None, timeout=30)
 
     async def reconnect(self) -> None:
         """Drop the connection (if any) and resume from the last update seen."""

@@ -57,6 +57,8 @@ __all__ = ["OUTBOX_LIMIT", "Server", "robot_seats"]
 
 log = logging.getLogger(__name__)
 
+CLOSE_TIMEOUT = 5.0
+"""Seconds a shutdown waits for connections to close before dropping them."""
 OUTBOX_LIMIT = 2048
 """Frames queued for a connection that does not read; past this it is closed (it can resume)."""
 PROTOCOL_LIMIT = MAX_CLIENT_FRAME + 64 * 1024
@@ -184,7 +186,17 @@ class Server:
                 await task
         if self._server is not None:
             self._server.close()
-            await self._server.wait_closed()
+            try:
+                await asyncio.wait_for(self._server.wait_closed(), CLOSE_TIMEOUT)
+            except TimeoutError:
+                # A client that never finishes the closing handshake must not hold up a
+                # shutdown: drop what is left.
+                log.warning(
+                    "closing: %d connections did not close; dropping them", len(self.connections)
+                )
+                for connection in list(self.connections):
+                    connection.websocket.transport.abort()
+                await self._server.wait_closed()
             self._server = None
 
     @property

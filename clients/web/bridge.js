@@ -1,0 +1,93 @@
+// Bridge values as the protocol writes them ("N", "SA", "3NT", "4SX"), and how a player
+// reads them: seat names, suit symbols, contracts with their result. No DOM here.
+
+export const SEATS = ["N", "E", "S", "W"];
+export const SEAT_NAME = { N: "North", E: "East", S: "South", W: "West" };
+export const SUITS = ["S", "H", "D", "C"];
+export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
+export const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+export const STRAINS = ["C", "D", "H", "S", "NT"];
+const RANKS = "AKQJT98765432";
+const RANK_NAME = {
+  A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", 9: "nine", 8: "eight",
+  7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two",
+};
+
+/** The seat `steps` places clockwise from `seat`: next("N") is "E", next("N", 2) is "S". */
+export function next(seat, steps = 1) {
+  return SEATS[(SEATS.indexOf(seat) + steps) % 4];
+}
+
+export function partner(seat) {
+  return next(seat, 2);
+}
+
+/** "NS" or "EW": the side a seat belongs to. */
+export function sideOf(seat) {
+  return seat === "N" || seat === "S" ? "NS" : "EW";
+}
+
+/** Whether `seat` is vulnerable under the board's vulnerability ("None", "NS", "EW", "All"). */
+export function isVulnerable(seat, vulnerability) {
+  return vulnerability === "All" || vulnerability === sideOf(seat);
+}
+
+/** "N-S", "E-W", "None", "All": vulnerability the way a scorecard writes it. */
+export function vulnerabilityText(vulnerability) {
+  return { None: "None", NS: "N-S", EW: "E-W", All: "All" }[vulnerability] ?? vulnerability;
+}
+
+/** A card's rank as printed: "10" for the ten. */
+export function rankText(rank) {
+  return rank === "T" ? "10" : rank;
+}
+
+/** "ace of spades", for screen readers. */
+export function cardName(card) {
+  return `${RANK_NAME[card[1]]} of ${SUIT_NAME[card[0]]}`;
+}
+
+/** The cards of a hand grouped by suit (spades first), each suit from the ace down. */
+export function bySuit(cards) {
+  const groups = { S: [], H: [], D: [], C: [] };
+  for (const card of cards) groups[card[0]].push(card);
+  for (const suit of SUITS) groups[suit].sort((a, b) => RANKS.indexOf(a[1]) - RANKS.indexOf(b[1]));
+  return groups;
+}
+
+/** A hand sorted the usual way: spades, hearts, diamonds, clubs, each from the ace down. */
+export function sortHand(cards) {
+  const groups = bySuit(cards);
+  return SUITS.flatMap((suit) => groups[suit]);
+}
+
+/** Splits a call or contract into its parts: "4SX" -> {level: 4, strain: "S", doubled: "X"}. */
+export function parseCall(call) {
+  const match = /^([1-7])(C|D|H|S|NT)(X{0,2})$/.exec(call);
+  if (!match) return null;
+  return { level: Number(match[1]), strain: match[2], doubled: match[3] };
+}
+
+/** Words for a call, for screen readers: "1 notrump", "pass", "double". */
+export function callName(call) {
+  if (call === "P") return "pass";
+  if (call === "X") return "double";
+  if (call === "XX") return "redouble";
+  const bid = parseCall(call);
+  const strain = bid.strain === "NT" ? "notrump" : SUIT_NAME[bid.strain];
+  return `${bid.level} ${strain}${bid.doubled === "X" ? " doubled" : bid.doubled ? " redoubled" : ""}`;
+}
+
+/** Tricks over or under the contract: "=", "+1", "−2". */
+export function overtricks(contract, tricks) {
+  const bid = parseCall(contract);
+  const difference = tricks - (bid.level + 6);
+  if (difference === 0) return "=";
+  return difference > 0 ? `+${difference}` : `−${-difference}`;
+}
+
+/** A score from North-South's side, as a scorecard writes it: "N-S +400" or "E-W +50". */
+export function scoreText(nsScore) {
+  if (nsScore === 0) return "0";
+  return nsScore > 0 ? `N-S +${nsScore}` : `E-W +${-nsScore}`;
+}
