@@ -133,7 +133,8 @@ class Client:
                 )
             )
         )
-        reply = decode_server(await asyncio.wait_for(self._websocket.recv(), 10))
+        async with asyncio.timeout(10):
+            reply = decode_server(await self._websocket.recv())
         if isinstance(reply, ErrorMessage):
             await self._websocket.close()
             raise ClientError(reply.code, reply.message)
@@ -223,7 +224,9 @@ class Client:
                         raise self._closed_error or ClientError("closed", "not connected")
                     await self._changed.wait()
 
-        return await asyncio.wait_for(waiting(), timeout)
+        # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow a cancellation.
+        async with asyncio.timeout(timeout):
+            return await waiting()
 
     # -- requests --------------------------------------------------------------------------
 
@@ -237,7 +240,8 @@ class Client:
         future: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
         self._pending[ref] = future
         await self._websocket.send(encode(message_of(ref)))
-        reply = await asyncio.wait_for(future, timeout)
+        async with asyncio.timeout(timeout):
+            reply = await future
         if isinstance(reply, ErrorMessage):
             raise ClientError(reply.code, reply.message)
         return reply

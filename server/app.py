@@ -179,11 +179,12 @@ class Server:
         await self.resume_robots()
 
     async def close(self) -> None:
-        for task in list(self.robots):
-            task.cancel()
-        for task in list(self.robots):
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        # Stop the robots. A cancellation can be lost inside a wait that completes in the same
+        # loop pass (asyncio on 3.11), so cancel again until each robot task has ended.
+        while self.robots:
+            for task in list(self.robots):
+                task.cancel()
+            await asyncio.wait(list(self.robots), timeout=1.0)
         if self._server is not None:
             self._server.close()
             try:

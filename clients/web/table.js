@@ -119,8 +119,8 @@ function remainingTricks(board) {
 
 /**
  * One table as a compass. `bottom` is the seat drawn at the bottom (the player, or South for
- * watchers); `me` the player's seat (null for watchers); `own` whether the bottom hand is
- * drawn elsewhere (the player's hand area).
+ * watchers); `me` the player's seat (null for watchers), whose own hand is drawn below the
+ * table rather than in it.
  */
 function compass(board, { bottom, me, match }) {
   const places = { bottom, left: next(bottom), top: partner(bottom), right: next(bottom, 3) };
@@ -136,7 +136,7 @@ function compass(board, { bottom, me, match }) {
         "div",
         { class: `seat-box place-${place}`, "data-seat": seat },
         seatTag(board, seat, { me, match, hidden: !(seat in hands) }),
-        drawHand ? handRows(hands[seat], seat, board, { playable, legal }) : null,
+        drawHand ? handRows(hands[seat], seat, { playable, legal }) : null,
       ),
     );
   }
@@ -160,7 +160,7 @@ function boardInfo(board) {
 }
 
 function contractInfo(board) {
-  const box = h("div", { class: "contract-info", id: null });
+  const box = h("div", { class: "contract-info" });
   if (board.contract) {
     box.append(
       h("span", { class: "contract", "data-contract": board.contract }, callNode(board.contract), ` by ${board.declarer}`),
@@ -207,7 +207,7 @@ function seatTag(board, seat, { me, match, hidden }) {
 }
 
 /** A hand in four suit rows; dummy's cards are buttons for declarer. */
-function handRows(cards, seat, board, { playable, legal }) {
+function handRows(cards, seat, { playable, legal }) {
   const groups = bySuit(cards);
   const enabled = playable && canAct();
   return h(

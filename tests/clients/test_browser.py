@@ -1,0 +1,486 @@
+"""The browser table in a real browser: Debian's Chromium, driven by Playwright.
+
+North plays from a seat link while the server's robots play the seven other seats: bidding
+from the bidding box, cards by clicking, dummy, the comparison with the other table. The
+screenshots land in ``artifacts/screenshots/`` at the repository's root.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import (
+    Browser,
+    ConsoleMessage,
+    Page,
+    WebSocketRoute,
+    async_playwright,
+    expect,
+)
+
+from bridge import Auction, Deal, Seat
+from clients.client import Client
+from protocol.messages import PlayerView
+from server.app import Server
+from tests.server.harness import create, one_board
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+DEAL = "N:AKQ2.K32.AQ4.Q32 J43.AQ4.KJ3.AJ54 T98.JT9.T98.T987 765.8765.7652.K6"
+"""East (dealer) opens 1NT with 16; North holds 20 and bids 3NT over it, South is dummy."""
+ROBOTS_BESIDE_NORTH = ["t2", "1E", "1S", "1W"]
+WAIT_MS = 10_000
+
+pytestmark = pytest.mark.asyncio
+
+
+def chromium_path() -> str:
+    """Debian's Chromium (``$CHROMIUM`` overrides); the tests fail, never skip, without it."""
+    path = (
+        os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+    )
+    if path is None or not Path(path).exists():
+        pytest.fail(
+            "the browser tests need Chromium: apt-get install chromium "
+            "(or set $CHROMIUM to a Chromium binary)"
+        )
+    return path
+
+
+@pytest_asyncio.fixture
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        instance = await playwright.chromium.launch(
+            executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            yield instance
+        finally:
+            await instance.close()
+
+
+async def open_page(
+    browser: Browser,
+    link: str,
+    width: int,
+    height: int,
+    network: Callable[[WebSocketRoute], Awaitable[None]] | None = None,
+) -> Page:
+    """A fresh page at ``link`` whose script errors fail the test; ``network`` (when given)
+    handles every WebSocket the page opens."""
+    page = await browser.new_page(viewport={"width": width, "height": height})
+    if network is not None:
+        await page.route_web_socket(lambda url: url.endswith("/ws"), network)
+    problems: list[str] = []
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type == "error":
+            problems.append(message.text)
+
+    page.on("pageerror", lambda error: problems.append(str(error)))
+    page.on("console", console)
+    SCRIPT_ERRORS[page] = problems
+    await page.goto(link)
+    return page
+
+
+SCRIPT_ERRORS: dict[Page, list[str]] = {}
+"""Each page's uncaught errors and console errors."""
+
+
+def assert_no_script_errors(page: Page) -> None:
+    problems = SCRIPT_ERRORS.pop(page)
+    assert not problems, problems
+
+
+async def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
+    """Save a screenshot as an artifact (the phone's: what its screen shows)."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    await page.screenshot(path=SCREENSHOTS / name, full_page=full_page)
+
+
+async def enabled(page: Page, kind: str) -> list[str]:
+    """The ``data-{kind}`` values of the enabled buttons (``kind`` "call" or "card")."""
+    return list(
+        await page.locator(f"button[data-{kind}]:enabled").evaluate_all(
+            f"buttons => buttons.map(b => b.dataset.{kind})"
+        )
+    )
+
+
+async def wait_for_my_turn_or_the_end(page: Page) -> str:
+    """Wait until North must act (and may) or the board is over; returns the phase."""
+    await page.wait_for_function(
+        """() => {
+            const mine = document.querySelector("#turn.mine") !== null;
+            const ready = document.querySelector(
+                "button[data-card]:enabled, button[data-call]:enabled, #claim-accept:enabled");
+            return document.body.dataset.phase === "finished" || (mine && ready !== null);
+        }""",
+        timeout=WAIT_MS,
+    )
+    return str(await page.evaluate("document.body.dataset.phase"))
+
+
+async def bid(
+    page: Page, dealer: Seat, first_call: str, before_first: Callable[[], Awaitable[None]]
+) -> list[str]:
+    """Make North's calls from the bidding box (``first_call``, then passes), checking each
+    time that the box offers exactly the legal calls; ``before_first`` runs when North must
+    make the first call. Returns the auction."""
+    made = 0
+    while (phase := await wait_for_my_turn_or_the_end(page)) == "auction":
+        calls = await page.locator("#auction td[data-called]").evaluate_all(
+            "cells => cells.map(c => c.dataset.called)"
+        )
+        legal = [str(call) for call in Auction.replay(dealer, calls).legal_calls()]
+        assert await enabled(page, "call") == legal
+        if made == 0:
+            await before_first()
+        call = first_call if made == 0 else "P"
+        await page.click(f'#bidding-box button[data-call="{call}"]')
+        await expect(page.locator("#bidding-box")).to_be_hidden(timeout=WAIT_MS)
+        made += 1
+    assert phase != "auction", phase
+    return list(
+        await page.locator("#auction-played td[data-called]").evaluate_all(
+            "cells => cells.map(c => c.dataset.called)"
+        )
+    )
+
+
+async def legal_cards_shown(page: Page, hand: str) -> list[str]:
+    """The cards the rules allow now from the hand drawn at ``hand`` (a selector): those of
+    the suit led when the hand holds one, else all of them."""
+    held = await page.locator(f"{hand} [data-card]").evaluate_all(
+        "cards => cards.map(c => c.dataset.card)"
+    )
+    led = await page.evaluate(
+        '() => document.querySelector(".trick:not(.faded) [data-led]")?.dataset.led ?? null'
+    )
+    following = [card for card in held if led is not None and card[0] == led[0]]
+    return following or list(held)
+
+
+async def play_out(
+    page: Page, deal: Deal, after_trick: Callable[[], Awaitable[None]], stop_after: int = 26
+) -> int:
+    """Click North's cards (and dummy's: North declares) until the board ends or
+    ``stop_after`` cards were clicked, checking each time that only the legal cards are
+    enabled and that dummy is shown; ``after_trick`` runs before the 6th click (the second
+    trick is under way). Returns the number of cards clicked."""
+    south = {str(card) for card in deal[Seat.SOUTH]}
+    clicked = 0
+    while clicked < stop_after and await wait_for_my_turn_or_the_end(page) == "play":
+        from_dummy = "from dummy" in await page.inner_text("#turn")
+        hand = '.seat-box[data-seat="S"] .hand-rows' if from_dummy else "#hand"
+        expected = await legal_cards_shown(page, hand)
+        assert await enabled(page, "card") == expected
+        dummy = await page.locator('.seat-box[data-seat="S"] [data-card]').evaluate_all(
+            "cards => cards.map(c => c.dataset.card)"
+        )
+        assert set(dummy) <= south
+        if clicked == 0:
+            # East led; dummy (South) plays first, from North's clicks: all 13 cards shown.
+            assert from_dummy
+            assert len(dummy) == 13, "dummy is not shown after the opening lead"
+        if clicked == 5:
+            await after_trick()
+        card = expected[0]
+        await page.click(f'button[data-card="{card}"]')
+        await page.wait_for_function(
+            """card => document.body.dataset.phase === "finished"
+                || !document.querySelector(`button[data-card="${card}"]`)""",
+            arg=card,
+            timeout=WAIT_MS,
+        )
+        clicked += 1
+    return clicked
+
+
+async def north_link(server: Server) -> str:
+    """Create a one-board match of DEAL with robots in every seat but North at table 1."""
+    created = await create(
+        server,
+        boards=1,
+        robots=ROBOTS_BESIDE_NORTH,
+        team_a="Sharks",
+        team_b="Minnows",
+        deals_pbn=one_board(DEAL, dealer="E", vulnerable="NS"),
+    )
+    north = created.seats[0]
+    assert (north.table, north.seat, north.robot) == (1, "N", False)
+    assert north.link is not None
+    return north.link
+
+
+async def test_north_plays_a_whole_board_against_robots(server: Server, browser: Browser) -> None:
+    page = await open_page(browser, await north_link(server), 1280, 900)
+
+    await expect(page.locator("#status")).to_have_attribute("data-state", "connected")
+    await expect(page.locator(".board-info")).to_contain_text("Board 1")
+    await expect(page.locator(".board-info")).to_contain_text("Dealer E")
+    await expect(page.locator(".vulnerability")).to_have_text("Vul N-S")
+    hand = await page.locator("#hand [data-card]").evaluate_all("c => c.map(x => x.dataset.card)")
+    assert hand == [str(card) for card in Deal.from_pbn(DEAL)[Seat.NORTH]]
+
+    async def at_the_first_call() -> None:
+        # East opened 1NT: the box offers a double and 2C up, not 1C to 1NT nor a redouble.
+        for call in ["1C", "1S", "1NT", "XX"]:
+            await expect(page.locator(f'button[data-call="{call}"]')).to_be_disabled()
+        for call in ["P", "X", "2C", "7NT"]:
+            await expect(page.locator(f'button[data-call="{call}"]')).to_be_enabled()
+        await page.fill("#alert-text", "to play")  # goes with the call, to East and West
+        await screenshot(page, "bidding.png")
+
+    auction = await bid(page, Seat.EAST, "3NT", at_the_first_call)
+    assert auction[0] == "1NT", auction  # East's robot opened 1NT: North saw 2C and up, and X
+    await expect(page.locator('#auction-played td[data-called="3NT"]')).to_have_class("alerted")
+    await expect(page.locator("#auction-played .explanations")).to_contain_text("3NT (N): to play")
+    await expect(page.locator(".contract")).to_contain_text("by N")
+
+    deal = Deal.from_pbn(DEAL)
+    clicked = await play_out(page, deal, lambda: screenshot(page, "play.png"))
+    assert clicked == 26  # every card of North's and of dummy's, by clicking
+
+    comparison = page.locator("#comparison")
+    await expect(comparison).to_contain_text("Board 1: both tables finished", timeout=WAIT_MS)
+    await expect(comparison).to_contain_text("Swing")
+    await expect(comparison).to_contain_text("Other table")
+    await expect(page.locator("#final")).to_contain_text("Final result")
+    await expect(page.locator("#turn")).to_have_text("The match is over.")
+    await screenshot(page, "comparison.png")
+    assert_no_script_errors(page)
+
+
+PHONE_WIDTH = 375
+
+
+async def assert_fits_the_phone(page: Page, selectors: list[str]) -> None:
+    """Each selector matches something, and all of it lies within the phone's width; the page
+    does not scroll sideways."""
+    for selector in selectors:
+        boxes = await page.locator(selector).evaluate_all(
+            """elements => elements
+                .filter(e => e.getClientRects().length > 0)
+                .map(e => { const r = e.getBoundingClientRect(); return [r.left, r.right]; })"""
+        )
+        assert boxes, f"nothing visible matches {selector}"
+        for left, right in boxes:
+            assert left >= 0, (selector, left)
+            assert right <= PHONE_WIDTH, (selector, right)
+    width = await page.evaluate("document.scrollingElement.scrollWidth")
+    assert width <= PHONE_WIDTH, f"the page scrolls sideways: {width} px wide"
+
+
+async def test_everything_needed_for_play_fits_a_phone(server: Server, browser: Browser) -> None:
+    page = await open_page(browser, await north_link(server), PHONE_WIDTH, 667)
+
+    async def auction_fits() -> None:
+        await assert_fits_the_phone(
+            page,
+            [
+                "#turn",
+                ".board-info",
+                "#auction",
+                "#hand button[data-card]",
+                "#bidding-box button[data-call]",
+                "#alert-text",
+            ],
+        )
+        await screenshot(page, "phone-bidding.png", full_page=False)
+
+    await bid(page, Seat.EAST, "3NT", auction_fits)
+
+    async def play_fits() -> None:
+        await assert_fits_the_phone(
+            page,
+            [
+                "#turn",
+                ".contract-info",
+                "#trick",
+                "#hand button[data-card]",
+                '.seat-box[data-seat="S"] button[data-card]',  # dummy, North declaring
+                "#last-trick",
+                "#claim",
+            ],
+        )
+        await screenshot(page, "phone-play.png", full_page=False)
+
+    await play_out(page, Deal.from_pbn(DEAL), play_fits, stop_after=6)
+
+    # Concede the rest: a claim of none of the remaining tricks, which the defenders accept.
+    await wait_for_my_turn_or_the_end(page)
+    await page.click("#claim")
+    await assert_fits_the_phone(page, ["button[data-claim]", "#claim-send", "#claim-cancel"])
+    await page.click('button[data-claim="0"]')
+    await page.click("#claim-send")
+    comparison = page.locator("#comparison")
+    await expect(comparison).to_contain_text("Swing", timeout=WAIT_MS)
+    await expect(page.locator("#final")).to_contain_text("Final result")
+    await assert_fits_the_phone(page, ["#comparison", "#boards", "#final", "#hand [data-card]"])
+    await comparison.scroll_into_view_if_needed()
+    await screenshot(page, "phone-comparison.png", full_page=False)
+    assert_no_script_errors(page)
+
+
+async def test_the_spectator_page_shows_both_tables(server: Server, browser: Browser) -> None:
+    # Robots play both tables (a test leaves no match unfinished: the next server started
+    # over the same store would resume its robots).
+    created = await create(
+        server,
+        boards=1,
+        robots=["t1", "t2"],
+        team_a="Sharks",
+        team_b="Minnows",
+        deals_pbn=one_board(DEAL, dealer="E", vulnerable="NS"),
+        spectators="live",
+    )
+    assert created.spectator is not None
+    page = await open_page(browser, created.spectator, 1280, 900)
+    await expect(page.locator(".watch-table")).to_have_count(2)
+    await expect(page.locator("#watch-mode")).to_contain_text("live")
+    for number, north_south in [(1, "Sharks N-S"), (2, "Minnows N-S")]:
+        table = page.locator(f'.watch-table[data-table="{number}"]')
+        await expect(table.locator("h2")).to_contain_text(north_south)
+        await expect(table.locator(".final-result")).to_be_visible(timeout=WAIT_MS)
+        await expect(table.locator(".hand-rows")).to_have_count(4)
+        await expect(table.locator(".hand-rows [data-card]")).to_have_count(52)  # the deal
+        await expect(table.locator(".auction")).to_contain_text("1NT")
+    await expect(page.locator("#comparison")).to_contain_text("Swing")
+    await expect(page.locator("#final")).to_contain_text("Final result")
+    await screenshot(page, "watch.png")
+    assert_no_script_errors(page)
+
+
+async def test_a_dropped_connection_is_shown_and_resumed(server: Server, browser: Browser) -> None:
+    # The fault: the network between the page and the server goes down (every WebSocket is
+    # routed through the test), then comes back.
+    network_up = True
+    sockets: list[WebSocketRoute] = []
+
+    async def network(socket: WebSocketRoute) -> None:
+        if not network_up:
+            await socket.close()  # refused: nothing gets through
+            return
+        socket.connect_to_server()
+        sockets.append(socket)
+
+    page = await open_page(browser, await north_link(server), 1280, 900, network)
+    await wait_for_my_turn_or_the_end(page)
+    await expect(page.locator("#status")).to_have_attribute("data-state", "connected")
+
+    network_up = False
+    await sockets[-1].close()
+    notice = page.locator("#notice")
+    await expect(notice).to_contain_text("Connection lost. Reconnecting in")
+    await expect(page.locator("#status")).to_have_text("Offline")
+    await expect(page.locator("#bidding-box button[data-call]:enabled")).to_have_count(0)
+    await screenshot(page, "connection-lost.png", full_page=False)
+
+    network_up = True
+    await expect(notice).to_contain_text("Connection is back", timeout=WAIT_MS)
+    await expect(page.locator("#status")).to_have_attribute("data-state", "connected")
+    await expect(page.locator("body")).to_have_attribute("data-drops", "1")
+    # The resumed page plays on, from the keyboard alone: "3" goes to the cheapest bid of
+    # that level, Tab walks along the row, Enter makes the call.
+    await page.keyboard.press("3")
+    await expect(page.locator('button[data-call="3C"]')).to_be_focused()
+    for _ in range(4):
+        await page.keyboard.press("Tab")
+    await expect(page.locator('button[data-call="3NT"]')).to_be_focused()
+    await page.keyboard.press("Enter")
+    await expect(page.locator('#auction-played td[data-called="3NT"]')).to_have_count(1)
+    await concede(page)
+    assert_no_script_errors(page)
+
+
+async def concede(page: Page) -> None:
+    """North, declaring, concedes the remaining tricks (the defenders accept): the match ends."""
+    assert await wait_for_my_turn_or_the_end(page) == "play"
+    await page.click("#claim")
+    await page.click('button[data-claim="0"]')
+    await page.click("#claim-send")
+    await expect(page.locator("#final")).to_contain_text("Final result", timeout=WAIT_MS)
+
+
+async def nothing() -> None:
+    return None
+
+
+async def test_north_asks_chats_and_accepts_a_concession(server: Server, browser: Browser) -> None:
+    # DEAL turned a seat clockwise: East opens 2NT with 20 and declares; South, a client
+    # driven from here, leads and concedes every trick; North must answer.
+    turned = "E:AKQ2.K32.AQ4.Q32 J43.AQ4.KJ3.AJ54 T98.JT9.T98.T987 765.8765.7652.K6"
+    created = await create(
+        server,
+        boards=1,
+        robots=["t2", "1E", "1W"],
+        team_a="Sharks",
+        team_b="Minnows",
+        deals_pbn=one_board(turned, dealer="E", vulnerable="All"),
+    )
+    north_link, south_link = created.seats[0].link, created.seats[2].link
+    assert north_link is not None
+    assert south_link is not None
+    south = await Client.connect(south_link, name="test South")
+
+    def south_acts(view: PlayerView) -> PlayerView | None:
+        board = view.board
+        if board is None or board.phase not in ("auction", "play"):
+            return None
+        return view if board.phase == "play" or board.acting == "S" else None
+
+    async def play_south() -> None:
+        await south.chat("good luck partner")
+        while True:
+            board = (await south.wait_for(south_acts)).board
+            assert board is not None
+            if board.phase == "play":
+                break
+            await south.call("P")
+        # Lead first: before dummy is faced, declarer's robot cannot check any claim.
+        await south.play(board.legal[0])
+        await south.claim(0)
+
+    south_task = asyncio.create_task(play_south())
+    page = await open_page(browser, north_link, 1280, 900)
+    try:
+        await expect(page.locator("#chat-log")).to_contain_text("South: good luck partner")
+        await page.fill("#chat-input", "thanks")
+        await page.press("#chat-input", "Enter")
+        await south.wait_for(lambda v: any(line.text == "thanks" for line in v.chat) or None)
+        await expect(page.locator("#chat-log")).to_contain_text("You: thanks")
+
+        await wait_for_my_turn_or_the_end(page)
+        opening = page.locator('#auction td[data-index="0"]')
+        await expect(opening).to_have_attribute("data-called", "2NT")
+        await opening.locator("button[data-ask]").click()  # what does East's 2NT mean?
+        await expect(page.locator("#auction .explanations")).to_contain_text("(E)")
+        await bid(page, Seat.EAST, "P", nothing)
+
+        panel = page.locator("#claim-panel")
+        await expect(panel).to_contain_text("South claims 0 of the 13 remaining tricks")
+        await expect(panel.locator(".claim-cards .card")).to_have_count(12)
+        await screenshot(page, "claim.png")
+        await page.click("#claim-accept")
+        await expect(page.locator("#comparison")).to_contain_text("Swing", timeout=WAIT_MS)
+        await expect(page.locator(".contract-info")).to_contain_text("N-S 0 · E-W 13")
+        await south_task
+    finally:
+        south_task.cancel()
+        await south.close()
+    assert_no_script_errors(page)
