@@ -76,6 +76,14 @@ async def test_server_restart_mid_board_loses_nothing(redis: Redis) -> None:
         await second.close()
 
 
+async def resume(client: Client, newest: int) -> list[Update]:
+    """Reconnect ``client`` and return the updates it was sent, up to ``newest``."""
+    received_before = len(client.received)
+    await client.reconnect()
+    await client.wait_for(lambda _v: client.seq >= newest or None)
+    return [m for m in client.received[received_before:] if isinstance(m, Update)]
+
+
 @pytest.mark.asyncio
 async def test_reconnect_gets_what_it_missed_in_order(server: Server) -> None:
     created = await create(server, boards=1, deals_pbn=DEALS)
@@ -97,10 +105,7 @@ async def test_reconnect_gets_what_it_missed_in_order(server: Server) -> None:
         ack = await actor.play(own.legal[0])
         await settle(others, ack.seq)
         played += 1
-    received_before = len(west.received)
-    await west.reconnect()
-    await west.wait_for(lambda _v: west.seq >= table["N"].seq or None)
-    missed = [m for m in west.received[received_before:] if isinstance(m, Update)]
+    missed = await resume(west, table["N"].seq)
     assert [u.seq for u in missed] == list(range(last_seen + 1, table["N"].seq + 1))
     assert not any(isinstance(e, Snapshot) for u in missed for e in u.events)
     assert sum(isinstance(e, CardPlayed) for u in missed for e in u.events) == played
@@ -127,10 +132,7 @@ async def test_a_long_absence_gets_one_snapshot(server: Server) -> None:
         for seat in "SN":
             ack = await table[seat].chat(f"{seat} says hello")
             await settle({s: c for s, c in table.items() if s != "E"}, ack.seq)
-    received_before = len(away.received)
-    await away.reconnect()
-    await away.wait_for(lambda _v: away.seq >= table["N"].seq or None)
-    updates = [m for m in away.received[received_before:] if isinstance(m, Update)]
+    updates = await resume(away, table["N"].seq)
     assert len(updates) == 1
     assert isinstance(updates[0].events[0], Snapshot)
     assert updates[0].seq == table["N"].seq > last_seen + RESUME_LIMIT
