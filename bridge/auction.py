@@ -165,6 +165,9 @@ class Auction:
 
     def __init__(self, dealer: Seat) -> None:
         self.dealer = as_seat(dealer)
+        self._clear()
+
+    def _clear(self) -> None:
         self._calls: list[Call] = []
         self._last_bid: Bid | None = None
         self._last_bidder: Seat | None = None
@@ -251,6 +254,30 @@ class Auction:
                 f"it is {turn.name.title()}'s turn to call, not {as_seat(seat).name.title()}'s"
             )
         self._check(call)
+        self._apply(call, turn)
+
+    def undo(self) -> Call:
+        """Take back the last call and return it: the auction is as if it had never been made.
+
+        The call that ended the auction may be taken back too (the auction reopens), and so
+        may the fourth pass of a passed-out board. Raises :class:`WrongPhase` and changes
+        nothing when no call has been made.
+
+        >>> auction = Auction.replay(Seat.NORTH, ["1S", "P", "P", "P"])
+        >>> str(auction.undo()), auction.is_complete, auction.turn
+        ('P', False, <Seat.WEST: 3>)
+        """
+        if not self._calls:
+            raise WrongPhase("no call has been made: there is nothing to take back")
+        *earlier, last = self._calls
+        # Replaying is the simplest way to restore everything a call changed (the
+        # doubling, passes in a row, who first named a strain); auctions are short.
+        self._clear()
+        for call in earlier:
+            self._apply(call, Seat((self.dealer + len(self._calls)) % 4))
+        return last
+
+    def _apply(self, call: Call, turn: Seat) -> None:
         if isinstance(call, Bid):
             self._last_bid = call
             self._last_bidder = turn

@@ -173,10 +173,14 @@ class PbnPlay:
 
     @classmethod
     def from_play(cls, play: Play) -> PbnPlay:
-        """The section that records the cards of a :class:`~bridge.play.Play` so far."""
+        """The section that records the cards of a :class:`~bridge.play.Play` so far.
+
+        A trick in progress is written with ``-`` for the seats yet to play, also when a
+        claim or a ruling ended the play during it (:attr:`~bridge.play.Play.unfinished_trick`).
+        """
         leader = play.opening_leader
         tricks = list(play.tricks)
-        current = play.current_trick
+        current = play.unfinished_trick if play.is_complete else play.current_trick
         if current is not None and current.cards:
             tricks.append(current)
         rows: list[TrickRow] = []

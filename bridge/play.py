@@ -68,6 +68,8 @@ class Play:
 
     :meth:`play` applies a card or raises :class:`IllegalPlay` and leaves the play as it
     was. Dummy's cards are played in dummy's turn; :attr:`turn` is then dummy's seat.
+    :meth:`undo` takes back the last card, :meth:`withdraw_claim` a pending claim, and
+    :meth:`withdraw_concession` reopens a play that an accepted claim ended.
 
     >>> deal = Deal.from_pbn("N:AKQ.AKQJ.A.65432 T98.T98.KQJT9.AK 765.765.8765.QJT J432.432.432.987")
     >>> play = Play(deal, Contract.parse("3NT"), Seat.NORTH)
@@ -109,7 +111,9 @@ class Play:
         self._won = [0, 0]  # tricks won by N-S, by E-W
         self._history: list[Card] = []
         self._claim: Claim | None = None
-        self._claims: list[tuple[Claim, bool]] = []  # settled claims and whether accepted
+        # Settled claims and whether each stands: only the last can stand, and it does
+        # exactly when it ended the play (a withdrawn concession no longer stands).
+        self._claims: list[tuple[Claim, bool]] = []
         self._finished = False
 
     @classmethod
@@ -180,6 +184,18 @@ class Play:
         return Trick(_SEATS[self._leader], tuple(self._trick), None)
 
     @property
+    def unfinished_trick(self) -> Trick | None:
+        """The trick in progress when a claim or a ruling ended the play, as it stood.
+
+        None while the play runs, after thirteen tricks, and when no card of the next
+        trick had been played. Its ``winner`` is None.
+        """
+        # A claim or a ruling leaves the cards of the trick in progress where they were.
+        if not self._finished or not self._trick:
+            return None
+        return Trick(_SEATS[self._leader], tuple(self._trick), None)
+
+    @property
     def last_trick(self) -> Trick | None:
         """The most recently completed trick, or None before the first is complete."""
         return self._tricks[-1] if self._tricks else None
@@ -236,7 +252,7 @@ class Play:
         if self._finished:
             raise WrongPhase("the play is over")
         if self._claim is not None:
-            raise WrongPhase("a claim is pending: accept or reject it first")
+            raise WrongPhase("a claim is pending: accept, reject or withdraw it first")
         turn = self._turn
         if seat is not None and seat != (self.declarer if turn == self.dummy else _SEATS[turn]):
             acting = "declarer" if turn == self.dummy else _SEATS[turn].name.title()
@@ -279,6 +295,43 @@ class Play:
         self._leader = self._turn = winner
         if len(self._tricks) == 13:
             self._finished = True
+
+    def undo(self) -> tuple[Seat, Card]:
+        """Take back the last card played; return the seat whose hand it goes back to, and it.
+
+        A card that completed a trick reopens that trick: its winner's trick is taken back
+        and the turn is again the seat that played the card. Afterwards the play is as if
+        the card had never been played. Raises :class:`WrongPhase` and changes nothing
+        when no card has been played, when the play is over or while a claim is pending.
+
+        >>> deal = Deal.from_pbn("N:AKQ.AKQJ.A.65432 T98.T98.KQJT9.AK 765.765.8765.QJT J432.432.432.987")
+        >>> play = Play.replay(deal, Contract.parse("3NT"), Seat.NORTH, ["DK"])
+        >>> seat, card = play.undo()
+        >>> seat, str(card), play.turn, play.is_dummy_exposed
+        (<Seat.EAST: 1>, 'DK', <Seat.EAST: 1>, False)
+        """
+        if self._finished:
+            raise WrongPhase("the play is over")
+        if self._claim is not None:
+            raise WrongPhase("a claim is pending: accept, reject or withdraw it first")
+        history = self._history
+        if not history:
+            raise WrongPhase("no card has been played: there is nothing to take back")
+        card = history.pop()
+        trick = self._trick
+        if trick:
+            trick.pop()
+            seat = (self._leader + len(trick)) & 3
+        else:
+            last = self._tricks.pop()
+            self._won[self._leader & 1] -= 1  # the trick's winner leads the next one
+            leader = int(last.leader)
+            self._trick = list(last.cards[:3])
+            self._leader = leader
+            seat = (leader + 3) & 3
+        self._hands[seat] |= card.bit
+        self._turn = seat
+        return _SEATS[seat], card
 
     def claim(self, claimer: Seat, tricks: int) -> Claim:
         """``claimer`` claims ``tricks`` of the remaining tricks for their side.
@@ -328,10 +381,48 @@ class Play:
         return claim
 
     def reject_claim(self, seat: Seat) -> Claim:
-        """``seat`` rejects the pending claim: the play stands as it was and a director rules."""
+        """``seat`` rejects the pending claim: the play stands as it was.
+
+        Play may go on from there, or a director rules (:meth:`rule`).
+        """
         claim = self._deciding(as_seat(seat))
         self._claim = None
         self._claims.append((claim, False))
+        return claim
+
+    def withdraw_claim(self, seat: Seat) -> Claim:
+        """The claimer ``seat`` withdraws the pending claim; the play goes on as it was.
+
+        Allowed until every decider has accepted (some may have already). Raises
+        :class:`WrongPhase` when no claim is pending and :class:`OutOfTurn` when ``seat``
+        is not the claimer, and then changes nothing.
+        """
+        claim = self._claim
+        if claim is None:
+            raise WrongPhase("there is no claim to withdraw")
+        seat = as_seat(seat)
+        if seat != claim.claimer:
+            raise OutOfTurn(f"only {claim.claimer.name.title()}, the claimer, can withdraw it")
+        self._claim = None
+        self._claims.append((claim, False))
+        return claim
+
+    def withdraw_concession(self) -> Claim:
+        """Reopen a play that an accepted claim ended, and return that claim (Laws 68-71).
+
+        The tricks the claim gave each side are taken back and the play goes on where it
+        stopped: the same trick in progress, the same turn. Raises :class:`WrongPhase` and
+        changes nothing unless an accepted claim ended the play (not thirteen tricks, not
+        a director's ruling).
+        """
+        claim = self._ending_claim()
+        if claim is None:
+            raise WrongPhase("only a play that an accepted claim ended can be reopened")
+        side = claim.claimer & 1
+        self._won[side] -= claim.tricks
+        self._won[1 - side] -= claim.remaining - claim.tricks
+        self._claims[-1] = (claim, False)
+        self._finished = False
         return claim
 
     def rule(self, declarer_tricks: int) -> None:
@@ -355,6 +446,14 @@ class Play:
         self._won[1 - side] += high - declarer_tricks
         self._won[side] = declarer_tricks
         self._finished = True
+
+    def _ending_claim(self) -> Claim | None:
+        """The accepted claim that ended the play, if one did."""
+        if self._finished and self._claims:
+            claim, stands = self._claims[-1]
+            if stands:
+                return claim
+        return None
 
     def _deciding(self, seat: Seat) -> Claim:
         claim = self._claim

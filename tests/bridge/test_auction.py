@@ -43,6 +43,7 @@ def snapshot(auction: Auction) -> tuple[object, ...]:
         auction.turn,
         auction.legal_calls(),
         auction.is_complete,
+        auction.is_passed_out,
         auction.contract,
         auction.declarer,
     )
@@ -326,6 +327,80 @@ class TestRefusedCalls:
         assert auction.turn is N
 
 
+class TestUndo:
+    @pytest.mark.parametrize(
+        ("dealer", "sequence"),
+        [
+            (N, "1S"),
+            (N, "P"),
+            (E, "1S P P P"),  # the call that ended the auction: it reopens
+            (S, "P P P P"),  # the fourth pass of a passed-out board
+            (W, "P P P"),
+            (N, "1S X"),
+            (N, "1S X XX"),
+            (N, "1S X XX P P 2H"),  # the new bid cancelled XX: undo brings it back
+            (N, "1H P 2H P P P"),
+            (N, "1S P P X P P XX P P P"),
+            (E, "7NT X XX P P P"),
+        ],
+    )
+    def test_undo_is_as_if_never_made(self, dealer: Seat, sequence: str) -> None:
+        history = calls(sequence)
+        auction = Auction.replay(dealer, history)
+        assert auction.undo() == history[-1]
+        assert snapshot(auction) == snapshot(Auction.replay(dealer, history[:-1]))
+        auction.call(history[-1])  # the same call is legal again
+        assert snapshot(auction) == snapshot(Auction.replay(dealer, history))
+
+    def test_undo_reopens_a_finished_auction(self) -> None:
+        auction = Auction.replay(N, calls("1S P 4S P P P"))
+        assert auction.undo() == PASS
+        assert not auction.is_complete
+        assert auction.turn is E  # who made the pass taken back
+        assert auction.contract is None
+        assert auction.declarer is None
+        assert DOUBLE in auction.legal_calls()
+        auction.call(Call.parse("5H"))
+        assert auction.legal_calls()[1] == DOUBLE
+
+    def test_undo_a_passed_out_board(self) -> None:
+        auction = Auction.replay(E, calls("P P P P"))
+        assert auction.is_passed_out
+        assert auction.undo() == PASS
+        assert not auction.is_passed_out
+        assert auction.turn is N
+        auction.call(Call.parse("1C"))  # a late opening
+        assert auction.calls == tuple(calls("P P P 1C"))
+
+    def test_undo_forgets_who_first_named_the_strain(self) -> None:
+        auction = Auction(N)
+        auction.call(Call.parse("1H"))
+        auction.undo()
+        for text in ["P", "P", "2H", "P", "P", "P"]:
+            auction.call(Call.parse(text))
+        assert auction.declarer is S  # N's 1H was taken back: S named hearts first
+
+    def test_undo_back_to_the_start(self) -> None:
+        history = calls("1S X XX 2H P P X P P P")
+        auction = Auction.replay(W, history)
+        undone = [auction.undo() for _ in history]
+        assert undone == history[::-1]
+        assert snapshot(auction) == snapshot(Auction(W))
+        assert auction.dealer is W
+
+    def test_nothing_to_undo(self) -> None:
+        auction = Auction(S)
+        before = snapshot(auction)
+        with pytest.raises(WrongPhase):
+            auction.undo()
+        assert snapshot(auction) == before
+        auction.call(PASS)
+        auction.undo()
+        with pytest.raises(WrongPhase):
+            auction.undo()
+        assert snapshot(auction) == before
+
+
 class TestLegalCalls:
     def test_opening(self) -> None:
         assert Auction(N).legal_calls() == [PASS, *ALL_BIDS]
@@ -479,3 +554,30 @@ class TestAuctionProperties:
         if legal:
             auction.call(legal[0])  # still usable afterwards
             assert auction.calls[-1] == legal[0]
+
+    @settings(max_examples=150, deadline=None)
+    @given(legal_auctions(), st.data())
+    def test_undo_equals_replay_without_the_call(
+        self, dealt: tuple[Seat, list[Call]], data: st.DataObject
+    ) -> None:
+        dealer, history = dealt
+        stop = data.draw(st.integers(1, len(history)))
+        auction = Auction.replay(dealer, history[:stop])
+        assert auction.undo() == history[stop - 1]
+        assert snapshot(auction) == snapshot(Auction.replay(dealer, history[: stop - 1]))
+        assert all(auction.is_legal(call) for call in auction.legal_calls())
+        auction.call(history[stop - 1], seat=auction.turn)
+        assert snapshot(auction) == snapshot(Auction.replay(dealer, history[:stop]))
+
+    @settings(max_examples=100, deadline=None)
+    @given(legal_auctions())
+    def test_undo_every_call_back_to_the_start(self, dealt: tuple[Seat, list[Call]]) -> None:
+        dealer, history = dealt
+        auction = Auction.replay(dealer, history)
+        for stop in range(len(history), 0, -1):
+            assert auction.undo() == history[stop - 1]
+            assert snapshot(auction) == snapshot(Auction.replay(dealer, history[: stop - 1]))
+        assert snapshot(auction) == snapshot(Auction(dealer))
+        with pytest.raises(WrongPhase):
+            auction.undo()
+        assert snapshot(auction) == snapshot(Auction(dealer))

@@ -55,6 +55,8 @@ def snapshot(play: Play) -> tuple[object, ...]:
         play.pending_claim,
         play.remaining_tricks,
         tuple(play.remaining(seat) for seat in Seat),
+        play.is_dummy_exposed,
+        play.unfinished_trick,
     )
 
 
@@ -435,6 +437,285 @@ class TestDirectorRuling:
         assert (play.declarer_tricks, play.defender_tricks) == (1, 12)
 
 
+class TestUndo:
+    def test_undo_the_opening_lead(self) -> None:
+        play = seed_play()
+        fresh = snapshot(play)
+        play.play(Card.parse("CK"), seat=E)
+        assert play.undo() == (E, Card.parse("CK"))
+        assert snapshot(play) == fresh
+        assert not play.is_dummy_exposed
+        assert play.turn is E
+        assert play.current_trick == Trick(E, (), None)
+
+    def test_undo_dummys_card(self) -> None:
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK CA"))
+        assert play.undo() == (S, Card.parse("CA"))
+        assert play.turn is S
+        assert play.acting_seat is N  # declarer chooses dummy's card again
+        assert Card.parse("CA") in play.remaining(S)
+        assert snapshot(play) == snapshot(
+            Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK"))
+        )
+
+    def test_undo_the_card_that_completed_a_trick(self) -> None:
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK CA H3 C2"))
+        assert (play.declarer_tricks, play.defender_tricks) == (0, 1)
+        assert play.turn is W
+        assert play.undo() == (N, Card.parse("C2"))
+        assert play.tricks == ()
+        assert play.last_trick is None
+        assert play.current_trick == Trick(E, tuple(cards("CK CA H3")), None)
+        assert (play.declarer_tricks, play.defender_tricks) == (0, 0)
+        assert play.turn is N
+        assert play.legal_cards() == tuple(cards("C3 C2"))
+        assert play.remaining_tricks == 13
+        play.play(Card.parse("C3"))  # a different card this time
+        assert play.last_trick == Trick(E, tuple(cards("CK CA H3 C3")), W)
+
+    def test_undo_a_trick_won_by_declarers_side(self) -> None:
+        # At notrump dummy's club ace wins the first trick; S leads the next.
+        sequence = cards("CK CA H3 C2 S3")
+        play = Play.replay(SEED_DEAL, Contract.parse("3NT"), N, sequence)
+        assert play.undo() == (S, Card.parse("S3"))
+        assert play.undo() == (N, Card.parse("C2"))
+        assert (play.declarer_tricks, play.defender_tricks) == (0, 0)
+        assert snapshot(play) == snapshot(
+            Play.replay(SEED_DEAL, Contract.parse("3NT"), N, sequence[:3])
+        )
+
+    def test_undo_after_a_rejected_claim(self) -> None:
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK CA H3"))
+        play.claim(N, 13)
+        play.reject_claim(E)
+        assert play.undo() == (W, Card.parse("H3"))
+        assert snapshot(play) == snapshot(
+            Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK CA"))
+        )
+
+    def test_nothing_to_undo(self) -> None:
+        play = seed_play()
+        before = snapshot(play)
+        with pytest.raises(WrongPhase):
+            play.undo()
+        assert snapshot(play) == before
+
+    def test_no_undo_while_a_claim_is_pending(self) -> None:
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK CA"))
+        play.claim(W, 1)
+        play.accept_claim(E)
+        before = snapshot(play)
+        with pytest.raises(WrongPhase):
+            play.undo()
+        assert snapshot(play) == before
+        assert play.pending_claim is not None
+
+    def test_no_undo_after_thirteen_tricks(self) -> None:
+        play = Play(VOID_DEAL, Contract.parse("7NT"), S)
+        rng = random.Random(5)
+        while not play.is_complete:
+            play.play(rng.choice(play.legal_cards()))
+        before = snapshot(play)
+        with pytest.raises(WrongPhase):
+            play.undo()
+        assert snapshot(play) == before
+
+    @pytest.mark.parametrize("ending", ["claim", "rule"])
+    def test_no_undo_after_a_claim_or_a_ruling(self, ending: str) -> None:
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK CA H3"))
+        end(play, ending)
+        before = snapshot(play)
+        with pytest.raises(WrongPhase):
+            play.undo()
+        assert snapshot(play) == before
+
+
+def end(play: Play, ending: str) -> None:
+    """End ``play`` by declarer's accepted claim of every trick left, or a ruling of the same."""
+    if ending == "claim":
+        play.claim(play.declarer, play.remaining_tricks)
+        for seat in (play.declarer.lho, play.declarer.rho):
+            play.accept_claim(seat)
+    else:
+        play.rule(play.declarer_tricks + play.remaining_tricks)
+
+
+class TestWithdrawClaim:
+    @pytest.mark.parametrize("accepted", [(), (E,), (W,)])
+    def test_declarer_withdraws(self, accepted: tuple[Seat, ...]) -> None:
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK CA H3"))
+        before = snapshot(play)
+        play.claim(N, 12)
+        for seat in accepted:
+            play.accept_claim(seat)
+        claim = play.withdraw_claim(N)
+        assert claim == Claim(N, 12, 13, frozenset({E, W}), frozenset(accepted))
+        assert snapshot(play) == before
+        play.play(Card.parse("C2"), seat=N)  # play goes on
+        assert play.last_trick == Trick(E, tuple(cards("CK CA H3 C2")), W)
+
+    def test_defender_withdraws_a_concession(self) -> None:
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK CA H3 C2"))
+        before = snapshot(play)
+        play.claim(W, 0)
+        play.accept_claim(E)  # the partner agrees; declarer has not yet
+        assert play.withdraw_claim(W).accepted == frozenset({E})
+        assert snapshot(play) == before
+        play.claim(W, 2)  # another claim may follow
+        play.accept_claim(E)
+        play.accept_claim(N)
+        assert (play.declarer_tricks, play.defender_tricks) == (10, 3)
+
+    @pytest.mark.parametrize("seat", [E, S, W])
+    def test_only_the_claimer_withdraws(self, seat: Seat) -> None:
+        play = seed_play()
+        play.claim(N, 10)
+        play.accept_claim(E)
+        before = snapshot(play)
+        with pytest.raises(OutOfTurn):
+            play.withdraw_claim(seat)
+        assert snapshot(play) == before
+        assert play.pending_claim == Claim(N, 10, 13, frozenset({E, W}), frozenset({E}))
+
+    def test_no_claim_to_withdraw(self) -> None:
+        play = seed_play()
+        before = snapshot(play)
+        with pytest.raises(WrongPhase):
+            play.withdraw_claim(N)
+        assert snapshot(play) == before
+        play.claim(N, 10)
+        play.reject_claim(E)
+        with pytest.raises(WrongPhase):
+            play.withdraw_claim(N)  # rejected: nothing pending
+        assert snapshot(play) == before
+
+    def test_too_late_once_accepted(self) -> None:
+        play = seed_play()
+        end(play, "claim")
+        before = snapshot(play)
+        with pytest.raises(WrongPhase):
+            play.withdraw_claim(N)
+        assert snapshot(play) == before
+
+
+class TestUnfinishedTrick:
+    @pytest.mark.parametrize("ending", ["claim", "rule"])
+    @pytest.mark.parametrize(
+        ("sequence", "expected"),
+        [
+            ("", None),
+            ("CK", Trick(E, tuple(cards("CK")), None)),
+            ("CK CA", Trick(E, tuple(cards("CK CA")), None)),
+            ("CK CA H3", Trick(E, tuple(cards("CK CA H3")), None)),
+            ("CK CA H3 C2", None),  # at a trick's end: nothing of the next trick played
+            ("CK CA H3 C2 HA", Trick(W, tuple(cards("HA")), None)),
+        ],
+    )
+    def test_after_a_claim_or_a_ruling(
+        self, ending: str, sequence: str, expected: Trick | None
+    ) -> None:
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards(sequence))
+        assert play.unfinished_trick is None  # the play runs
+        end(play, ending)
+        assert play.unfinished_trick == expected
+        assert play.current_trick is None
+        assert [card for _, card in play.cards_played] == cards(sequence)
+
+    def test_none_after_thirteen_tricks(self) -> None:
+        play = Play(VOID_DEAL, Contract.parse("7NT"), S)
+        rng = random.Random(11)
+        while not play.is_complete:
+            assert play.unfinished_trick is None
+            play.play(rng.choice(play.legal_cards()))
+        assert play.unfinished_trick is None
+
+    def test_none_while_a_claim_is_pending(self) -> None:
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK"))
+        play.claim(N, 13)
+        assert play.unfinished_trick is None
+        play.accept_claim(E)
+        assert play.unfinished_trick is None
+        play.accept_claim(W)
+        assert play.unfinished_trick == Trick(E, (Card.parse("CK"),), None)
+
+
+class TestWithdrawConcession:
+    def test_reopen_in_the_middle_of_a_trick(self) -> None:
+        sequence = cards("CK CA H3 C2 HA")
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, sequence)
+        before = snapshot(play)
+        play.claim(W, 1)  # W concedes 11 of the 12 tricks left
+        play.accept_claim(N)
+        play.accept_claim(E)
+        assert (play.declarer_tricks, play.defender_tricks) == (11, 2)
+        claim = play.withdraw_concession()
+        assert claim == Claim(W, 1, 12, frozenset({N, E}), frozenset({N, E}))
+        assert snapshot(play) == before
+        assert not play.is_complete
+        assert play.turn is N  # the same trick, the same turn
+        assert play.current_trick == Trick(W, (Card.parse("HA"),), None)
+        assert (play.declarer_tricks, play.defender_tricks) == (0, 1)
+
+    def test_play_on_to_thirteen_tricks(self) -> None:
+        sequence = cards("CK CA H3 C2")
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, sequence)
+        end(play, "claim")
+        assert play.result == 12
+        play.withdraw_concession()
+        rng = random.Random(2)
+        while not play.is_complete:
+            card = rng.choice(play.legal_cards())
+            play.play(card, seat=play.acting_seat)
+            sequence.append(card)
+        reference = Play.replay(SEED_DEAL, Contract.parse("4H"), N, sequence)
+        assert snapshot(play) == snapshot(reference)
+        assert play.declarer_tricks + play.defender_tricks == 13
+        assert play.result == reference.result
+
+    def test_claim_again_after_reopening(self) -> None:
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK CA"))
+        end(play, "claim")
+        play.withdraw_concession()
+        play.claim(E, 2)
+        play.accept_claim(N)
+        play.accept_claim(W)
+        assert (play.declarer_tricks, play.defender_tricks) == (11, 2)
+        assert play.unfinished_trick == Trick(E, tuple(cards("CK CA")), None)
+        assert play.withdraw_concession().claimer is E
+        assert (play.declarer_tricks, play.defender_tricks) == (0, 0)
+        play.rule(9)
+        with pytest.raises(WrongPhase):
+            play.withdraw_concession()  # a ruling ended it this time
+
+    def test_refused_unless_an_accepted_claim_ended_the_play(self) -> None:
+        def refused(play: Play) -> None:
+            before = snapshot(play)
+            with pytest.raises(WrongPhase):
+                play.withdraw_concession()
+            assert snapshot(play) == before
+
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK CA H3"))
+        refused(play)  # still running
+        play.claim(N, 13)
+        refused(play)  # pending
+        play.accept_claim(E)
+        refused(play)  # one of two deciders
+        play.reject_claim(W)
+        refused(play)  # rejected
+        play.claim(N, 13)
+        play.rule(10)  # the director settles the pending claim
+        refused(play)
+        finished = Play(VOID_DEAL, Contract.parse("7NT"), S)
+        rng = random.Random(4)
+        while not finished.is_complete:
+            finished.play(rng.choice(finished.legal_cards()))
+        refused(finished)
+        reopened = seed_play()
+        end(reopened, "claim")
+        reopened.withdraw_concession()
+        refused(reopened)  # once only
+
+
 # -- properties over random deals ---------------------------------------------------------
 
 
@@ -531,6 +812,187 @@ class TestPlayProperties:
         assert not play.is_legal(card)
         play.play(legal[0])  # still usable afterwards
         assert play.cards_played[-1][1] == legal[0]
+
+
+def random_cards(play: Play, count: int, data: st.DataObject) -> list[Card]:
+    """Play ``count`` random legal cards; return them."""
+    played = []
+    for _ in range(count):
+        legal = play.legal_cards()
+        card = legal[data.draw(st.integers(0, len(legal) - 1))]
+        play.play(card, seat=play.acting_seat)
+        played.append(card)
+    return played
+
+
+def play_to_the_end(play: Play, data: st.DataObject) -> list[Card]:
+    return random_cards(play, 52 - len(play.cards_played), data)
+
+
+class TestUndoAndWithdrawProperties:
+    @settings(max_examples=80, deadline=None)
+    @given(
+        st.integers(0, 2**32), contracts, st.sampled_from(list(Seat)), st.integers(1, 51), st.data()
+    )
+    def test_undo_equals_replay_without_the_card(
+        self, seed: int, contract: Contract, declarer: Seat, stop: int, data: st.DataObject
+    ) -> None:
+        deal = Deal.random(random.Random(seed))
+        play = Play(deal, contract, declarer)
+        sequence = random_cards(play, stop, data)
+        assert play.undo() == (deal.owner(sequence[-1]), sequence[-1])
+        without = Play.replay(deal, contract, declarer, sequence[:-1])
+        assert snapshot(play) == snapshot(without)
+        again = play.legal_cards()
+        assert sequence[-1] in again
+        card = again[data.draw(st.integers(0, len(again) - 1))]
+        play.play(card, seat=play.acting_seat)  # play goes on, with any legal card
+        assert snapshot(play) == snapshot(
+            Play.replay(deal, contract, declarer, [*sequence[:-1], card])
+        )
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        st.integers(0, 2**32), contracts, st.sampled_from(list(Seat)), st.integers(0, 51), st.data()
+    )
+    def test_undo_every_card_gives_the_fresh_play(
+        self, seed: int, contract: Contract, declarer: Seat, stop: int, data: st.DataObject
+    ) -> None:
+        deal = Deal.random(random.Random(seed))
+        play = Play(deal, contract, declarer)
+        sequence = random_cards(play, stop, data)
+        undone = [play.undo() for _ in sequence]
+        assert undone == [(deal.owner(card), card) for card in reversed(sequence)]
+        fresh = Play(deal, contract, declarer)
+        assert snapshot(play) == snapshot(fresh)
+        with pytest.raises(WrongPhase):
+            play.undo()
+        assert snapshot(play) == snapshot(fresh)
+        play_to_the_end(play, data)  # still a good play
+        assert play.is_complete
+        assert len(play.tricks) == 13
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        st.integers(0, 2**32),
+        contracts,
+        st.sampled_from(list(Seat)),
+        st.integers(0, 52),
+        st.sampled_from(["pending", "claim", "rule", "fresh"]),
+        st.data(),
+    )
+    def test_refused_undo_and_withdrawals_change_nothing(
+        self,
+        seed: int,
+        contract: Contract,
+        declarer: Seat,
+        stop: int,
+        state: str,
+        data: st.DataObject,
+    ) -> None:
+        deal = Deal.random(random.Random(seed))
+        play = Play(deal, contract, declarer)
+        random_cards(play, stop, data)
+        if state == "pending" and not play.is_complete:
+            play.claim(declarer, data.draw(st.integers(0, play.remaining_tricks)))
+        elif state in ("claim", "rule") and not play.is_complete:
+            end(play, state)
+        before = snapshot(play)
+        if play.is_complete or play.pending_claim is not None or not play.cards_played:
+            with pytest.raises(WrongPhase):
+                play.undo()
+        assert snapshot(play) == before
+        if play.pending_claim is None:
+            with pytest.raises(WrongPhase):
+                play.withdraw_claim(declarer)
+        else:
+            with pytest.raises(OutOfTurn):
+                play.withdraw_claim(declarer.lho)
+        assert snapshot(play) == before
+        if state != "claim" or stop == 52:
+            with pytest.raises(WrongPhase):
+                play.withdraw_concession()
+        assert snapshot(play) == before
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        st.integers(0, 2**32),
+        contracts,
+        st.sampled_from(list(Seat)),
+        st.integers(0, 51),
+        st.sampled_from([Seat.NORTH, Seat.EAST, Seat.WEST]),  # relative to declarer: not dummy
+        st.data(),
+    )
+    def test_withdraw_a_claim_and_play_on(
+        self,
+        seed: int,
+        contract: Contract,
+        declarer: Seat,
+        stop: int,
+        offset: Seat,
+        data: st.DataObject,
+    ) -> None:
+        deal = Deal.random(random.Random(seed))
+        play = Play(deal, contract, declarer)
+        sequence = random_cards(play, stop, data)
+        before = snapshot(play)
+        claimer = Seat((declarer + offset) % 4)
+        claim = play.claim(claimer, data.draw(st.integers(0, play.remaining_tricks)))
+        first = data.draw(st.sampled_from([None, *sorted(claim.deciders)]))
+        if first is not None:
+            play.accept_claim(first)
+        assert play.withdraw_claim(claimer).claimer is claimer
+        assert snapshot(play) == before
+        sequence += play_to_the_end(play, data)
+        assert snapshot(play) == snapshot(Play.replay(deal, contract, declarer, sequence))
+
+    @settings(max_examples=60, deadline=None)
+    @given(
+        st.integers(0, 2**32),
+        contracts,
+        st.sampled_from(list(Seat)),
+        st.integers(0, 51),
+        st.sampled_from([Seat.NORTH, Seat.EAST, Seat.WEST]),
+        st.data(),
+    )
+    def test_withdraw_a_concession_and_play_on(
+        self,
+        seed: int,
+        contract: Contract,
+        declarer: Seat,
+        stop: int,
+        offset: Seat,
+        data: st.DataObject,
+    ) -> None:
+        deal = Deal.random(random.Random(seed))
+        play = Play(deal, contract, declarer)
+        sequence = random_cards(play, stop, data)
+        before = snapshot(play)
+        in_progress = play.current_trick
+        assert in_progress is not None
+        claimer = Seat((declarer + offset) % 4)
+        tricks = data.draw(st.integers(0, play.remaining_tricks))
+        claim = play.claim(claimer, tricks)
+        for seat in sorted(claim.deciders):
+            claim = play.accept_claim(seat)
+        assert play.is_complete
+        assert play.unfinished_trick == (in_progress if in_progress.cards else None)
+        claimers_side = (
+            play.declarer_tricks
+            if claimer in (declarer, declarer.partner)
+            else play.defender_tricks
+        )
+        taken = sum(1 for trick in play.tricks if trick.winner in (claimer, claimer.partner))
+        assert claimers_side == taken + tricks
+        assert play.declarer_tricks + play.defender_tricks == 13
+        assert play.withdraw_concession() == claim
+        assert snapshot(play) == before
+        sequence += play_to_the_end(play, data)
+        reference = Play.replay(deal, contract, declarer, sequence)
+        assert snapshot(play) == snapshot(reference)
+        winners = [trick.winner for trick in play.tricks]
+        assert play.declarer_tricks == sum(1 for w in winners if w in (declarer, declarer.partner))
+        assert play.defender_tricks == 13 - play.declarer_tricks
 
 
 # -- cross-check with endplay -------------------------------------------------------------
