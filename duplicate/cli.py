@@ -35,7 +35,7 @@ from bridge import (
     score,
 )
 from bridge.cards import Hand
-from duplicate.serving import add_commands
+from duplicate.serving import CommandFailed, add_commands
 
 _PASSED_OUT = {"P", "PASS", "PASSED", "PASSOUT", "AP"}
 
@@ -133,7 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status (2 for bad input)."""
+    """Run the command line; returns the exit status (2 for bad input, or for a failure the
+    user can mend: a port in use, a server or Redis out of reach, a refused request)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -143,7 +144,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         output = args.run(args)
         if output:
             print(output)
-    except BridgeError as error:
-        print(f"duplicate {args.command}: {error}", file=sys.stderr)
+    except (BridgeError, CommandFailed) as error:
+        # One line, whatever the message holds (a refusal may quote a file's lines).
+        message = " ".join(str(error).splitlines())
+        print(f"duplicate {args.command}: {message}", file=sys.stderr)
         return 2
     return 0

@@ -5,15 +5,59 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import json
 import logging
 import os
 import secrets
+import shlex
 import signal
+import socket
 from pathlib import Path
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
+
+    from protocol.messages import CreateMatch, MatchCreated
+    from server.app import Server
+    from server.redis_process import RedisProcess
+
+DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
+DEFAULT_DATA = "duplicate-data"
 KEY_FILE = "organiser.key"
+REDIS_TIMEOUT = 10.0
+"""Seconds the startup PING may take: a Redis behind a firewall that drops packets never
+refuses, it only stays silent."""
+
+
+class CommandFailed(Exception):
+    """A command cannot do its work for a reason outside it (a port in use, a server or Redis
+    that cannot be reached, a refusal). The message says what is wrong and what to do;
+    ``duplicate.cli.main`` prints it as one line and exits with status 2."""
+
+
+def _reason(error: BaseException) -> str:
+    """Why a connection failed, in a few words ("connection refused"), from the error or
+    the error it wraps (redis and websockets wrap the socket's)."""
+    seen: BaseException | None = error
+    while seen is not None:
+        if isinstance(seen, socket.gaierror) and seen.strerror:
+            return seen.strerror.lower()
+        if isinstance(seen, TimeoutError):
+            return "no answer in time"
+        if isinstance(seen, OSError) and seen.errno:
+            return os.strerror(seen.errno).lower()
+        seen = seen.__cause__ or seen.__context__
+    return str(error).rstrip(".") or type(error).__name__
+
+
+def _without_password(url: str) -> str:
+    """The URL as it may be printed: a password in it becomes ***."""
+    password = urlsplit(url).password
+    return url.replace(f":{password}@", ":***@", 1) if password else url
 
 
 def organiser_key(args: argparse.Namespace, create: bool) -> str:
@@ -28,8 +72,8 @@ def organiser_key(args: argparse.Namespace, create: bool) -> str:
     if path.exists():
         return path.read_text().strip()
     if not create:
-        raise SystemExit(
-            f"duplicate: no organiser key: pass --organiser-key, set DUPLICATE_ORGANISER_KEY, "
+        raise CommandFailed(
+            f"no organiser key: pass --organiser-key, set DUPLICATE_ORGANISER_KEY, "
             f"or point --data at the server's data folder (no {path})"
         )
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -69,11 +113,8 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def format_links(created: object) -> str:
+def format_links(created: MatchCreated) -> str:
     """The links of a new match, for the organiser to hand out."""
-    from protocol.messages import MatchCreated
-
-    assert isinstance(created, MatchCreated)
     lines = [f"Match {created.match_id}"]
     for table in (1, 2):
         lines.append(f"Table {table}")
@@ -87,32 +128,148 @@ def format_links(created: object) -> str:
     return "\n".join(lines)
 
 
-async def _create(ws_url: str, key: str, args: argparse.Namespace) -> str:
-    from clients.client import Client, Link
+HANDING_OUT = (
+    "Give each player only their own seat's link: a link is a secret, and opens the table "
+    "in a browser."
+)
+"""The hint under the links ``new-match`` prints for an organiser."""
 
-    deals = args.deals.read_text() if args.deals is not None else None
-    client = await Client.connect(Link(ws_url, key), name="duplicate new-match")
+_SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+
+
+def alone_guidance(created: MatchCreated, args: argparse.Namespace, server_url: str) -> str:
+    """What a person alone does next with the match ``serve --new-match`` made: open one link,
+    and how to give the other seats to robots."""
+    people = [seat for seat in created.seats if seat.link is not None]
+    if not people:
+        return ""
+    # Table 1 North when a person sits there: the seat the robots' suggestion below leaves.
+    mine = next((seat for seat in people if (seat.table, seat.seat) == (1, "N")), people[0])
+    lines = [
+        f"Playing alone? Open table {mine.table} {_SEAT_NAMES[mine.seat]}'s link in a browser:",
+        f"  {mine.link}",
+    ]
+    if len(people) > 1:
+        # Robots everywhere but table 1 North (table 2 is the robots' own in robot-table).
+        robots = ["--robots", "t2", "1E", "1S", "1W"]
+        if args.format == "robot-table":
+            robots = ["--format", "robot-table", "--robots", "1E", "1S", "1W"]
+        # The same server and data folder as this one, so that the commands work as printed.
+        data = ["--data", str(args.data)] if args.data != DEFAULT_DATA else []
+        serve_options = [*data]
+        for option, value, default in (
+            ("--host", args.host, DEFAULT_HOST),
+            ("--port", args.port, DEFAULT_PORT),
+            ("--redis", args.redis, None),
+            ("--public-url", args.public_url, None),
+        ):
+            if value != default:
+                serve_options += [option, str(value)]
+        default_url = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
+        server = ["--server", server_url] if server_url != default_url else []
+        lines += [
+            "The other seats wait for people. For robots there, stop this server (Ctrl-C) and run",
+            "  " + shlex.join(["./dev", "run", "serve", *serve_options, "--new-match", *robots]),
+            "or, while it runs, in another terminal (a new match: you at table 1 North, robots "
+            "in the other seats):",
+            "  " + shlex.join(["./dev", "run", "new-match", *server, *data, *robots]),
+        ]
+    return "\n".join(lines)
+
+
+def match_request(args: argparse.Namespace) -> CreateMatch:
+    """The ``create_match`` request the options ask for, checked here: a bad option is a
+    one-line error before anything is sent."""
+    from pydantic import ValidationError
+
+    from protocol.messages import CreateMatch
+
+    deals = None
+    if args.deals is not None:
+        try:
+            deals = Path(args.deals).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+            raise CommandFailed(f"cannot read --deals {args.deals}: {reason}") from None
     try:
-        created = await client.create_match(
+        return CreateMatch(
+            format=args.format,
             boards=args.boards,
             team_a=args.team_a,
             team_b=args.team_b,
             deals_pbn=deals,
             spectators=args.spectators,
-            format=args.format,
             robots=args.robots,
         )
+    except ValidationError as error:
+        first = error.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else ""
+        option = "--deals" if field == "deals_pbn" else "--" + field.replace("_", "-")
+        raise CommandFailed(f"bad {option}: {first['msg']}") from None
+
+
+async def _create(ws_url: str, key: str, request: CreateMatch, server_url: str) -> MatchCreated:
+    """Create the match on the server at ``ws_url``; every failure is a CommandFailed."""
+    from websockets.exceptions import WebSocketException
+
+    from clients.client import Client, ClientError, Link
+    from protocol.errors import ErrorCode
+
+    try:
+        client = await Client.connect(Link(ws_url, key), name="duplicate new-match")
+    except ClientError as error:
+        if isinstance(error.code, ErrorCode):
+            raise CommandFailed(
+                f"the server at {server_url} refused: {error.code}: {error.message}"
+            ) from None
+        raise CommandFailed(f"the server at {server_url} answered strangely: {error}") from None
+    except (OSError, WebSocketException) as error:  # TimeoutError is an OSError
+        raise CommandFailed(
+            f"the server at {server_url} cannot be reached ({_reason(error)}): start it with "
+            "`duplicate serve`, or give its URL with --server"
+        ) from None
+    try:
+        return await client.create_match(
+            boards=request.boards,
+            team_a=request.team_a,
+            team_b=request.team_b,
+            deals_pbn=request.deals_pbn,
+            spectators=request.spectators,
+            format=request.format,
+            robots=request.robots,
+        )
+    except ClientError as error:
+        if isinstance(error.code, ErrorCode):
+            raise CommandFailed(
+                f"the server refused the match: {error.code}: {error.message}"
+            ) from None
+        raise CommandFailed(
+            f"the server at {server_url} closed the connection before it answered: "
+            "see the server's log, and try again"
+        ) from None
+    except (OSError, WebSocketException) as error:
+        raise CommandFailed(
+            f"the server at {server_url} did not answer ({_reason(error)}): "
+            "see the server's log, and try again"
+        ) from None
     finally:
         await client.close()
-    return format_links(created)
 
 
 def new_match(args: argparse.Namespace) -> str:
     """Create a match on a running server and print its links."""
-    from clients.client import Link
+    from clients.client import ClientError, Link
 
     key = organiser_key(args, create=False)
-    return asyncio.run(_create(Link.parse(args.server + "#organiser").ws_url, key, args))
+    request = match_request(args)
+    try:
+        ws_url = Link.parse(args.server + "#organiser").ws_url
+    except ClientError:
+        raise CommandFailed(
+            f"--server {args.server!r} is not a server's URL like http://{DEFAULT_HOST}:{DEFAULT_PORT}"
+        ) from None
+    created = asyncio.run(_create(ws_url, key, request, args.server))
+    return f"{format_links(created)}\n{HANDING_OUT}"
 
 
 def bot(args: argparse.Namespace) -> str:
@@ -142,41 +299,100 @@ def protocol_schema(args: argparse.Namespace) -> str:
     return json.dumps(json_schema(), indent=2, sort_keys=True)
 
 
+async def _start_embedded_redis(folder: Path) -> RedisProcess:
+    from server.redis_process import RedisProcess
+
+    try:
+        embedded = RedisProcess(folder)
+        await embedded.astart()
+    except (OSError, RuntimeError) as error:
+        raise CommandFailed(f"cannot start the embedded Redis: {error}") from None
+    return embedded
+
+
+async def _check_redis(redis: Redis, url: str, embedded: bool) -> None:
+    """PING Redis once: a server whose store cannot be reached must not start serving."""
+    from redis.exceptions import RedisError
+
+    try:
+        async with asyncio.timeout(REDIS_TIMEOUT):
+            await redis.ping()
+    except (RedisError, OSError) as error:  # TimeoutError is an OSError
+        what = "the embedded Redis" if embedded else "Redis"
+        todo = (
+            "see redis.log in its data folder"
+            if embedded
+            else "start it, or leave out --redis to use the embedded one"
+        )
+        raise CommandFailed(
+            f"{what} at {_without_password(url)} cannot be reached ({_reason(error)}): {todo}"
+        ) from None
+
+
+async def _listen(server: Server, host: str, port: int) -> None:
+    try:
+        await server.start()
+    except OSError as error:
+        if error.errno == errno.EADDRINUSE:
+            raise CommandFailed(
+                f"port {port} is already in use: stop the other server or choose another "
+                "with --port N"
+            ) from None
+        raise CommandFailed(
+            f"cannot listen on {host} port {port} ({_reason(error)}): check --host and --port"
+        ) from None
+
+
 async def _serve(args: argparse.Namespace) -> None:
     from redis.asyncio import Redis
 
     from server.app import Server
-    from server.redis_process import RedisProcess
 
     data = Path(args.data)
     key = organiser_key(args, create=True)
-    embedded = None
-    url = args.redis
-    if url is None:
-        embedded = RedisProcess(data / "redis")
-        await embedded.astart()
-        url = embedded.url
-        print(f"Redis: embedded, data in {data / 'redis'} ({url})", flush=True)
-    redis = Redis.from_url(url)
-    server = Server(redis, key, host=args.host, port=args.port, public_url=args.public_url)
+    request = match_request(args) if args.new_match else None
+    embedded: RedisProcess | None = None
+    redis: Redis | None = None
+    server: Server | None = None
+    listening = False
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(signum, stop.set)
+    # Whatever fails from here on, the finally stops what was started: no redis-server is
+    # left running behind a failed start.
     try:
-        await server.start()
+        url = args.redis
+        if url is None:
+            embedded = await _start_embedded_redis(data / "redis")
+            url = embedded.url
+            print(f"Redis: embedded, data in {data / 'redis'} ({url})", flush=True)
+        try:
+            redis = Redis.from_url(url)
+        except ValueError as error:
+            raise CommandFailed(f"--redis {_without_password(url)!r}: {error}") from None
+        await _check_redis(redis, url, embedded is not None)
+        server = Server(redis, key, host=args.host, port=args.port, public_url=args.public_url)
+        await _listen(server, args.host, args.port)
+        listening = True
         print(f"Serving on {server.public_url} (WebSocket {server.ws_url})", flush=True)
         print(f"Organiser key in {data / KEY_FILE} (or as given)", flush=True)
-        if args.new_match:
-            print(await _create(server.ws_url, key, args), flush=True)
+        if request is not None:
+            assert server.public_url is not None
+            created = await _create(server.ws_url, key, request, server.public_url)
+            guidance = alone_guidance(created, args, server.public_url)
+            print(format_links(created) + (f"\n{guidance}" if guidance else ""), flush=True)
         await stop.wait()
     finally:
-        await server.close()
-        await redis.aclose()
+        if server is not None:
+            await server.close()
+        if redis is not None:
+            await redis.aclose()
         if embedded is not None:
             await embedded.astop()
-        print("Stopped.", flush=True)
+        if listening or embedded is not None:
+            print("Stopped.", flush=True)
 
 
 def serve(args: argparse.Namespace) -> str:
@@ -188,10 +404,10 @@ def serve(args: argparse.Namespace) -> str:
 
 def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = commands.add_parser("serve", help="run the match server")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    p.add_argument("--host", default=DEFAULT_HOST, help="address to listen on")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
     p.add_argument("--redis", help="redis://... of a Redis to use (default: start our own)")
-    p.add_argument("--data", default="duplicate-data", help="data folder (embedded Redis, key)")
+    p.add_argument("--data", default=DEFAULT_DATA, help="data folder (embedded Redis, key)")
     p.add_argument(
         "--organiser-key", help="the organiser's secret (default: made and kept in --data)"
     )
@@ -203,10 +419,10 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.set_defaults(run=serve)
 
     p = commands.add_parser("new-match", help="create a match on a running server")
-    p.add_argument("--server", default=f"http://127.0.0.1:{DEFAULT_PORT}", help="the server's URL")
     p.add_argument(
-        "--data", default="duplicate-data", help="the server's data folder (for its key)"
+        "--server", default=f"http://{DEFAULT_HOST}:{DEFAULT_PORT}", help="the server's URL"
     )
+    p.add_argument("--data", default=DEFAULT_DATA, help="the server's data folder (for its key)")
     p.add_argument("--organiser-key", help="the organiser's secret")
     add_match_options(p)
     p.set_defaults(run=new_match)

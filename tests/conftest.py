@@ -13,6 +13,8 @@ from server.app import Server
 from server.redis_process import RedisProcess
 
 ORGANISER_KEY = "test-organiser-key"
+DATA_DIR = Path(__file__).resolve().parent / "data"
+"""The real match records the tests read (vendored copies; see its SOURCES.md)."""
 
 
 @pytest.fixture(scope="session")
@@ -42,8 +44,7 @@ async def server(redis: Redis) -> AsyncIterator[Server]:
 
 @pytest.fixture
 def data_dir() -> Path:
-    """The shared data folder beside the repository (../shared/data)."""
-    folder = Path(__file__).resolve().parents[2] / "shared" / "data"
-    if not folder.is_dir():
-        pytest.fail(f"the shared data folder is missing: {folder}")
-    return folder
+    """The tests' data folder (tests/data): real match records with their SOURCES.md."""
+    if not DATA_DIR.is_dir():
+        pytest.fail(f"the tests' data folder is missing: {DATA_DIR}")
+    return DATA_DIR

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,9 +40,8 @@ from bridge.pbn import (
     parse_game,
     parse_games,
 )
+from tests.conftest import DATA_DIR
 
-# tests/bridge/test_pbn.py -> the clone's parent, whose shared/ holds the data sets.
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
 FILE_1998 = "pbn_1998_euro_youth_teams_ger_aut_r1.pbn"
 FILE_2021 = "pbn_2021_online_qual_open_r2_realbridge.pbn"
 PBN_FILES = {FILE_1998: 40, FILE_2021: 299}  # file -> number of games
@@ -63,12 +61,12 @@ FUZZ_PIECES = [
 
 
 def read_data(name: str) -> str:
-    """The text of a data file; fails (never skips) when the shared data is missing."""
-    path = DATA / name
+    """The text of a data file; fails (never skips) when it is missing."""
+    path = DATA_DIR / name
     if not path.is_file():
         pytest.fail(
-            f"PBN data file missing: {path}. The tests expect the repository's sibling "
-            "folder shared/data (see shared/data/SOURCES.md)."
+            f"PBN data file missing: {path}. The tests expect it in tests/data "
+            "(see tests/data/SOURCES.md)."
         )
     return path.read_text(encoding="utf-8")
 
@@ -85,9 +83,9 @@ def calls(game: PbnGame) -> list[str]:
 
 class TestRealFiles:
     def test_the_data_folder_holds_exactly_these_pbn_files(self) -> None:
-        if not DATA.is_dir():
-            pytest.fail(f"shared data folder missing: {DATA}")
-        assert sorted(path.name for path in DATA.glob("*.pbn")) == sorted(PBN_FILES)
+        if not DATA_DIR.is_dir():
+            pytest.fail(f"the tests' data folder is missing: {DATA_DIR}")
+        assert sorted(path.name for path in DATA_DIR.glob("*.pbn")) == sorted(PBN_FILES)
 
     @pytest.mark.parametrize(("name", "count"), PBN_FILES.items())
     def test_read_write_read_gives_equal_games(self, name: str, count: int) -> None:

@@ -9,16 +9,14 @@ IMPs. The WALES-ITALY match was not played: its records are placeholders.
 from __future__ import annotations
 
 from collections import defaultdict
-from pathlib import Path
 
 import pytest
 
 from bridge import board_dealer, board_vulnerability, imps, score
 from bridge.pbn import PbnGame, parse_games
+from tests.conftest import DATA_DIR
 
-# tests/bridge/test_real_round.py -> the clone's parent, whose shared/ holds the data sets.
-DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
-ROUND_FILE = DATA / "pbn_2021_online_qual_open_r2_realbridge.pbn"
+ROUND_FILE = DATA_DIR / "pbn_2021_online_qual_open_r2_realbridge.pbn"
 PLACEHOLDER_TEAMS = frozenset(("WALES", "ITALY"))
 
 
@@ -33,8 +31,8 @@ def teams(record: PbnGame) -> tuple[str, str]:
 def load_round() -> list[PbnGame]:
     if not ROUND_FILE.is_file():
         pytest.fail(
-            f"real round data missing: {ROUND_FILE}. The tests expect the repository's "
-            "sibling folder shared/data (see shared/data/SOURCES.md).",
+            f"real round data missing: {ROUND_FILE}. The tests expect it in tests/data "
+            "(see tests/data/SOURCES.md).",
             pytrace=False,
         )
     return parse_games(ROUND_FILE.read_text(encoding="utf-8"))

@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,56 @@ from clients.client import Client
 from server.redis_process import free_port
 
 LINK = re.compile(r"^\s+([NESW])\s+team ([AB])\s+(http://\S+/play#\S+)$")
+REDIS_URL = re.compile(r"redis://127\.0\.0\.1:(\d+)")
+
+
+def environment() -> dict[str, str]:
+    """This process's environment without an organiser key: each test says where its key is."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env.pop("DUPLICATE_ORGANISER_KEY", None)
+    return env
+
+
+def duplicate(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run the ``duplicate`` command to its end, as a user runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "duplicate", *args],
+        capture_output=True, text=True, timeout=60, env=environment(),
+    )  # fmt: skip
+
+
+def assert_fails_in_one_line(result: subprocess.CompletedProcess[str], *says: str) -> str:
+    """Exit status 2, no traceback, and exactly one line on stderr, which says each of
+    ``says``; returns that line."""
+    assert "Traceback" not in result.stdout + result.stderr, result.stderr
+    assert result.returncode == 2, (result.returncode, result.stderr)
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1, lines
+    for text in says:
+        assert text in lines[0]
+    return lines[0]
+
+
+def is_listening(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except ConnectionRefusedError:
+        return False
+    return True
+
+
+def redis_servers_on(port: int) -> list[str]:
+    """The command lines of running redis-server processes on ``port`` (redis-server sets
+    its process title to ``redis-server HOST:PORT``)."""
+    found = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        try:
+            text = cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:  # the process ended while we looked
+            continue
+        if "redis-server" in text and f":{port}" in text:
+            found.append(text)
+    return found
 
 
 def read_until(process: subprocess.Popen[str], pattern: str, timeout: float = 60) -> list[str]:
@@ -38,18 +90,41 @@ def read_until(process: subprocess.Popen[str], pattern: str, timeout: float = 60
 def test_serve_with_embedded_redis_new_match_and_clean_stop(tmp_path: Path) -> None:
     port = free_port()
     data = tmp_path / "data"
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    env.pop("DUPLICATE_ORGANISER_KEY", None)
+    env = environment()
     process = subprocess.Popen(
         [sys.executable, "-m", "duplicate", "serve", "--port", str(port), "--data", str(data),
          "--new-match", "--boards", "2", "--team-a", "Lions"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
     )  # fmt: skip
     try:
-        lines = read_until(process, "Director")
+        lines = read_until(process, "./dev run new-match")
         links = [m.groups() for line in lines if (m := LINK.match(line))]
         assert len(links) == 8
         assert sorted(seat for seat, _, _ in links) == sorted("NESW" * 2)
+
+        # After the links, what a person alone does next: open table 1 North's link (printed
+        # again), and how to give the other seats to robots.
+        guidance = lines[next(i for i, line in enumerate(lines) if "Director" in line) + 1 :]
+        assert guidance[0] == "Playing alone? Open table 1 North's link in a browser:"
+        assert guidance[1].strip() == links[0][2]  # table 1's seats come first, North first
+        assert any("stop this server (Ctrl-C)" in line for line in guidance)
+        serve_again = next(line for line in guidance if "./dev run serve" in line)
+        assert "--new-match --robots t2 1E 1S 1W" in serve_again
+        assert f"--port {port}" in serve_again
+        # The suggested new-match, run as printed, gives a match whose one person is North
+        # at table 1.
+        suggested = shlex.split(guidance[-1])
+        assert suggested[:3] == ["./dev", "run", "new-match"]
+        alone = subprocess.run(
+            [sys.executable, "-m", "duplicate", *suggested[2:]],
+            capture_output=True, text=True, timeout=60, env=env,
+        )  # fmt: skip
+        assert alone.returncode == 0, alone.stderr
+        printed = alone.stdout.splitlines()
+        people = [line for line in printed if LINK.match(line)]
+        assert people == [printed[printed.index("Table 1") + 1]]  # one person, at table 1
+        assert people[0].split()[0] == "N"
+        assert "Playing alone" not in alone.stdout  # that guidance is serve --new-match's only
         assert (data / "organiser.key").stat().st_mode & 0o077 == 0
         assert list((data / "redis").glob("appendonly*"))  # AOF persistence in the data folder
 
@@ -69,23 +144,93 @@ def test_serve_with_embedded_redis_new_match_and_clean_stop(tmp_path: Path) -> N
         assert created.returncode == 0, created.stderr
         assert sum(bool(LINK.match(line)) for line in created.stdout.splitlines()) == 8
         assert "Spectators  off" in created.stdout
+        assert "Playing alone" not in created.stdout  # for an organiser: the links, one hint
+        assert created.stdout.splitlines()[-1].startswith("Give each player only their own")
     finally:
         process.send_signal(signal.SIGINT)
         output, _ = process.communicate(timeout=30)
     assert process.returncode == 0, output
     assert "Stopped." in output
     # The embedded redis-server stopped with the server: nothing listens on its port.
-    found = re.search(r"redis://127\.0\.0\.1:(\d+)", "\n".join(lines))
+    found = REDIS_URL.search("\n".join(lines))
     assert found is not None
     with pytest.raises(ConnectionRefusedError):
         socket.create_connection(("127.0.0.1", int(found.group(1))), timeout=1)
 
 
 def test_new_match_without_a_key_is_a_clear_error(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "DUPLICATE_ORGANISER_KEY"}
-    result = subprocess.run(
-        [sys.executable, "-m", "duplicate", "new-match", "--data", str(tmp_path)],
-        capture_output=True, text=True, timeout=60, env=env,
+    result = duplicate("new-match", "--data", str(tmp_path))
+    assert_fails_in_one_line(result, "no organiser key", "--organiser-key", str(tmp_path))
+
+
+def test_serve_on_a_port_in_use_says_so_and_leaves_no_redis_running(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = duplicate("serve", "--port", str(port), "--data", str(tmp_path / "data"))
+    assert_fails_in_one_line(result, f"port {port} is already in use", "--port")
+    # The embedded redis-server had started before the port was tried: it stopped again.
+    found = REDIS_URL.search(result.stdout)
+    assert found is not None, result.stdout
+    redis_port = int(found.group(1))
+    assert not is_listening(redis_port)
+    assert redis_servers_on(redis_port) == []
+
+
+def test_serve_with_a_redis_that_cannot_be_reached_says_so(tmp_path: Path) -> None:
+    port = free_port()
+    url = "redis://127.0.0.1:1/0"
+    result = duplicate(
+        "serve", "--redis", url, "--port", str(port), "--data", str(tmp_path / "data")
+    )
+    assert_fails_in_one_line(result, f"Redis at {url} cannot be reached", "leave out --redis")
+    assert not is_listening(port)  # it never started serving
+
+
+def test_new_match_with_no_server_says_so(tmp_path: Path) -> None:
+    url = f"http://127.0.0.1:{free_port()}"
+    result = duplicate("new-match", "--server", url, "--organiser-key", "any")
+    assert_fails_in_one_line(result, f"the server at {url} cannot be reached", "`duplicate serve`")
+
+
+@pytest.fixture(scope="module")
+def running_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    """``duplicate serve`` on a free port: its URL and its data folder (with the key)."""
+    port = free_port()
+    data = tmp_path_factory.mktemp("serve") / "data"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "duplicate", "serve", "--port", str(port), "--data", str(data)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment(),
     )  # fmt: skip
-    assert result.returncode != 0
-    assert "no organiser key" in result.stderr
+    try:
+        read_until(process, "Serving on")
+        yield f"http://127.0.0.1:{port}", data
+    finally:
+        process.send_signal(signal.SIGINT)
+        output, _ = process.communicate(timeout=30)
+    assert process.returncode == 0, output
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (["--deals", "{bad_pbn}"], ["the server refused the match: bad_deals:"]),
+        (
+            ["--format", "robot-table", "--boards", "5"],
+            ["the server refused the match: invalid_message:", "4, 8 or 16 boards"],
+        ),
+        (["--organiser-key", "not-the-key"], ["refused: bad_token:"]),
+    ],
+    ids=["bad-deals-file", "robot-table-with-5-boards", "wrong-organiser-key"],
+)
+def test_new_match_refused_by_the_server_prints_the_refusal(
+    running_server: tuple[str, Path], tmp_path: Path, options: list[str], says: list[str]
+) -> None:
+    url, data = running_server
+    bad_pbn = tmp_path / "bad.pbn"
+    bad_pbn.write_text('[Board "1"]\n[Deal "N:not a deal"]\n')
+    options = [option.format(bad_pbn=bad_pbn) for option in options]
+    result = duplicate("new-match", "--server", url, "--data", str(data), *options)
+    assert_fails_in_one_line(result, *says)
+    assert result.stdout == ""
