@@ -28,17 +28,25 @@ from protocol.errors import ErrorCode
 from protocol.messages import (
     PROTOCOL_VERSION,
     Ack,
+    AdjustScore,
     AnswerClaim,
+    AnswerUndo,
     AskAboutCall,
+    AssignResult,
+    BoardRecord,
+    CallDirector,
+    ChatMode,
     CreateMatch,
     ErrorMessage,
     ExplainCall,
+    GetBoard,
     GetRecord,
     Hello,
     MakeCall,
     MakeClaim,
     MatchCreated,
     MatchRecord,
+    NextBoard,
     Ping,
     PlayCard,
     PlayerView,
@@ -46,11 +54,18 @@ from protocol.messages import (
     Rule,
     SendChat,
     ServerMessage,
+    SetName,
     Snapshot,
     SpectatorMode,
+    Substitute,
+    Substituted,
+    Undo,
     Update,
+    VoidBoard,
     WatchView,
     Welcome,
+    WithdrawClaim,
+    WithdrawConcession,
 )
 
 __all__ = ["Client", "ClientError", "Link"]
@@ -93,9 +108,11 @@ class Link:
 class Client:
     """One connection to the server, speaking for one link's token."""
 
-    def __init__(self, link: Link, name: str = "duplicate-client") -> None:
+    def __init__(self, link: Link, name: str = "duplicate-client", robot: bool = False) -> None:
         self.link = link
         self.name = name
+        self.robot = robot
+        """Says to the server that a program plays (the seat is shown as a robot's)."""
         self.welcome: Welcome | None = None
         self.view: PlayerView | WatchView | None = None
         self.seq = 0
@@ -110,11 +127,16 @@ class Client:
 
     @classmethod
     async def connect(
-        cls, link: str | Link, *, last_seq: int | None = None, name: str = "duplicate-client"
+        cls,
+        link: str | Link,
+        *,
+        last_seq: int | None = None,
+        name: str = "duplicate-client",
+        robot: bool = False,
     ) -> Client:
         """Connect, say hello, and return once the view is up to date (the first snapshot, or
-        every update after ``last_seq`` when resuming)."""
-        client = cls(link if isinstance(link, Link) else Link.parse(link), name)
+        every update after ``last_seq`` when resuming). ``robot``: a program plays the seat."""
+        client = cls(link if isinstance(link, Link) else Link.parse(link), name, robot)
         await client._open(last_seq)
         return client
 
@@ -130,6 +152,7 @@ class Client:
                     token=self.link.token,
                     last_seq=last_seq,
                     client=self.name,
+                    robot=self.robot,
                 )
             )
         )
@@ -259,12 +282,41 @@ class Client:
         """Play a card (``"SA"``); declarer plays dummy's cards the same way."""
         return await self._act(lambda ref: PlayCard(card=card, ref=ref))
 
-    async def claim(self, tricks: int) -> Ack:
-        """Claim ``tricks`` of the remaining tricks (fewer than all: a concession)."""
-        return await self._act(lambda ref: MakeClaim(tricks=tricks, ref=ref))
+    async def claim(self, tricks: int, statement: str | None = None) -> Ack:
+        """Claim ``tricks`` of the remaining tricks (fewer than all: a concession), maybe
+        with a statement of the line of play."""
+        return await self._act(lambda ref: MakeClaim(tricks=tricks, statement=statement, ref=ref))
 
     async def answer_claim(self, accept: bool) -> Ack:
         return await self._act(lambda ref: AnswerClaim(accept=accept, ref=ref))
+
+    async def withdraw_claim(self) -> Ack:
+        """Withdraw your pending claim: the play goes on."""
+        return await self._act(lambda ref: WithdrawClaim(ref=ref))
+
+    async def withdraw_concession(self) -> Ack:
+        """Withdraw your side's concession before the next board: the play resumes."""
+        return await self._act(lambda ref: WithdrawConcession(ref=ref))
+
+    async def undo(self, table: int | None = None) -> Ack:
+        """Ask to take back your last call or card (the director: take back ``table``'s)."""
+        return await self._act(lambda ref: Undo(table=table, ref=ref))
+
+    async def answer_undo(self, accept: bool, table: int | None = None) -> Ack:
+        """Agree to an opponent's undo, or refuse it (the director names the ``table``)."""
+        return await self._act(lambda ref: AnswerUndo(accept=accept, table=table, ref=ref))
+
+    async def next_board(self) -> Ack:
+        """Done with the finished board on review: on to the next when all four are."""
+        return await self._act(lambda ref: NextBoard(ref=ref))
+
+    async def set_name(self, name: str) -> Ack:
+        """Your display name (for a seat the organiser did not name)."""
+        return await self._act(lambda ref: SetName(name=name, ref=ref))
+
+    async def call_director(self, text: str | None = None) -> Ack:
+        """Call the director to your table."""
+        return await self._act(lambda ref: CallDirector(text=text, ref=ref))
 
     async def ask(self, index: int) -> Ack:
         """Ask what an opponent's call number ``index`` (from 0) means."""
@@ -274,14 +326,52 @@ class Client:
         """Explain your own call number ``index`` to the opponents."""
         return await self._act(lambda ref: ExplainCall(index=index, text=text, ref=ref))
 
-    async def chat(self, text: str) -> Ack:
-        return await self._act(lambda ref: SendChat(text=text, ref=ref))
+    async def chat(self, text: str, table: int | None = None) -> Ack:
+        """A line of table chat (the director names the ``table``)."""
+        return await self._act(lambda ref: SendChat(text=text, table=table, ref=ref))
 
     async def rule(self, table: int, declarer_tricks: int) -> Ack:
-        """Director: end a table's board after a rejected claim."""
+        """Director: end the play of a table's board, declarer's side taking this many."""
         return await self._act(
             lambda ref: Rule(table=table, declarer_tricks=declarer_tricks, ref=ref)
         )
+
+    async def assign_result(
+        self, table: int, board: int, contract: str | None, declarer: str | None, tricks: int
+    ) -> Ack:
+        """Director: assign ``table``'s result on ``board`` (None, None: passed out)."""
+        return await self._act(
+            lambda ref: AssignResult(
+                table=table,
+                board=board,
+                contract=contract,
+                declarer=declarer,  # type: ignore[arg-type]
+                tricks=tricks,
+                ref=ref,
+            )
+        )
+
+    async def adjust_score(self, board: int, imps_a: int) -> Ack:
+        """Director: an artificial adjusted score, ``imps_a`` to team A (B the opposite)."""
+        return await self._act(lambda ref: AdjustScore(board=board, imps_a=imps_a, ref=ref))
+
+    async def void_board(self, board: int) -> Ack:
+        """Director: void ``board`` (not compared, worth nothing to either team)."""
+        return await self._act(lambda ref: VoidBoard(board=board, ref=ref))
+
+    async def substitute(self, table: int, seat: str, robot: bool = False) -> Substituted:
+        """Director: a new player for a seat; returns its new link (None for a robot)."""
+        reply = await self.request(
+            lambda ref: Substitute(table=table, seat=seat, robot=robot, ref=ref)  # type: ignore[arg-type]
+        )
+        assert isinstance(reply, Substituted)
+        return reply
+
+    async def board(self, number: int) -> BoardRecord:
+        """A board as both tables played it, as far as you may see it (players: once compared)."""
+        reply = await self.request(lambda ref: GetBoard(board=number, ref=ref))
+        assert isinstance(reply, BoardRecord)
+        return reply
 
     async def record(self) -> str:
         """The match record: PBN of every board finished at both tables."""
@@ -303,8 +393,13 @@ class Client:
         spectators: SpectatorMode = "live",
         format: Literal["teams", "robot-table"] = "teams",
         robots: Sequence[str] = (),
+        names: dict[str, str] | None = None,
+        chat: ChatMode = "opponents",
+        review_seconds: int = 20,
+        robot_delay_ms: int | None = None,
     ) -> MatchCreated:
-        """Organiser: create a match and get its links (``boards`` None: the format's default)."""
+        """Organiser: create a match and get its links (``boards`` None: the format's default;
+        see :class:`protocol.messages.CreateMatch` for the rest)."""
         reply = await self.request(
             lambda ref: CreateMatch(
                 format=format,
@@ -314,6 +409,10 @@ class Client:
                 deals_pbn=deals_pbn,
                 spectators=spectators,
                 robots=list(robots),
+                names=dict(names or {}),
+                chat=chat,
+                review_seconds=review_seconds,
+                robot_delay_ms=robot_delay_ms,
                 ref=ref,
             )
         )

@@ -1,9 +1,12 @@
 """A robot player: it plays through the protocol exactly as a third-party client would.
 
-It connects with a seat link, sees only what that seat's view holds, and acts when its
-view says it must: a call or a card on its turn, an answer to a claim it decides, an
-explanation of its own call when an opponent asks. Decisions come from :mod:`robots`
-(pure, deterministic); the robot never waits on a timer of its own, only on updates.
+It connects with a seat link (saying it is a robot), sees only what that seat's view holds,
+and acts when its view says it must: a call or a card on its turn, an answer to a claim or
+an undo it decides, an explanation of its own call when an opponent asks, the next board
+once a finished one is on review. Like a player at the table it remembers the tricks it
+saw played (a view shows only the last one, law 66). Decisions come from :mod:`robots`
+(pure, deterministic). It plays at a human pace: it waits ``delay`` seconds before each
+call, card or answer (0 for robots among robots, and in tests).
 
     duplicate bot http://127.0.0.1:8765/play#TOKEN
 """
@@ -18,7 +21,7 @@ from bridge import Call, Card, Contract, Hand, Seat, Vulnerability
 from bridge.play import Trick
 from clients.client import Client, ClientError, Link
 from protocol.errors import ErrorCode
-from protocol.messages import BoardView, PlayerView, TrickView
+from protocol.messages import BoardView, PlayerView, TrickView, Update
 from robots import SeatView
 from robots.bidding import choose_call, describe
 from robots.play import choose_card, judge_claim
@@ -42,8 +45,43 @@ def _trick(trick: TrickView) -> Trick:
     )
 
 
-def seat_view(view: PlayerView) -> SeatView:
-    """What the robot's seat knows, from its protocol view (which holds nothing more)."""
+class TrickMemory:
+    """The tricks of the board in play as a player saw them quitted, trick by trick: a view
+    carries only the last one (law 66), so a player who wants them all remembers them."""
+
+    def __init__(self) -> None:
+        self.board: tuple[int, int] | None = None
+        self.tricks: dict[int, TrickView] = {}
+
+    def observe(self, board: BoardView | None) -> None:
+        """Note what one view shows of the tricks (call it for every update, in order)."""
+        if board is None or board.contract is None:
+            return
+        if self.board != (board.table, board.board):
+            self.board = (board.table, board.board)
+            self.tricks = {}
+        if board.tricks:
+            self.tricks = dict(enumerate(board.tricks))
+            return
+        completed = board.tricks_ns + board.tricks_ew
+        for index in [i for i in self.tricks if i >= completed]:
+            del self.tricks[index]  # an undo reopened a trick
+        if board.last_trick is not None and completed > 0:
+            self.tricks[completed - 1] = board.last_trick
+
+    def completed(self, board: BoardView) -> tuple[TrickView, ...] | None:
+        """Every completed trick of ``board`` in order, or None when some were not seen."""
+        if self.board != (board.table, board.board):
+            return () if board.tricks_ns + board.tricks_ew == 0 else None
+        count = board.tricks_ns + board.tricks_ew
+        if any(index not in self.tricks for index in range(count)):
+            return None
+        return tuple(self.tricks[index] for index in range(count))
+
+
+def seat_view(view: PlayerView, tricks: tuple[TrickView, ...] | None = None) -> SeatView:
+    """What the robot's seat knows, from its protocol view and the tricks it remembers
+    (``tricks``; None: the view's own, which holds them once the board is over)."""
     board = view.board
     assert board is not None
     me = Seat.parse(view.seat)
@@ -60,7 +98,7 @@ def seat_view(view: PlayerView) -> SeatView:
         contract=Contract.parse(board.contract) if board.contract is not None else None,
         declarer=Seat.parse(board.declarer) if board.declarer is not None else None,
         dummy_hand=_hand(board.hands[board.dummy]) if exposed and board.dummy else None,
-        tricks=tuple(_trick(t) for t in board.tricks),
+        tricks=tuple(_trick(t) for t in (board.tricks if tricks is None else tricks)),
         current=_trick(board.current_trick) if board.current_trick is not None else None,
         legal_calls=() if in_play else tuple(Call.parse(c) for c in board.legal),
         legal_cards=tuple(Card.parse(c) for c in board.legal) if in_play else (),
@@ -68,14 +106,19 @@ def seat_view(view: PlayerView) -> SeatView:
 
 
 class Robot:
-    """One robot at one seat, for the whole match (it resumes after a dropped connection)."""
+    """One robot at one seat, for the whole match (it resumes after a dropped connection).
 
-    def __init__(self, link: str | Link, name: str = "duplicate-robot") -> None:
+    ``delay`` is how long it waits before each call, card or answer, in seconds."""
+
+    def __init__(self, link: str | Link, name: str = "duplicate-robot", delay: float = 0.0) -> None:
         self.link = link if isinstance(link, Link) else Link.parse(link)
         self.name = name
+        self.delay = delay
         self.client: Client | None = None
         self.errors: list[ClientError] = []
         """Refusals the server sent this robot (a correct robot gets none)."""
+        self.memory = TrickMemory()
+        self._seen = 0  # messages of client.received already noted in the memory
         self._acted_at = -1
 
     async def run(self) -> None:
@@ -84,7 +127,7 @@ class Robot:
         while True:
             try:
                 if self.client is None:
-                    self.client = await Client.connect(self.link, name=self.name)
+                    self.client = await Client.connect(self.link, name=self.name, robot=True)
                 elif not self.client.is_connected:
                     await self.client.reconnect()
                 delay = 0.1
@@ -101,17 +144,38 @@ class Robot:
         if self.client is not None:
             await self.client.close()
 
+    def _remember(self) -> None:
+        """Note the tricks of every update received since the last look, in order."""
+        client = self.client
+        if client is None:
+            return
+        received = client.received
+        for message in received[self._seen :]:
+            if isinstance(message, Update) and isinstance(message.view, PlayerView):
+                self.memory.observe(message.view.board)
+        self._seen = len(received)
+
     async def _play(self) -> bool:
         """Act on each update that asks something of this seat; True when the match is over."""
         client = self.client
         assert client is not None
         while True:
             view: PlayerView = await client.wait_for(self._due, timeout=None)
-            if view.match.finished:
+            if view.match.finished and self._review_done(view):
                 return True
-            action = self.next_action(view)
+            action, paced = self.next_action(view)
             if action is None:
                 continue
+            if paced and self.delay > 0:
+                # A human pace: think a moment, then act on the view as it is by then.
+                await asyncio.sleep(self.delay)
+                current = client.view
+                if not isinstance(current, PlayerView):
+                    continue
+                view = current
+                action, _paced = self.next_action(view)
+                if action is None:
+                    continue
             self._acted_at = client.seq
             try:
                 await action()
@@ -121,6 +185,11 @@ class Robot:
                 self.errors.append(error)
                 log.warning("%s: refused: %s", self.name, error)
                 await self._fallback(view)
+
+    @staticmethod
+    def _review_done(view: PlayerView) -> bool:
+        board = view.board
+        return board is None or "next_board" not in board.actions
 
     async def _fallback(self, view: PlayerView) -> None:
         """After a refusal (a bug in a decision), make the plainest legal move rather than
@@ -141,48 +210,66 @@ class Robot:
 
     def _due(self, view: PlayerView | object) -> PlayerView | None:
         """The view, when the match is over or the view asks something new of this seat."""
+        self._remember()
         if not isinstance(view, PlayerView):
             return None
-        if view.match.finished:
+        if view.match.finished and self._review_done(view):
             return view
         fresh = self.client is not None and self.client.seq != self._acted_at
-        return view if fresh and self.next_action(view) is not None else None
+        return view if fresh and self.next_action(view)[0] is not None else None
 
-    def next_action(self, view: PlayerView) -> Action | None:
-        """What this seat must do now, if anything."""
+    def next_action(self, view: PlayerView) -> tuple[Action | None, bool]:
+        """What this seat must do now, if anything, and whether to take a human's time."""
         board = view.board
         client = self.client
-        if board is None or client is None or board.phase == "finished":
-            return None
+        if board is None or client is None:
+            return None, False
+        if "next_board" in board.actions:
+            return client.next_board, False
+        if board.phase == "finished":
+            return None, False
         if board.questions:
             index = board.questions[0]
             calls = [Call.parse(entry.call) for entry in board.auction]
             text = describe(Seat.parse(board.dealer), calls, index)
-            return lambda: client.explain(index, text or "natural")
-        if board.phase == "claim" and board.claim is not None:
-            claim = board.claim
-            if view.seat in claim.deciders and view.seat not in claim.accepted:
-                accept = self._judge(view, board)
-                return lambda: client.answer_claim(accept)
-            return None
+            return (lambda: client.explain(index, text or "natural")), False
+        if "undo_answer" in board.actions:
+            return (lambda: client.answer_undo(True)), True  # a slip is forgiven, as at a club
+        if "claim_answer" in board.actions:
+            accept = self._judge(view, board)
+            return (lambda: client.answer_claim(accept)), True
         if board.acting != view.seat or not board.legal:
-            return None
-        knowledge = seat_view(view)
+            return None, False
         if board.phase == "auction":
-            call, _meaning = choose_call(knowledge)  # told on request (ask), not alerted
-            return lambda: client.call(str(call), None)
-        card = choose_card(knowledge)
-        return lambda: client.play(str(card))
+            call, _meaning = choose_call(seat_view(view, ()))  # told on request (ask), not alerted
+            return (lambda: client.call(str(call), None)), True
+        tricks = self.memory.completed(board)
+        # Restarted in the middle of the play, the robot never saw the quitted tricks: it
+        # plays safe rather than reason from a wrong count of the cards out.
+        card = _plain_card(board) if tricks is None else str(choose_card(seat_view(view, tricks)))
+        return (lambda: client.play(card)), True
 
-    @staticmethod
-    def _judge(view: PlayerView, board: BoardView) -> bool:
+    def _judge(self, view: PlayerView, board: BoardView) -> bool:
         claim = board.claim
         assert claim is not None
-        if claim.cards is None:
-            return False  # cannot see the claim's cards: never accept blind
+        tricks = self.memory.completed(board)
+        if claim.cards is None or tricks is None:
+            return False  # cannot see the claim's cards (or the play so far): never accept blind
         return judge_claim(
-            seat_view(view), Seat.parse(claim.claimer), claim.tricks, _hand(claim.cards)
+            seat_view(view, tricks), Seat.parse(claim.claimer), claim.tricks, _hand(claim.cards)
         )
+
+
+def _plain_card(board: BoardView) -> str:
+    """The lowest legal card: following suit, the lowest of the suit led; else the lowest of
+    the longest suit (keeping the short suits' guards)."""
+    legal = [Card.parse(card) for card in board.legal]
+    lengths = {
+        suit: sum(1 for card in legal if card.suit == suit) for suit in {c.suit for c in legal}
+    }
+    longest = max(lengths.values())
+    pool = [card for card in legal if lengths[card.suit] == longest]
+    return str(min(pool, key=lambda card: (card.rank, -int(card.suit))))
 
 
 async def run_robot(link: str) -> None:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from protocol.errors import ErrorCode
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 """The protocol version this code speaks; ``hello`` must ask for it."""
 
 SUPPORTED_VERSIONS = frozenset({PROTOCOL_VERSION})
@@ -25,11 +25,35 @@ CallText = Annotated[str, StringConstraints(pattern=r"^([1-7](C|D|H|S|NT)|P|X|XX
 ContractText = Annotated[str, StringConstraints(pattern=r"^[1-7](C|D|H|S|NT)(X|XX)?$")]
 VulnerabilityText = Literal["None", "NS", "EW", "All"]
 SpectatorMode = Literal["live", "delayed", "off"]
+ChatMode = Literal["table", "opponents", "off"]
+"""What table chat reaches during a board: ``table`` all four players, ``opponents`` the
+other side only (and the sender), ``off`` nobody. Between boards it always reaches all four."""
 Team = Literal["A", "B"]
 TableNumber = Annotated[int, Field(ge=1, le=2)]
+BoardNumber = Annotated[int, Field(ge=1, le=10_000)]
 Ref = Annotated[int | None, Field(ge=0, le=2**31 - 1)]
 ShortText = Annotated[str, StringConstraints(min_length=1, max_length=300)]
-Name = Annotated[str, StringConstraints(min_length=1, max_length=40)]
+Name = Annotated[
+    str,
+    StringConstraints(
+        min_length=1, max_length=40, pattern=r"^[^\x00-\x1f\x7f]*\S[^\x00-\x1f\x7f]*$"
+    ),
+]
+"""A team's or a player's name: up to 40 characters, not blank, no control characters."""
+SeatKey = Annotated[str, StringConstraints(pattern=r"^[12][NESW]$")]
+"""A seat of the match: table, then seat: ``"1N"`` is North at table 1."""
+Millis = int
+"""A moment, in milliseconds since the Unix epoch, by the server's clock."""
+Action = Literal[
+    "claim",
+    "claim_answer",
+    "withdraw_claim",
+    "withdraw_concession",
+    "undo",
+    "undo_answer",
+    "next_board",
+]
+"""The actions besides calls and cards that a board view may offer a player now."""
 
 
 class Message(BaseModel):
@@ -47,7 +71,8 @@ class Hello(Message):
     """The first message on every connection: the protocol version and a link's token.
 
     ``last_seq`` is the last sequence number this viewer saw (resume), or None for a
-    fresh start. ``client`` names the client software, for the server's log.
+    fresh start. ``client`` names the client software, for the server's log. ``robot``
+    says the client is a program playing by itself: its seat is shown as a robot.
     """
 
     type: Literal["hello"] = "hello"
@@ -55,6 +80,7 @@ class Hello(Message):
     token: Annotated[str, StringConstraints(min_length=1, max_length=200)]
     last_seq: Annotated[int | None, Field(ge=0)] = None
     client: Annotated[str, StringConstraints(max_length=100)] = ""
+    robot: bool = False
 
 
 RobotSeats = Annotated[str, StringConstraints(pattern=r"^(t[12]|[12][NESW])$")]
@@ -68,7 +94,12 @@ class CreateMatch(Message):
     ``format`` ``teams`` is the 8-player teams match (RULES.md 6.1; ``boards`` defaults to 4);
     ``robot-table`` is four people at table 1 against a table 2 played by robots (6.2;
     ``boards`` 4, 8 or 16, default 8). ``robots`` names seats the server fills with its own
-    robots (``"t2"`` a whole table, ``"1N"`` one seat); their links are not handed out."""
+    robots (``"t2"`` a whole table, ``"1N"`` one seat); their links are not handed out.
+    ``names`` gives seats their players' names (``{"1N": "Ann"}``). ``chat`` is what table
+    chat reaches during a board. ``review_seconds`` is how long a finished board stays on
+    the table before the next one starts, unless all four players ask for the next board
+    sooner. ``robot_delay_ms`` is how long the server's robots wait before each action
+    (None: the server's default; robots at a table of robots never wait)."""
 
     type: Literal["create_match"] = "create_match"
     format: Literal["teams", "robot-table"] = "teams"
@@ -78,6 +109,10 @@ class CreateMatch(Message):
     deals_pbn: Annotated[str | None, StringConstraints(max_length=900_000)] = None
     spectators: SpectatorMode = "live"
     robots: Annotated[list[RobotSeats], Field(max_length=8)] = []
+    names: Annotated[dict[SeatKey, Name], Field(max_length=8)] = {}
+    chat: ChatMode = "opponents"
+    review_seconds: Annotated[int, Field(ge=0, le=600)] = 20
+    robot_delay_ms: Annotated[int | None, Field(ge=0, le=10_000)] = None
     ref: Ref = None
 
 
@@ -100,10 +135,12 @@ class PlayCard(Message):
 
 
 class MakeClaim(Message):
-    """Claim ``tricks`` of the remaining tricks for your side (fewer than all: a concession)."""
+    """Claim ``tricks`` of the remaining tricks for your side (fewer than all: a concession
+    of the rest), with an optional statement of the line of play."""
 
     type: Literal["claim"] = "claim"
     tricks: Annotated[int, Field(ge=0, le=13)]
+    statement: ShortText | None = None
     ref: Ref = None
 
 
@@ -115,11 +152,71 @@ class AnswerClaim(Message):
     ref: Ref = None
 
 
+class WithdrawClaim(Message):
+    """The claimer withdraws the pending claim: the play goes on."""
+
+    type: Literal["withdraw_claim"] = "withdraw_claim"
+    ref: Ref = None
+
+
+class WithdrawConcession(Message):
+    """After a claim was accepted and before the next board starts, a player of a side
+    that conceded tricks in it withdraws the concession: the play resumes where it stopped."""
+
+    type: Literal["withdraw_concession"] = "withdraw_concession"
+    ref: Ref = None
+
+
+class Undo(Message):
+    """A player asks to take back their own last call or card (the opponents decide).
+    The director (who names the ``table``) takes back the table's last call or card at once."""
+
+    type: Literal["undo"] = "undo"
+    table: TableNumber | None = None
+    ref: Ref = None
+
+
+class AnswerUndo(Message):
+    """An opponent of the player who asked agrees to the undo, or refuses it. The director
+    (naming the ``table``) may decide it too."""
+
+    type: Literal["undo_answer"] = "undo_answer"
+    accept: bool
+    table: TableNumber | None = None
+    ref: Ref = None
+
+
+class NextBoard(Message):
+    """A player has seen enough of the finished board: when all four have said so (or the
+    review time is up), the table's next board starts."""
+
+    type: Literal["next_board"] = "next_board"
+    ref: Ref = None
+
+
+class SetName(Message):
+    """A player's display name, for a seat the organiser did not name."""
+
+    type: Literal["set_name"] = "set_name"
+    name: Name
+    ref: Ref = None
+
+
+class CallDirector(Message):
+    """A player calls the director to their table, with an optional word on why."""
+
+    type: Literal["call_director"] = "call_director"
+    text: ShortText | None = None
+    ref: Ref = None
+
+
 class SendChat(Message):
-    """Table chat: goes to the four players at your table only."""
+    """Table chat. A player's line goes to their table (see the match's ``chat`` mode); the
+    director names the ``table`` and reaches all four players there."""
 
     type: Literal["chat"] = "chat"
     text: ShortText
+    table: TableNumber | None = None
     ref: Ref = None
 
 
@@ -143,12 +240,64 @@ class ExplainCall(Message):
 
 
 class Rule(Message):
-    """Director only: end a table's board whose claim was rejected, with declarer's
-    side taking ``declarer_tricks`` in all."""
+    """Director only: end the play of a table's board, declarer's side taking
+    ``declarer_tricks`` in all (after a disputed claim, say)."""
 
     type: Literal["rule"] = "rule"
     table: TableNumber
     declarer_tricks: Annotated[int, Field(ge=0, le=13)]
+    ref: Ref = None
+
+
+class AssignResult(Message):
+    """Director only: an assigned adjusted score: ``table``'s result on ``board`` becomes this
+    contract (None: passed out) by ``declarer`` with ``tricks``. A board still in play there
+    ends with it."""
+
+    type: Literal["assign_result"] = "assign_result"
+    table: TableNumber
+    board: BoardNumber
+    contract: ContractText | None
+    declarer: Seat | None
+    tricks: Annotated[int, Field(ge=0, le=13)]
+    ref: Ref = None
+
+
+class AdjustScore(Message):
+    """Director only: an artificial adjusted score on ``board``: team A gets ``imps_a`` IMPs
+    and team B the opposite (+3: average-plus to A, average-minus to B)."""
+
+    type: Literal["adjust_score"] = "adjust_score"
+    board: BoardNumber
+    imps_a: Annotated[int, Field(ge=-24, le=24)]
+    ref: Ref = None
+
+
+class VoidBoard(Message):
+    """Director only: void ``board``: it is not compared and counts for neither team."""
+
+    type: Literal["void_board"] = "void_board"
+    board: BoardNumber
+    ref: Ref = None
+
+
+class Substitute(Message):
+    """Director only: a new player for a seat: a new link (the old one stops working), or
+    the server's robot with ``robot``."""
+
+    type: Literal["substitute"] = "substitute"
+    table: TableNumber
+    seat: Seat
+    robot: bool = False
+    ref: Ref = None
+
+
+class GetBoard(Message):
+    """Ask for a board as both tables played it (answer: ``board_record``): a player once the
+    board is compared, watchers as their mode allows."""
+
+    type: Literal["get_board"] = "get_board"
+    board: BoardNumber
     ref: Ref = None
 
 
@@ -173,10 +322,22 @@ ClientMessage = Annotated[
     | PlayCard
     | MakeClaim
     | AnswerClaim
+    | WithdrawClaim
+    | WithdrawConcession
+    | Undo
+    | AnswerUndo
+    | NextBoard
+    | SetName
+    | CallDirector
     | AskAboutCall
     | ExplainCall
     | SendChat
     | Rule
+    | AssignResult
+    | AdjustScore
+    | VoidBoard
+    | Substitute
+    | GetBoard
     | GetRecord
     | Ping,
     Field(discriminator="type"),
@@ -212,21 +373,39 @@ class TrickView(Message):
     winner: Seat | None = None
 
 
+ClaimStatus = Literal["pending", "accepted", "rejected", "withdrawn"]
+
+
 class ClaimView(Message):
-    """A claim in progress or just settled. ``cards`` are the claimer's remaining cards,
-    shown to the seats that decide the claim (and to spectators and the director)."""
+    """A claim: pending, or just settled (kept until the next card, or with the board it
+    ended). ``deciders`` and ``accepted`` are in seat order N, E, S, W. ``cards`` are the
+    claimer's remaining cards, shown to the deciders while the claim is pending (and to
+    spectators and the director), and to everyone once the board is over."""
 
     claimer: Seat
     tricks: int
     remaining: int
+    statement: str | None = None
     deciders: list[Seat]
     accepted: list[Seat]
-    rejected: bool = False
+    status: ClaimStatus = "pending"
     cards: list[CardText] | None = None
 
 
+class UndoView(Message):
+    """A player's pending request to take back their last call or card; ``deciders`` (the
+    opponents) answer it."""
+
+    seat: Seat
+    call: CallText | None = None
+    card: CardText | None = None
+    deciders: list[Seat]
+    accepted: list[Seat]
+
+
 class TableResultView(Message):
-    """A table's result on a board; ``ns_score`` is signed from North-South."""
+    """A table's result on a board; ``ns_score`` is signed from North-South. ``assigned``:
+    the director assigned it."""
 
     table: TableNumber
     board: int
@@ -234,6 +413,7 @@ class TableResultView(Message):
     declarer: Seat | None
     tricks: int
     ns_score: int
+    assigned: bool = False
 
 
 class ParView(Message):
@@ -245,22 +425,27 @@ class ParView(Message):
 
 
 class ComparisonView(Message):
-    """A board finished at both tables: ``swing`` is team A's IMPs (team B's is -swing);
-    ``running_total`` is team A's total after this board."""
+    """A board decided at both tables: ``swing`` is team A's IMPs (team B's is -swing);
+    ``running_total`` is team A's total after this board. ``artificial`` is an artificial
+    adjusted score (team A's IMPs) and ``void`` a voided board, both the director's; then
+    a table's result may be missing."""
 
     board: int
-    table1: TableResultView
-    table2: TableResultView
-    difference: int
+    table1: TableResultView | None
+    table2: TableResultView | None
+    difference: int | None
     swing: int
     running_total: int
+    artificial: int | None = None
+    void: bool = False
     double_dummy: dict[Seat, dict[Literal["C", "D", "H", "S", "NT"], int]] | None = None
     """Tricks each declarer takes in each strain with all four hands in view."""
     par: ParView | None = None
 
 
 class MatchSummary(Message):
-    """The match panel: boards, every board compared so far, and the totals."""
+    """The match panel: boards, every board compared so far, the totals and the match's
+    settings that players see."""
 
     match_id: str
     team_a: str
@@ -271,27 +456,65 @@ class MatchSummary(Message):
     imps_b: int
     finished: bool
     winner: Literal["A", "B", "draw"] | None = None
+    chat: ChatMode = "opponents"
+    review_seconds: int = 20
+
+
+class PlayerInfo(Message):
+    """Who sits at a seat and whether they are there. ``since`` is when ``connected`` last
+    changed (None: never connected); ``robot``: a program plays the seat."""
+
+    table: TableNumber
+    seat: Seat
+    name: str | None = None
+    robot: bool = False
+    connected: bool = False
+    since: Millis | None = None
 
 
 class ChatLine(Message):
-    """A line of table chat."""
+    """A line of table chat: ``seat`` None is the director; ``to`` the players it reached."""
 
-    seat: Seat
+    table: TableNumber
+    seat: Seat | None
     text: str
+    to: list[Seat]
 
 
-Phase = Literal["auction", "play", "claim", "director", "finished"]
+class DirectorCallView(Message):
+    """A call for the director not yet answered (the director answers in the table's chat)."""
+
+    table: TableNumber
+    seat: Seat
+    board: int | None
+    text: str | None = None
+    at: Millis
+
+
+class ReviewView(Message):
+    """A finished board on review at the table: the next board starts when every seat in
+    ``ready`` (all four) asked for it, or at ``until`` (None: no time limit)."""
+
+    board: int
+    until: Millis | None
+    ready: list[Seat]
+
+
+Phase = Literal["auction", "play", "claim", "finished"]
 
 
 class BoardView(Message):
     """One table's board as one viewer may see it.
 
     ``hands`` holds only the hands this viewer may see (remaining cards): their own; dummy
-    after the opening lead; all four for spectators and the director. ``hand_sizes`` is
-    every seat's number of remaining cards. ``deal`` is the four hands as dealt: for
-    spectators and the director always, for players once their table finished the board.
-    ``legal`` lists the calls or cards the viewer
-    may make now, when it is their turn to act.
+    after the opening lead; the claimer's while they decide a claim; all four for
+    spectators and the director. ``hand_sizes`` is every seat's number of remaining cards.
+    ``deal`` is the four hands as dealt: for spectators and the director always, for players
+    once their table finished the board. ``tricks`` are the completed tricks: for watchers
+    always, for players once the board is over (during the play a player may look at the
+    last trick only, in ``last_trick``, until their side has played to the next, law 66).
+    ``legal`` lists the calls or cards the viewer may make now, when it is their turn;
+    ``actions`` the other actions open to the viewer now.
     """
 
     table: TableNumber
@@ -307,14 +530,17 @@ class BoardView(Message):
     declarer: Seat | None = None
     dummy: Seat | None = None
     tricks: list[TrickView]
+    last_trick: TrickView | None = None
     current_trick: TrickView | None = None
     turn: Seat | None = None
     acting: Seat | None = None
     tricks_ns: int = 0
     tricks_ew: int = 0
     claim: ClaimView | None = None
+    undo: UndoView | None = None
     result: TableResultView | None = None
     legal: list[str] = []
+    actions: list[Action] = []
     questions: list[int] = []
     """Indexes of this viewer's calls that an opponent asked about and that are not yet
     explained (players only)."""
@@ -322,7 +548,8 @@ class BoardView(Message):
 
 class PlayerView(Message):
     """Everything one player may see now: their table's current board, their table's
-    results so far, the match panel and the table chat."""
+    results so far, the match panel, the players at the table, the table chat, the finished
+    board's review and the table's calls for the director."""
 
     type: Literal["player_view"] = "player_view"
     match: MatchSummary
@@ -331,17 +558,26 @@ class PlayerView(Message):
     team: Team
     board: BoardView | None
     results: list[TableResultView]
+    players: list[PlayerInfo]
     chat: list[ChatLine]
+    review: ReviewView | None = None
+    director_calls: list[DirectorCallView] = []
 
 
 class WatchView(Message):
     """What spectators and the director see: both tables (``live`` and ``director``: as they
-    are played; ``delayed``: the latest board finished at both tables) and the match panel."""
+    are played; ``delayed``: the latest board finished at both tables), every table's
+    results so far (``delayed``: of the compared boards), the match panel and the players.
+    The director also sees every chat line and the calls for the director."""
 
     type: Literal["watch_view"] = "watch_view"
     match: MatchSummary
     mode: Literal["live", "delayed", "director"]
     tables: list[BoardView]
+    results: list[TableResultView] = []
+    players: list[PlayerInfo] = []
+    chat: list[ChatLine] = []
+    director_calls: list[DirectorCallView] = []
 
 
 View = Annotated[PlayerView | WatchView, Field(discriminator="type")]
@@ -396,12 +632,58 @@ class ClaimMade(Message):
 
 
 class ClaimAnswered(Message):
-    """A decider accepted or rejected the claim; a rejection calls the director."""
+    """A decider accepted or rejected the claim; after a rejection the play goes on."""
 
     type: Literal["claim_answered"] = "claim_answered"
     table: TableNumber
     seat: Seat
     accept: bool
+
+
+class ClaimWithdrawn(Message):
+    """The claimer withdrew the pending claim; the play goes on."""
+
+    type: Literal["claim_withdrawn"] = "claim_withdrawn"
+    table: TableNumber
+    seat: Seat
+
+
+class ConcessionWithdrawn(Message):
+    """A concession was withdrawn after the board ended: the play resumes where it stopped."""
+
+    type: Literal["concession_withdrawn"] = "concession_withdrawn"
+    table: TableNumber
+    seat: Seat
+
+
+class UndoRequested(Message):
+    """``seat`` asked to take back their last call or card; the opponents decide."""
+
+    type: Literal["undo_requested"] = "undo_requested"
+    table: TableNumber
+    seat: Seat
+    call: CallText | None = None
+    card: CardText | None = None
+
+
+class UndoAnswered(Message):
+    """An opponent (``seat``; None: the director) agreed to the undo or refused it."""
+
+    type: Literal["undo_answered"] = "undo_answered"
+    table: TableNumber
+    seat: Seat | None
+    accept: bool
+
+
+class Undone(Message):
+    """A call or card was taken back (the opponents agreed, or the director ruled it):
+    ``seat`` made it."""
+
+    type: Literal["undone"] = "undone"
+    table: TableNumber
+    seat: Seat
+    call: CallText | None = None
+    card: CardText | None = None
 
 
 class DirectorRuled(Message):
@@ -412,16 +694,43 @@ class DirectorRuled(Message):
     declarer_tricks: int
 
 
+class ResultAssigned(Message):
+    """The director assigned a table's result on a board (an assigned adjusted score)."""
+
+    type: Literal["result_assigned"] = "result_assigned"
+    table: TableNumber
+    result: TableResultView
+
+
 class BoardFinished(Message):
-    """A table finished a board (13 tricks, an accepted claim, a ruling or four passes)."""
+    """A table finished a board (13 tricks, an accepted claim, a ruling, four passes, an
+    assigned result)."""
 
     type: Literal["board_finished"] = "board_finished"
     table: TableNumber
     result: TableResultView
 
 
+class ReadyForNext(Message):
+    """A player asked for the next board while the finished one is on review."""
+
+    type: Literal["ready_for_next"] = "ready_for_next"
+    table: TableNumber
+    seat: Seat
+
+
+class ReviewEnded(Message):
+    """The finished board's review is over at the table (all asked for the next board, or
+    the time was up); the next board starts, if there is one."""
+
+    type: Literal["review_ended"] = "review_ended"
+    table: TableNumber
+    board: int
+
+
 class BoardCompared(Message):
-    """Both tables finished a board: the comparison, with the swing and running total."""
+    """A board is decided at both tables: the comparison, with the swing and running total.
+    A director's adjustment publishes a board's comparison again; the later one stands."""
 
     type: Literal["board_compared"] = "board_compared"
     comparison: ComparisonView
@@ -437,12 +746,13 @@ class MatchFinished(Message):
 
 
 class ChatSent(Message):
-    """A line of table chat."""
+    """A line of table chat (``seat`` None: the director); ``to``: the players it reached."""
 
     type: Literal["chat_sent"] = "chat_sent"
     table: TableNumber
-    seat: Seat
+    seat: Seat | None
     text: str
+    to: list[Seat]
 
 
 class QuestionAsked(Message):
@@ -465,6 +775,44 @@ class CallExplained(Message):
     text: str
 
 
+class DirectorCalled(Message):
+    """``seat`` called the director to the table, during ``board``."""
+
+    type: Literal["director_called"] = "director_called"
+    table: TableNumber
+    seat: Seat
+    board: int | None
+    text: str | None = None
+
+
+class NameSet(Message):
+    """A seat's player's name changed (None: no name, after a substitution)."""
+
+    type: Literal["name_set"] = "name_set"
+    table: TableNumber
+    seat: Seat
+    name: str | None
+
+
+class PresenceChanged(Message):
+    """A seat's player connected or went away; ``robot``: a program plays the seat."""
+
+    type: Literal["presence_changed"] = "presence_changed"
+    table: TableNumber
+    seat: Seat
+    connected: bool
+    robot: bool
+
+
+class SeatSubstituted(Message):
+    """The director gave a seat a new player (the old link no longer works)."""
+
+    type: Literal["seat_substituted"] = "seat_substituted"
+    table: TableNumber
+    seat: Seat
+    robot: bool
+
+
 Event = Annotated[
     Snapshot
     | BoardStarted
@@ -472,13 +820,25 @@ Event = Annotated[
     | CardPlayed
     | ClaimMade
     | ClaimAnswered
+    | ClaimWithdrawn
+    | ConcessionWithdrawn
+    | UndoRequested
+    | UndoAnswered
+    | Undone
     | DirectorRuled
+    | ResultAssigned
     | BoardFinished
+    | ReadyForNext
+    | ReviewEnded
     | BoardCompared
     | MatchFinished
     | ChatSent
     | QuestionAsked
-    | CallExplained,
+    | CallExplained
+    | DirectorCalled
+    | NameSet
+    | PresenceChanged
+    | SeatSubstituted,
     Field(discriminator="type"),
 ]
 
@@ -533,13 +893,14 @@ class ErrorMessage(Message):
 
 class SeatLink(Message):
     """A seat's join link (it holds the seat's secret token); None for a seat the server's
-    robots play (``robot``)."""
+    robots play (``robot``). ``name`` is the player's name, when the organiser gave one."""
 
     table: TableNumber
     seat: Seat
     team: Team
     link: str | None
     robot: bool = False
+    name: str | None = None
 
 
 class MatchCreated(Message):
@@ -563,6 +924,27 @@ class MatchRecord(Message):
     ref: int | None = None
 
 
+class BoardRecord(Message):
+    """The answer to ``get_board``: the board as each table played it (table 1 first), as
+    the asker may see it, and its comparison once there is one."""
+
+    type: Literal["board_record"] = "board_record"
+    board: int
+    tables: list[BoardView]
+    comparison: ComparisonView | None = None
+    ref: int | None = None
+
+
+class Substituted(Message):
+    """The director's answer to ``substitute``: the seat's new link (None for a robot)."""
+
+    type: Literal["substituted"] = "substituted"
+    table: TableNumber
+    seat: Seat
+    link: str | None
+    ref: int | None = None
+
+
 class Pong(Message):
     """The answer to ``ping``."""
 
@@ -571,6 +953,14 @@ class Pong(Message):
 
 
 ServerMessage = Annotated[
-    Welcome | Update | Ack | ErrorMessage | MatchCreated | MatchRecord | Pong,
+    Welcome
+    | Update
+    | Ack
+    | ErrorMessage
+    | MatchCreated
+    | MatchRecord
+    | BoardRecord
+    | Substituted
+    | Pong,
     Field(discriminator="type"),
 ]

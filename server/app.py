@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hmac
 import http
 import json
@@ -34,6 +35,7 @@ from protocol.messages import (
     Ack,
     CreateMatch,
     ErrorMessage,
+    GetBoard,
     GetRecord,
     Hello,
     MatchCreated,
@@ -41,6 +43,8 @@ from protocol.messages import (
     Ping,
     Pong,
     SeatLink,
+    Substitute,
+    Substituted,
     Welcome,
 )
 from server.formats import analysed, boards_from_pbn, dealt_boards, robot_table_log
@@ -128,10 +132,16 @@ class Connection:
         if self.overflowed:
             return
         if self.outbox.qsize() >= OUTBOX_LIMIT:
-            self.overflowed = True
-            self.outbox.put_nowait(None)
+            self.close()
             return
         self.outbox.put_nowait(frame)
+
+    def close(self) -> None:
+        """Send what is queued, then close (the seat went to someone else, or the client
+        does not read)."""
+        if not self.overflowed:
+            self.overflowed = True
+            self.outbox.put_nowait(None)
 
 
 class Server:
@@ -145,8 +155,12 @@ class Server:
         host: str = "127.0.0.1",
         port: int = 0,
         public_url: str | None = None,
+        robot_delay: float = 1.0,
     ) -> None:
         self.redis = redis
+        self.robot_delay = robot_delay
+        """Seconds the server's robots wait before each action, unless a match says otherwise
+        (robots at a table of robots never wait)."""
         self.store = Store(redis)
         self.organiser_key = organiser_key
         self.host = host
@@ -156,7 +170,8 @@ class Server:
         self._loading = asyncio.Lock()
         self._server: WebSocketServer | None = None
         self.connections: set[Connection] = set()
-        self.robots: set[asyncio.Task[None]] = set()
+        self.robots: dict[tuple[str, str], asyncio.Task[None]] = {}
+        """The robot playing each (match id, seat key ``"1N"``), while it plays."""
         self.robot_players: list[Robot] = []
         """Every robot this server started (for inspection: a correct robot has no errors)."""
 
@@ -182,9 +197,9 @@ class Server:
         # Stop the robots. A cancellation can be lost inside a wait that completes in the same
         # loop pass (asyncio on 3.11), so cancel again until each robot task has ended.
         while self.robots:
-            for task in list(self.robots):
+            for task in list(self.robots.values()):
                 task.cancel()
-            await asyncio.wait(list(self.robots), timeout=1.0)
+            await asyncio.wait(list(self.robots.values()), timeout=1.0)
         if self._server is not None:
             self._server.close()
             try:
@@ -199,6 +214,8 @@ class Server:
                     connection.websocket.transport.abort()
                 await self._server.wait_closed()
             self._server = None
+        for runtime in self.runtimes.values():
+            await runtime.close()
 
     @property
     def ws_url(self) -> str:
@@ -256,9 +273,12 @@ class Server:
             pass
         finally:
             self.connections.discard(connection)
-            if connection.runtime is not None and connection.subscriber is not None:
-                connection.runtime.detach(connection.subscriber)
             connection.outbox.put_nowait(None)
+            if connection.runtime is not None and connection.subscriber is not None:
+                try:
+                    await connection.runtime.leave(connection.subscriber)
+                except (RedisError, OSError) as error:
+                    log.warning("presence not logged: %s", error)
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
 
@@ -296,6 +316,13 @@ class Server:
             record = match_record(connection.runtime.state)
             connection.send(encode(MatchRecord(pbn=record, ref=message.ref)))
             return
+        if isinstance(message, GetBoard):
+            answer = connection.runtime.board_record(connection.subscriber.viewer, message.board)
+            connection.send(encode(answer.model_copy(update={"ref": message.ref})))
+            return
+        if isinstance(message, Substitute):
+            connection.send(encode(await self.substitute(connection, message)))
+            return
         assert isinstance(message, TableAction)
         seq = await connection.runtime.act(connection.subscriber.viewer, message)
         connection.send(encode(Ack(ref=message.ref, seq=seq)))
@@ -319,15 +346,21 @@ class Server:
         grant = await self.store.grant(hello.token)
         if grant is None:
             raise ProtocolError(ErrorCode.BAD_TOKEN, "this link's token is not known here")
+        if grant.role == "revoked":
+            raise ProtocolError(
+                ErrorCode.BAD_TOKEN,
+                "the director gave this seat to another player: this link no longer works",
+            )
+        role = grant.role
         runtime = await self.runtime(grant.match_id)
         viewer = self._viewer(grant, runtime)
-        subscriber = Subscriber(viewer, connection.send)
+        subscriber = Subscriber(viewer, connection.send, robot=hello.robot, close=connection.close)
 
         def welcome(seq: int) -> bytes:
             return encode(
                 Welcome(
                     version=version,
-                    role=grant.role,
+                    role=role,
                     match_id=grant.match_id,
                     table=grant.table,
                     seat=None if grant.seat is None else Seat.parse(grant.seat).letter,
@@ -363,7 +396,10 @@ class Server:
                 logs = await self.store.load(match_id)
                 if logs is None:
                     raise ProtocolError(ErrorCode.BAD_TOKEN, "this link's match is not here")
-                runtime = self.runtimes[match_id] = MatchRuntime(self.store, logs)
+                runtime = MatchRuntime(self.store, logs)
+                await runtime.settle_presence()
+                runtime.start_timers()
+                self.runtimes[match_id] = runtime
             return runtime
 
     # -- organising ----------------------------------------------------------------------
@@ -383,6 +419,10 @@ class Server:
             raise ProtocolError(
                 ErrorCode.INVALID_MESSAGE, "table 2 of a robot-table match is the robots' already"
             )
+        if robot_table and any(key.startswith("2") for key in request.names):
+            raise ProtocolError(
+                ErrorCode.INVALID_MESSAGE, "table 2 of a robot-table match has no players to name"
+            )
         try:
             boards = (
                 boards_from_pbn(request.deals_pbn, count)
@@ -394,6 +434,9 @@ class Server:
         except BridgeError as error:
             raise ProtocolError(ErrorCode.BAD_DEALS, str(error)) from None
         match_id = secrets.token_hex(8)
+        names = dict(request.names)
+        for table, letter in robots:
+            names.setdefault(f"{table}{letter}", "Robot")
         config = MatchConfig(
             match_id,
             request.team_a,
@@ -402,6 +445,10 @@ class Server:
             request.spectators,
             request.format,
             tuple(sorted(robots)),
+            tuple(sorted(names.items())),
+            request.chat,
+            request.review_seconds,
+            request.robot_delay_ms,
         )
         grants: dict[str, Grant] = {}
         robot_tokens: dict[str, str] = {}
@@ -421,6 +468,7 @@ class Server:
                         team=config.team_of(table, seat),
                         link=None if robot else f"{base}/play#{token}",
                         robot=robot,
+                        name=names.get(f"{table}{seat.letter}"),
                     )
                 )
         spectator = None
@@ -434,7 +482,7 @@ class Server:
         await self.store.create_match(config, grants, first, robot_tokens, table2)
         log.info("match %s created: %s, %d boards", match_id, request.format, len(boards))
         if robot_tokens:
-            self._start_robots(match_id, robot_tokens)
+            self._start_robots(config, robot_tokens)
         return MatchCreated(
             match_id=match_id,
             seats=seats,
@@ -443,19 +491,58 @@ class Server:
             ref=request.ref,
         )
 
+    async def substitute(self, connection: Connection, request: Substitute) -> Substituted:
+        """The director gives a seat a new player: a new link, or the server's robot."""
+        assert connection.runtime is not None
+        assert connection.subscriber is not None
+        runtime = connection.runtime
+        token = secrets.token_urlsafe(24)
+        seat = Seat.parse(request.seat)
+        await runtime.act_substitute(
+            connection.subscriber.viewer, request.table, seat, token, request.robot
+        )
+        key = f"{request.table}{request.seat}"
+        match_id = runtime.config.match_id
+        old = self.robots.pop((match_id, key), None)
+        if old is not None:
+            old.cancel()
+        if request.robot:
+            self._start_robots(runtime.config, {key: token})
+        link = None if request.robot else f"{self.public_url}/play#{token}"
+        return Substituted(table=request.table, seat=request.seat, link=link, ref=request.ref)
+
     # -- the server's robots -------------------------------------------------------------
 
-    def _start_robots(self, match_id: str, tokens: dict[str, str]) -> None:
+    def robot_delay_for(self, config: MatchConfig, table: int) -> float:
+        """How long a robot at ``table`` waits before acting: nothing at a table of robots
+        (nobody watches it), else the match's pace or the server's."""
+        robots = {seat for number, seat in config.robots if number == table}
+        if len(robots) == 4 or (config.format == "robot-table" and table == 2):
+            return 0.0
+        if config.robot_delay_ms is not None:
+            return config.robot_delay_ms / 1000
+        return self.robot_delay
+
+    def _start_robots(self, config: MatchConfig, tokens: dict[str, str]) -> None:
         """Run a robot for each of a match's robot seats, through the protocol like anyone."""
         from clients.client import Link
         from clients.robot import Robot
 
+        match_id = config.match_id
         for seat, token in sorted(tokens.items()):
-            robot = Robot(Link(self.ws_url, token), name=f"robot {match_id} {seat}")
+            robot = Robot(
+                Link(self.ws_url, token),
+                name=f"robot {match_id} {seat}",
+                delay=self.robot_delay_for(config, int(seat[0])),
+            )
             self.robot_players.append(robot)
             task = asyncio.create_task(self._run_robot(robot), name=f"robot {match_id} {seat}")
-            self.robots.add(task)
-            task.add_done_callback(self.robots.discard)
+            self.robots[(match_id, seat)] = task
+            task.add_done_callback(functools.partial(self._robot_done, (match_id, seat)))
+
+    def _robot_done(self, key: tuple[str, str], task: asyncio.Task[None]) -> None:
+        if self.robots.get(key) is task:
+            del self.robots[key]
 
     @staticmethod
     async def _run_robot(robot: object) -> None:
@@ -474,4 +561,6 @@ class Server:
     async def resume_robots(self) -> None:
         """Start the robots of every stored match that has robots and is not over."""
         for match_id, tokens in (await self.store.robot_matches()).items():
-            self._start_robots(match_id, tokens)
+            logs = await self.store.load(match_id)
+            if logs is not None:
+                self._start_robots(logs.config, tokens)

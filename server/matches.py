@@ -3,39 +3,56 @@
 Every action runs under the match's lock: check it by applying it to the state (the laws
 refuse it: an error, nothing changed), append it to the store (only then is it accepted),
 then give each connected viewer the one update :func:`server.views.project` makes for it,
-and acknowledge. Per-viewer sequence numbers are positions in the viewer's log, so they
-survive restarts: a client that comes back with the last number it saw gets exactly what
-it missed, regenerated from the logs.
+and acknowledge. Per-viewer sequence numbers count the entries of the viewer's log that
+reach the viewer, so they survive restarts: a client that comes back with the last number
+it saw gets exactly what it missed, regenerated from the logs.
+
+Besides the players' and the director's actions, the runtime logs what happens to the
+table by itself: a seat's player connecting or going away, and the end of a finished
+board's review when its time is up.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 from redis.exceptions import RedisError
 
-from bridge import BridgeError, IllegalCall, IllegalPlay, OutOfTurn, WrongPhase
+from bridge import BridgeError, IllegalCall, IllegalPlay, OutOfTurn, Seat, WrongPhase
 from protocol.codec import encode
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
+    AdjustScore,
     AnswerClaim,
+    AnswerUndo,
     AskAboutCall,
+    AssignResult,
+    BoardRecord,
+    CallDirector,
     ExplainCall,
     MakeCall,
     MakeClaim,
+    NextBoard,
     PlayCard,
     Rule,
     SendChat,
+    SetName,
+    Undo,
+    VoidBoard,
+    WithdrawClaim,
+    WithdrawConcession,
 )
-from server.state import ENDING_EVENTS, MatchState, StoredEvent, result_to_json
-from server.store import MatchLogs, Store
-from server.views import Player, Viewer, Watcher, project, receives, snapshot
+from server.state import MATCH_EVENTS, Effect, MatchState, StoredEvent, result_to_json
+from server.store import Appended, MatchLogs, ResultChange, Store
+from server.views import Player, Viewer, Watcher, board_record, project, receives, snapshot
 
-__all__ = ["RESUME_LIMIT", "MatchRuntime", "Subscriber", "TableAction"]
+__all__ = ["RESUME_LIMIT", "MatchRuntime", "Subscriber", "TableAction", "now_ms"]
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +60,36 @@ RESUME_LIMIT = 64
 """A viewer that missed more updates than this gets one snapshot instead of each of them."""
 
 TableAction = (
-    MakeCall | PlayCard | MakeClaim | AnswerClaim | AskAboutCall | ExplainCall | SendChat | Rule
+    MakeCall
+    | PlayCard
+    | MakeClaim
+    | AnswerClaim
+    | WithdrawClaim
+    | WithdrawConcession
+    | Undo
+    | AnswerUndo
+    | NextBoard
+    | SetName
+    | CallDirector
+    | AskAboutCall
+    | ExplainCall
+    | SendChat
+    | Rule
+    | AssignResult
+    | AdjustScore
+    | VoidBoard
 )
-MATCH_EVENTS = frozenset({"compared", "finished"})
+PLAY_EVENTS = frozenset(
+    {"call", "card", "claim", "answer", "withdraw_claim", "undo_request", "undo_answer", "undo"}
+)
+"""Table events refused once the match is over."""
 WATCH_MODES: tuple[Literal["live", "delayed", "director"], ...] = ("live", "delayed", "director")
+PLAYERS = tuple(Player(table, seat) for table in (1, 2) for seat in Seat)
+
+
+def now_ms() -> int:
+    """The server's clock, in milliseconds since the epoch (the ``at`` of logged events)."""
+    return int(time.time() * 1000)
 
 
 @dataclass(eq=False)
@@ -58,9 +101,13 @@ class Subscriber:
     """Queues a frame for the connection; never blocks (a connection that falls too far
     behind is closed by its owner and resumes later)."""
     sent_seq: int = 0
+    robot: bool = False
+    """The client said it is a program playing by itself."""
+    close: Callable[[], None] = field(default=lambda: None)
+    """Closes the connection (its seat was given to someone else)."""
 
 
-def wire_error(error: BridgeError, action: TableAction) -> ProtocolError:
+def wire_error(error: BridgeError, action: object) -> ProtocolError:
     """The one table from the laws' refusals to the protocol's error codes."""
     message = str(error)
     if isinstance(error, OutOfTurn):
@@ -70,7 +117,9 @@ def wire_error(error: BridgeError, action: TableAction) -> ProtocolError:
     if isinstance(error, IllegalCall):
         return ProtocolError(ErrorCode.ILLEGAL_CALL, message)
     if isinstance(error, IllegalPlay):
-        claims = isinstance(action, MakeClaim | AnswerClaim | Rule)
+        claims = isinstance(
+            action, MakeClaim | AnswerClaim | WithdrawClaim | WithdrawConcession | Rule
+        )
         return ProtocolError(ErrorCode.ILLEGAL_CLAIM if claims else ErrorCode.ILLEGAL_CARD, message)
     return ProtocolError(ErrorCode.INVALID_MESSAGE, message)
 
@@ -78,6 +127,10 @@ def wire_error(error: BridgeError, action: TableAction) -> ProtocolError:
 def table_entries(table: int, events: list[StoredEvent]) -> list[tuple[int, StoredEvent]]:
     """A table's log tagged like the watchers' log: match events 0, the rest the table."""
     return [(0 if e["type"] in MATCH_EVENTS else table, e) for e in events]
+
+
+def _forbidden(message: str) -> ProtocolError:
+    return ProtocolError(ErrorCode.FORBIDDEN, message)
 
 
 class MatchRuntime:
@@ -88,6 +141,7 @@ class MatchRuntime:
         self.config = logs.config
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
+        self._timers: dict[int, tuple[int, asyncio.Task[None]]] = {}
         self._load(logs)
         self._stale = False
 
@@ -95,10 +149,13 @@ class MatchRuntime:
         self.tables = logs.tables
         self.watch = logs.watch
         self.state = self._fold(self.watch)
-        self._watch_seq = {
-            mode: sum(1 for t, e in self.watch if receives(Watcher(mode), t, e))
+        self._seq: dict[Viewer, int] = {
+            Watcher(mode): sum(1 for t, e in self.watch if receives(Watcher(mode), t, e))
             for mode in WATCH_MODES
         }
+        for player in PLAYERS:
+            entries = table_entries(player.table, self.tables[player.table])
+            self._seq[player] = sum(1 for t, e in entries if receives(player, t, e))
 
     def _fold(self, entries: Iterable[tuple[int, StoredEvent]]) -> MatchState:
         """A state folded from ``entries``. In a robot-table match table 2 is the robots'
@@ -113,6 +170,15 @@ class MatchRuntime:
             state.apply(table, event)
         return state
 
+    async def close(self) -> None:
+        """Stop the review timers (a stopped server's successor restarts them)."""
+        for _board, task in self._timers.values():
+            task.cancel()
+        for _board, task in list(self._timers.values()):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._timers.clear()
+
     # -- sequence numbers and catching up ----------------------------------------------
 
     def _entries(self, viewer: Viewer) -> list[tuple[int, StoredEvent]]:
@@ -123,9 +189,7 @@ class MatchRuntime:
 
     def seq_of(self, viewer: Viewer) -> int:
         """The newest sequence number of ``viewer``'s log."""
-        if isinstance(viewer, Player):
-            return len(self.tables[viewer.table])
-        return self._watch_seq[viewer.mode]
+        return self._seq[viewer]
 
     def catch_up(self, viewer: Viewer, after: int) -> list[bytes]:
         """The frames after ``after`` up to now: each update regenerated from the logs, or
@@ -139,18 +203,19 @@ class MatchRuntime:
         frames = []
         seq = 0
         for table, event in self._entries(viewer):
-            state.apply(table, event)
+            effect = state.apply(table, event)
             if receives(viewer, table, event):
                 seq += 1
                 if seq > after:
-                    frames.append(encode(project(state, viewer, table, event, seq)))
+                    frames.append(encode(project(state, viewer, table, event, seq, effect)))
         return frames
 
     async def join(
         self, subscriber: Subscriber, last_seq: int | None, welcome: Callable[[int], bytes]
     ) -> None:
         """Start live delivery to a viewer: queue ``welcome(newest seq)``, then what it missed
-        since ``last_seq`` (see :meth:`catch_up`), then every update from now on."""
+        since ``last_seq`` (see :meth:`catch_up`), then every update from now on. A player's
+        seat is marked connected."""
         async with self.lock:
             await self._ensure_fresh()
             current = self.seq_of(subscriber.viewer)
@@ -163,9 +228,45 @@ class MatchRuntime:
                 subscriber.send(frame)
             subscriber.sent_seq = current
             self.subscribers.add(subscriber)
+            await self._note_presence(subscriber.viewer)
 
-    def detach(self, subscriber: Subscriber) -> None:
+    async def leave(self, subscriber: Subscriber) -> None:
+        """Stop delivery to a viewer; a player's seat with no connection left is marked away."""
         self.subscribers.discard(subscriber)
+        async with self.lock:
+            try:
+                await self._note_presence(subscriber.viewer)
+            except ProtocolError as error:
+                log.warning("match %s: presence not logged: %s", self.config.match_id, error)
+
+    async def settle_presence(self) -> None:
+        """Mark away the seats the log says are connected but have no connection here (after
+        a restart, nobody is connected yet)."""
+        async with self.lock:
+            for player in PLAYERS:
+                seats = self.state.tables[player.table].seats
+                if seats[player.seat].connected:
+                    await self._note_presence(player)
+
+    async def _note_presence(self, viewer: Viewer) -> None:
+        """Log the seat's presence if it changed: connected while any connection of the seat
+        is here, a robot when one of them says so."""
+        if not isinstance(viewer, Player):
+            return
+        mine = [s for s in self.subscribers if s.viewer == viewer]
+        seat = self.state.tables[viewer.table].seats[viewer.seat]
+        connected = bool(mine)
+        robot = any(s.robot for s in mine) or seat.server_robot
+        if (seat.connected, seat.robot) == (connected, robot):
+            return
+        event: StoredEvent = {
+            "type": "presence",
+            "seat": viewer.seat.letter,
+            "connected": connected,
+            "robot": robot,
+            "at": now_ms(),
+        }
+        await self._append(viewer.table, event, None)
 
     # -- actions -------------------------------------------------------------------------
 
@@ -174,80 +275,287 @@ class MatchRuntime:
         of the update that records it. Raises ProtocolError, changing nothing."""
         async with self.lock:
             await self._ensure_fresh()
+            if isinstance(action, AdjustScore | VoidBoard):
+                return await self._fix(viewer, action)
             table, event = self._event_for(viewer, action)
-            if self.state.finished and event["type"] in ENDING_EVENTS:
+            if self.state.finished and event["type"] in PLAY_EVENTS:
                 raise ProtocolError(ErrorCode.WRONG_PHASE, "the match is over")
-            try:
-                board = self.state.apply(table, event)
-            except BridgeError as error:
-                raise wire_error(error, action) from None
-            finished_board = result = next_start = None
-            if event["type"] in ENDING_EVENTS and board is not None and board.result is not None:
-                finished_board = board.spec.number
-                result = result_to_json(board.result)
-                upcoming = self.state.next_board(table)
-                next_start = None if upcoming is None else {"type": "start", "board": upcoming}
-            # From here the state holds the action; until the store confirms it, a failure
-            # leaves it unknown whether the action was stored: reload before the next one.
-            self._stale = True
-            try:
-                appended = await self.store.append(
-                    self.config.match_id,
-                    table,
-                    event,
-                    finished_board,
-                    result,
-                    next_start,
-                    len(self.config.boards),
-                )
-            except (RedisError, OSError) as error:
-                log.warning("match %s: store unavailable: %s", self.config.match_id, error)
-                raise ProtocolError(
-                    ErrorCode.UNAVAILABLE, "the match store is unavailable; try again"
-                ) from None
-            self._stale = False
-            self._publish(table, event)
-            seq = self.seq_of(viewer)
-            if appended.compared is not None:
-                self.state.apply(0, appended.compared)
-                self._publish(0, appended.compared)
-            if appended.finished:
-                finished: StoredEvent = {"type": "finished"}
-                self.state.apply(0, finished)
-                self._publish(0, finished)
-            if appended.start is not None:
-                self.state.apply(table, appended.start)
-                self._publish(table, appended.start)
-            return seq
+            return await self._append(table, event, action, viewer)
+
+    async def _append(
+        self,
+        table: int,
+        event: StoredEvent,
+        action: object,
+        viewer: Viewer | None = None,
+    ) -> int:
+        """Apply ``event`` at ``table``, store it with what it entails, publish it; returns
+        ``viewer``'s sequence number of the update recording it (0 without a viewer)."""
+        try:
+            effect = self.state.apply(table, event)
+        except BridgeError as error:
+            raise wire_error(error, action) from None
+        board = effect.board
+        change = None
+        next_start: StoredEvent | None = None
+        if effect.committed and board is not None:
+            if board.result is not None:
+                result = result_to_json(board.result, board.assigned)
+                change = ResultChange("commit", board.spec.number, result)
+            upcoming = self.state.next_board(table)
+            if upcoming is not None:
+                next_start = {"type": "start", "board": upcoming, "at": event.get("at", now_ms())}
+        elif event["type"] == "assign" and board is not None and board.committed:
+            assert board.result is not None
+            result = result_to_json(board.result, True)
+            change = ResultChange("assign", board.spec.number, result)
+        appended = await self._store(table, event, change, next_start)
+        self._publish(table, event, effect)
+        seq = 0 if viewer is None else self.seq_of(viewer)
+        await self._after(appended)
+        return seq
+
+    async def _fix(self, viewer: Viewer, action: AdjustScore | VoidBoard) -> int:
+        """The director voids a board or gives it an artificial score: published to everyone
+        at once; a table playing the board stops and goes on to its next one."""
+        self._require_director(viewer)
+        if action.board not in {spec.number for spec in self.config.boards}:
+            raise ProtocolError(
+                ErrorCode.INVALID_MESSAGE, f"board {action.board} is not in this match"
+            )
+        payload = (
+            {"kind": "void"}
+            if isinstance(action, VoidBoard)
+            else {"kind": "artificial", "imps_a": action.imps_a}
+        )
+        appended = await self._store(0, None, ResultChange("fix", action.board, payload), None)
+        await self._after(appended)
+        return self.seq_of(viewer)
+
+    async def _store(
+        self,
+        table: int,
+        event: StoredEvent | None,
+        change: ResultChange | None,
+        next_start: StoredEvent | None,
+    ) -> Appended:
+        # From here the state may hold the event; until the store confirms it, a failure
+        # leaves it unknown whether it was stored: reload before the next action.
+        self._stale = True
+        try:
+            appended = await self.store.append(
+                self.config.match_id, table, event, change, next_start, len(self.config.boards)
+            )
+        except (RedisError, OSError) as error:
+            log.warning("match %s: store unavailable: %s", self.config.match_id, error)
+            raise ProtocolError(
+                ErrorCode.UNAVAILABLE, "the match store is unavailable; try again"
+            ) from None
+        self._stale = False
+        return appended
+
+    async def _after(self, appended: Appended) -> None:
+        """Fold and publish what the store appended after an event: the comparison, the end
+        of the match, the next board; then start the boards a director's decision freed, and
+        time the reviews."""
+        freed: tuple[int, ...] = ()
+        if appended.compared is not None:
+            effect = self.state.apply(0, appended.compared)
+            self._publish(0, appended.compared, effect)
+            freed = effect.abandoned
+        if appended.finished:
+            finished: StoredEvent = {"type": "finished"}
+            self._publish(0, finished, self.state.apply(0, finished))
+        if appended.start is not None:
+            effect = self.state.apply(appended.table, appended.start)
+            self._publish(appended.table, appended.start, effect)
+        for table in freed:
+            upcoming = self.state.next_board(table)
+            if upcoming is not None:
+                start: StoredEvent = {"type": "start", "board": upcoming, "at": now_ms()}
+                await self._append(table, start, None)
+        self._time_reviews()
+
+    # -- what each action logs -----------------------------------------------------------
+
+    @staticmethod
+    def _require_director(viewer: Viewer) -> None:
+        if not (isinstance(viewer, Watcher) and viewer.mode == "director"):
+            raise _forbidden("only the director may do that")
 
     def _event_for(self, viewer: Viewer, action: TableAction) -> tuple[int, StoredEvent]:
-        if isinstance(action, Rule):
-            if not (isinstance(viewer, Watcher) and viewer.mode == "director"):
-                raise ProtocolError(ErrorCode.FORBIDDEN, "only the director rules")
-            return action.table, {"type": "rule", "tricks": action.declarer_tricks}
+        at = now_ms()
+        director = isinstance(viewer, Watcher) and viewer.mode == "director"
+        if isinstance(action, Rule | AssignResult):
+            self._require_director(viewer)
+            if isinstance(action, Rule):
+                return action.table, {"type": "rule", "tricks": action.declarer_tricks, "at": at}
+            return action.table, {
+                "type": "assign",
+                "board": action.board,
+                "contract": action.contract,
+                "declarer": action.declarer,
+                "tricks": action.tricks,
+                "at": at,
+            }
+        if director and isinstance(action, SendChat | Undo | AnswerUndo):
+            if action.table is None:
+                raise ProtocolError(
+                    ErrorCode.INVALID_MESSAGE, "the director names the table: set 'table'"
+                )
+            ruling: StoredEvent
+            if isinstance(action, SendChat):
+                ruling = {"type": "chat", "seat": None, "text": action.text, "to": "NESW"}
+            elif isinstance(action, Undo):
+                ruling = {"type": "undo"}
+            else:
+                ruling = {"type": "undo_answer", "accept": action.accept}
+            return action.table, {**ruling, "at": at}
         if not isinstance(viewer, Player):
-            raise ProtocolError(ErrorCode.FORBIDDEN, "only the players at a table act there")
-        seat = viewer.seat.letter
-        event: StoredEvent
+            raise _forbidden("only the players at a table act there")
+        table = viewer.table
+        if isinstance(action, SendChat | Undo | AnswerUndo) and action.table not in (None, table):
+            raise _forbidden("players act at their own table only")
+        seat = viewer.seat
+        event: StoredEvent = {"seat": seat.letter, "at": at}
         if isinstance(action, MakeCall):
-            event = {"type": "call", "seat": seat, "call": action.call}
+            event |= {"type": "call", "call": action.call}
             if action.alert is not None:
                 event["alert"] = action.alert
         elif isinstance(action, PlayCard):
-            event = {"type": "card", "seat": seat, "card": action.card}
+            event |= {"type": "card", "card": action.card}
         elif isinstance(action, MakeClaim):
-            event = {"type": "claim", "seat": seat, "tricks": action.tricks}
+            event |= {"type": "claim", "tricks": action.tricks}
+            if action.statement is not None:
+                event["statement"] = action.statement
         elif isinstance(action, AnswerClaim):
-            event = {"type": "answer", "seat": seat, "accept": action.accept}
+            event |= {"type": "answer", "accept": action.accept}
+        elif isinstance(action, WithdrawClaim):
+            event |= {"type": "withdraw_claim"}
+        elif isinstance(action, WithdrawConcession):
+            event |= {"type": "withdraw_concession"}
+        elif isinstance(action, Undo):
+            event |= {"type": "undo_request"}
+        elif isinstance(action, AnswerUndo):
+            event |= {"type": "undo_answer", "accept": action.accept}
+        elif isinstance(action, NextBoard):
+            event |= {"type": "ready"}
+        elif isinstance(action, SetName):
+            if self.state.tables[table].seats[seat].named:
+                raise _forbidden("the organiser gave this seat its player's name")
+            event |= {"type": "name", "name": action.name}
+        elif isinstance(action, CallDirector):
+            event |= {"type": "director_call"}
+            if action.text is not None:
+                event["text"] = action.text
         elif isinstance(action, AskAboutCall):
-            event = {"type": "ask", "seat": seat, "index": action.index}
+            board = self.state.tables[table].current
+            if board is None:
+                raise ProtocolError(ErrorCode.WRONG_PHASE, "no board has started at this table")
+            try:
+                caller = MatchState.caller(board, action.index)
+            except BridgeError as error:
+                raise wire_error(error, action) from None
+            event |= {"type": "ask", "index": action.index, "caller": caller.letter}
         elif isinstance(action, ExplainCall):
-            event = {"type": "explain", "seat": seat, "index": action.index, "text": action.text}
+            event |= {"type": "explain", "index": action.index, "text": action.text}
+        elif isinstance(action, SendChat):
+            audience = self.state.chat_audience(table, seat)
+            if not audience:
+                raise _forbidden("table chat is off during a board; it opens between boards")
+            to = "".join(s.letter for s in Seat if s in audience)
+            event |= {"type": "chat", "text": action.text, "to": to}
         else:
-            event = {"type": "chat", "seat": seat, "text": action.text}
-        return viewer.table, event
+            raise _forbidden(f"a player may not send {action.type}")
+        return table, event
 
-    def _publish(self, table: int, event: StoredEvent) -> None:
+    # -- the director's tools that are not table events -------------------------------
+
+    async def act_substitute(
+        self, viewer: Viewer, table: int, seat: Seat, token: str, robot: bool
+    ) -> int:
+        """Give a seat a new token (the old one stops working, its connections close) and log
+        it; returns the director's sequence number of the update recording it."""
+        self._require_director(viewer)
+        if self.config.format == "robot-table" and table == 2:
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE, "table 2 is the robots' table")
+        async with self.lock:
+            await self._ensure_fresh()
+            try:
+                await self.store.substitute(self.config.match_id, table, seat.letter, token, robot)
+            except (RedisError, OSError):
+                raise ProtocolError(
+                    ErrorCode.UNAVAILABLE, "the match store is unavailable; try again"
+                ) from None
+            for subscriber in [s for s in self.subscribers if s.viewer == Player(table, seat)]:
+                self.subscribers.discard(subscriber)
+                subscriber.close()
+            event: StoredEvent = {
+                "type": "substitute",
+                "seat": seat.letter,
+                "robot": robot,
+                "at": now_ms(),
+            }
+            return await self._append(table, event, None, viewer)
+
+    def board_record(self, viewer: Viewer, number: int) -> BoardRecord:
+        """``get_board``: the board as the tables played it, as ``viewer`` may see it."""
+        if number not in {spec.number for spec in self.config.boards}:
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"board {number} is not in this match")
+        record = board_record(self.state, viewer, number)
+        if record is None:
+            raise _forbidden(
+                f"board {number} is not compared yet: how it was played stays hidden until then"
+            )
+        return record
+
+    # -- reviews -------------------------------------------------------------------------
+
+    def _time_reviews(self) -> None:
+        """Start a timer for each table whose finished board is on review with a time limit."""
+        for table in self.config.tables:
+            deadline = self.state.review_deadline(table)
+            board = self.state.tables[table].current
+            timer = self._timers.get(table)
+            if deadline is None or board is None:
+                if timer is not None:
+                    timer[1].cancel()
+                    del self._timers[table]
+                continue
+            if timer is not None and timer[0] == board.spec.number and not timer[1].done():
+                continue
+            delay = max(0.0, (deadline - now_ms()) / 1000)
+            task = asyncio.create_task(self._end_review(table, board.spec.number, delay))
+            self._timers[table] = (board.spec.number, task)
+
+    async def _end_review(self, table: int, board: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+        async with self.lock:
+            current = self.state.tables[table].current
+            if current is None or current.spec.number != board or not current.is_reviewing:
+                return
+            self._timers.pop(table, None)
+            try:
+                await self._ensure_fresh()
+                event: StoredEvent = {"type": "review_over", "board": board, "at": now_ms()}
+                await self._append(table, event, None)
+            except ProtocolError as error:
+                log.warning(
+                    "match %s: review of board %d not ended: %s", self.config.match_id, board, error
+                )
+                # Try again shortly: the store may be back.
+                self._timers[table] = (
+                    board,
+                    asyncio.create_task(self._end_review(table, board, 1.0)),
+                )
+
+    def start_timers(self) -> None:
+        """Time the reviews in progress (after loading the match)."""
+        self._time_reviews()
+
+    # -- publishing ------------------------------------------------------------------------
+
+    def _publish(self, table: int, event: StoredEvent, effect: Effect) -> None:
         """Mirror a stored entry and send each subscriber that receives it its update."""
         if table == 0:
             self.tables[1].append(event)
@@ -255,8 +563,8 @@ class MatchRuntime:
         else:
             self.tables[table].append(event)
         self.watch.append((table, event))
-        for mode in WATCH_MODES:
-            self._watch_seq[mode] += receives(Watcher(mode), table, event)
+        for viewer in self._seq:
+            self._seq[viewer] += receives(viewer, table, event)
         frames: dict[Viewer, bytes] = {}
         for subscriber in list(self.subscribers):
             viewer = subscriber.viewer
@@ -265,7 +573,9 @@ class MatchRuntime:
             seq = self.seq_of(viewer)
             frame = frames.get(viewer)
             if frame is None:
-                frame = frames[viewer] = encode(project(self.state, viewer, table, event, seq))
+                frame = frames[viewer] = encode(
+                    project(self.state, viewer, table, event, seq, effect)
+                )
             subscriber.sent_seq = seq
             subscriber.send(frame)
 
@@ -287,3 +597,4 @@ class MatchRuntime:
             for frame in self.catch_up(subscriber.viewer, subscriber.sent_seq):
                 subscriber.send(frame)
             subscriber.sent_seq = self.seq_of(subscriber.viewer)
+        self._time_reviews()

@@ -1,18 +1,37 @@
 """A match's state, folded from its event log. Pure: no I/O, no clock, no randomness.
 
 The store keeps three logs per match: one per table (its calls, cards, claims, chat, board
-starts, and the comparisons and the end of the match once they happen) and one for
-watchers (every table event tagged with its table, plus the comparisons). Folding the
-watchers' log gives the whole match; folding a table's log gives all that table's players
-may ever learn. Actions are checked by applying them: :meth:`MatchState.apply` raises a
-:class:`bridge.BridgeError` and changes nothing when the laws refuse them.
+starts, the players' names and presence, and the comparisons and the end of the match once
+they happen) and one for watchers (every table event tagged with its table, plus the
+comparisons). Folding the watchers' log gives the whole match; folding a table's log gives
+all that table's players may ever learn. Actions are checked by applying them:
+:meth:`MatchState.apply` raises a :class:`bridge.BridgeError` and changes nothing when the
+laws refuse them. Times (``at``, milliseconds since the epoch) are data in the events,
+written by the server when it logged them.
+
+Table events (``seat`` a letter, ``at`` on each):
+
+- ``start`` {board}; ``call`` {seat, call, alert?}; ``card`` {seat, card}
+- ``claim`` {seat, tricks, statement?}; ``answer`` {seat, accept}; ``withdraw_claim`` {seat};
+  ``withdraw_concession`` {seat}
+- ``undo_request`` {seat}; ``undo_answer`` {seat? (none: the director), accept};
+  ``undo`` {} (the director takes back the last call or card)
+- ``rule`` {tricks}; ``assign`` {board, contract, declarer, tricks} (the director)
+- ``ask`` {seat, index, caller}; ``explain`` {seat, index, text}
+- ``chat`` {seat? (none: the director), text, to}; ``director_call`` {seat, text?}
+- ``name`` {seat, name?}; ``presence`` {seat, connected, robot}; ``substitute`` {seat, robot}
+- ``ready`` {seat}; ``review_over`` {board}
+
+Match events (logged at "table 0", in every log): ``compared`` {board, table1, table2, fix},
+``finished``.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from bridge import (
     Auction,
@@ -22,6 +41,8 @@ from bridge import (
     Contract,
     Deal,
     IllegalCall,
+    IllegalPlay,
+    OutOfTurn,
     Play,
     Seat,
     Vulnerability,
@@ -30,16 +51,26 @@ from bridge import (
 from bridge.formats import TableResult, TeamsMatch
 from bridge.play import Claim
 
-__all__ = ["BoardSpec", "BoardState", "MatchConfig", "MatchState", "StoredEvent", "TableState"]
+__all__ = [
+    "BoardSpec",
+    "BoardState",
+    "Effect",
+    "MatchConfig",
+    "MatchState",
+    "StoredEvent",
+    "TableState",
+]
 
 StoredEvent = dict[str, Any]
 """One entry of a log, as stored (JSON): ``{"type": "call", "seat": "N", "call": "1S", ...}``."""
 
-ENDING_EVENTS = frozenset({"call", "card", "answer", "rule"})
-"""The table events that can finish a board."""
-
 SpectatorMode = Literal["live", "delayed", "off"]
 MatchFormat = Literal["teams", "robot-table"]
+ChatMode = Literal["table", "opponents", "off"]
+ClaimStatus = Literal["pending", "accepted", "rejected", "withdrawn"]
+
+MATCH_EVENTS = frozenset({"compared", "finished"})
+"""Events logged for the whole match (at every table and for watchers)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +124,8 @@ class BoardSpec:
 
 @dataclass(frozen=True, slots=True)
 class MatchConfig:
-    """What the organiser set up: the teams, the boards in order, the spectator mode."""
+    """What the organiser set up: the teams, the boards in order, the spectator mode, the
+    players' names, what chat reaches, the review time and the robots' pace."""
 
     match_id: str
     team_a: str
@@ -103,7 +135,12 @@ class MatchConfig:
     format: MatchFormat = "teams"
     """``teams`` (RULES.md 6.1) or ``robot-table`` (6.2: table 2 is the robots' table)."""
     robots: tuple[tuple[int, str], ...] = ()
-    """(table, seat letter) of the seats the server's robots play."""
+    """(table, seat letter) of the seats the server's robots play at the start."""
+    names: tuple[tuple[str, str], ...] = ()
+    """(seat key ``"1N"``, name) of the seats the organiser named."""
+    chat: ChatMode = "opponents"
+    review_seconds: int = 0
+    robot_delay_ms: int | None = None
 
     def to_json(self) -> str:
         return json.dumps(
@@ -115,6 +152,10 @@ class MatchConfig:
                 "spectators": self.spectators,
                 "format": self.format,
                 "robots": [list(seat) for seat in self.robots],
+                "names": dict(self.names),
+                "chat": self.chat,
+                "review_seconds": self.review_seconds,
+                "robot_delay_ms": self.robot_delay_ms,
             }
         )
 
@@ -129,22 +170,37 @@ class MatchConfig:
             data["spectators"],
             data.get("format", "teams"),
             tuple((table, seat) for table, seat in data.get("robots", [])),
+            tuple(sorted(data.get("names", {}).items())),
+            data.get("chat", "opponents"),
+            data.get("review_seconds", 0),
+            data.get("robot_delay_ms"),
         )
 
     def team_of(self, table: int, seat: Seat) -> Literal["A", "B"]:
         """Team A sits N-S at table 1 and E-W at table 2."""
         return "A" if (table == 1) == seat.is_north_south else "B"
 
+    @property
+    def tables(self) -> tuple[int, ...]:
+        return (1, 2)
 
-def result_to_json(result: TableResult) -> dict[str, Any]:
+    def review_seconds_at(self, table: int) -> int:
+        """The robots' table of the robot-table format was played at once: no review there."""
+        return 0 if self.format == "robot-table" and table == 2 else self.review_seconds
+
+
+def result_to_json(result: TableResult, assigned: bool = False) -> dict[str, Any]:
     """A table's result as stored (and as compared by the store's script)."""
-    return {
+    data: dict[str, Any] = {
         "contract": None if result.contract is None else str(result.contract),
         "declarer": None if result.declarer is None else result.declarer.letter,
         "tricks": result.tricks,
         "vulnerability": result.vulnerability.value,
         "ns_score": result.ns_score,
     }
+    if assigned:
+        data["assigned"] = True
+    return data
 
 
 def result_from_json(data: dict[str, Any]) -> TableResult:
@@ -159,45 +215,127 @@ def result_from_json(data: dict[str, Any]) -> TableResult:
 
 
 @dataclass
+class ClaimState:
+    """The last claim of a board: pending, or settled and kept for display."""
+
+    claim: Claim
+    statement: str | None
+    status: ClaimStatus = "pending"
+
+
+@dataclass(frozen=True, slots=True)
+class UndoRequest:
+    """A player's request to take back their last call or card."""
+
+    seat: Seat
+    call: Call | None
+    card: Card | None
+    deciders: frozenset[Seat]
+    accepted: frozenset[Seat] = frozenset()
+
+
+@dataclass
 class BoardState:
-    """One board at one table: the auction, the play, alerts, the claim and the result."""
+    """One board at one table: the auction, the play, alerts, claims, undo requests, the
+    result and the review after it."""
 
     spec: BoardSpec
     auction: Auction
     alerts: dict[int, str] = field(default_factory=dict)
     play: Play | None = None
     result: TableResult | None = None
-    claim: Claim | None = None
-    """The pending claim, or the last one answered (kept for display)."""
-    claim_rejected: bool = False
-    """A claim was rejected: the director is called and the play waits for a ruling."""
+    assigned: bool = False
+    """The director assigned the result."""
+    claim: ClaimState | None = None
+    undo: UndoRequest | None = None
     questions: set[int] = field(default_factory=set)
     """Calls (by index) an opponent asked about that their caller has not explained yet."""
+    finished_at: int | None = None
+    ready: set[Seat] = field(default_factory=set)
+    """Seats that asked for the next board while this one is on review."""
+    committed: bool = False
+    """The table is done with the board: the review is over and its result is stored for
+    the comparison (or the director ended the board without one)."""
+    abandoned: bool = False
+    """The director voided the board (or gave it an artificial score) while it was played."""
+    taken_back: tuple[Seat, Call | None, Card | None] | None = None
+    """The call or card the last undo event took back (who made it, which), if it took one."""
 
     @classmethod
     def start(cls, spec: BoardSpec) -> BoardState:
         return cls(spec, Auction(spec.dealer))
 
     @property
-    def phase(self) -> Literal["auction", "play", "claim", "director", "finished"]:
-        if self.result is not None:
+    def is_finished(self) -> bool:
+        return self.result is not None or self.abandoned
+
+    @property
+    def phase(self) -> Literal["auction", "play", "claim", "finished"]:
+        if self.is_finished:
             return "finished"
         if self.play is None:
             return "auction"
-        if self.claim_rejected:
-            return "director"
         if self.play.pending_claim is not None:
             return "claim"
         return "play"
 
+    @property
+    def is_reviewing(self) -> bool:
+        """Finished, and still on the table: the next board has not started."""
+        return self.is_finished and not self.committed
+
+    def last_action(self) -> tuple[Seat, Call | None, Card | None] | None:
+        """Who made the table's last call or card, and which (declarer for dummy's card)."""
+        play = self.play
+        if play is not None and play.cards_played:
+            owner, card = play.cards_played[-1]
+            return (play.declarer if owner == play.dummy else owner), None, card
+        calls = self.auction.calls
+        if not calls:
+            return None
+        return Seat((self.spec.dealer + len(calls) - 1) % 4), calls[-1], None
+
+
+@dataclass
+class SeatState:
+    """Who sits at a seat, and whether they are connected."""
+
+    name: str | None = None
+    named: bool = False
+    """The organiser named the player: the name cannot be changed from the seat."""
+    server_robot: bool = False
+    """The server's robot plays the seat."""
+    robot: bool = False
+    """A program plays the seat: the server's robot, or a client that said it is one."""
+    connected: bool = False
+    since: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatEntry:
+    seat: Seat | None
+    text: str
+    to: frozenset[Seat]
+
+
+@dataclass(frozen=True, slots=True)
+class DirectorCall:
+    seat: Seat
+    board: int | None
+    text: str | None
+    at: int
+
 
 @dataclass
 class TableState:
-    """One table: the boards it has started, in order, and its chat."""
+    """One table: the boards it has started, in order, its players, chat and director calls."""
 
     number: int
     boards: list[BoardState] = field(default_factory=list)
-    chat: list[tuple[Seat, str]] = field(default_factory=list)
+    chat: list[ChatEntry] = field(default_factory=list)
+    seats: dict[Seat, SeatState] = field(default_factory=lambda: {s: SeatState() for s in Seat})
+    calls: list[DirectorCall] = field(default_factory=list)
+    """Calls for the director not answered yet."""
 
     @property
     def current(self) -> BoardState | None:
@@ -205,9 +343,28 @@ class TableState:
         return self.boards[-1] if self.boards else None
 
     @property
-    def results(self) -> list[tuple[int, TableResult]]:
-        """(board number, result) for each board this table has finished."""
-        return [(b.spec.number, b.result) for b in self.boards if b.result is not None]
+    def results(self) -> list[tuple[int, TableResult, bool]]:
+        """(board number, result, assigned) for each board this table has finished."""
+        return [(b.spec.number, b.result, b.assigned) for b in self.boards if b.result is not None]
+
+    def board(self, number: int) -> BoardState | None:
+        return next((b for b in self.boards if b.spec.number == number), None)
+
+    def is_between_boards(self) -> bool:
+        current = self.current
+        return current is None or current.is_finished
+
+
+@dataclass(frozen=True, slots=True)
+class Effect:
+    """What one folded event did, for the server to act on: the board it touched, whether it
+    finished that board, whether it committed it (its result, if any, is due to the store),
+    and the tables whose board in play a director's decision ended."""
+
+    board: BoardState | None = None
+    finished: bool = False
+    committed: bool = False
+    abandoned: tuple[int, ...] = ()
 
 
 class MatchState:
@@ -215,111 +372,283 @@ class MatchState:
 
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
-        self.tables = {1: TableState(1), 2: TableState(2)}
+        self.tables = {number: TableState(number) for number in config.tables}
+        names = dict(config.names)
+        robots = set(config.robots)
+        for number, table in self.tables.items():
+            for seat, state in table.seats.items():
+                name = names.get(f"{number}{seat.letter}")
+                state.name, state.named = name, name is not None
+                state.server_robot = state.robot = (number, seat.letter) in robots
         self.match = TeamsMatch(
             tuple(b.number for b in config.boards), config.team_a, config.team_b
         )
+        self.fixed: set[int] = set()
+        """Boards the director voided or gave an artificial score."""
         self.finished = False
 
     # -- folding ---------------------------------------------------------------------
 
-    def apply(self, table: int, event: StoredEvent) -> BoardState | None:
+    def apply(self, table: int, event: StoredEvent) -> Effect:
         """Fold one event. Table events (``table`` 1 or 2) are checked by the laws and raise
         a :class:`BridgeError`, changing nothing, when refused; match events (``table`` 0:
-        ``compared``, ``finished``) are the store's own. Returns the board a table event
-        touched."""
+        ``compared``, ``finished``) are the store's own."""
         kind = event.get("type")
         if table == 0:
             if kind == "compared":
-                board = event["board"]
-                match = self.match
-                for number in (1, 2):
-                    match = match.record(board, number, result_from_json(event[f"table{number}"]))
-                self.match = match
-            elif kind == "finished":
+                return self._compared(event)
+            if kind == "finished":
                 self.finished = True
-            else:
-                raise BridgeError(f"unknown match event {kind!r}")
-            return None
+                return Effect()
+            raise BridgeError(f"unknown match event {kind!r}")
         state = self.tables[table]
-        if kind == "start":
-            index = len(state.boards)
-            if (
-                index >= len(self.config.boards)
-                or self.config.boards[index].number != event["board"]
-            ):
-                raise BridgeError(f"board {event['board']} is not next at table {table}")
-            if state.current is not None and state.current.result is None:
-                raise WrongPhase("the board in play is not finished")
-            board = BoardState.start(self.config.boards[index])
-            state.boards.append(board)
-            return board
-        if kind == "chat":
-            state.chat.append((Seat.parse(event["seat"]), event["text"]))
-            return state.current
-        board = state.current
-        if board is None or board.result is not None:
-            raise WrongPhase("no board is in play at this table")
-        seat = Seat.parse(event["seat"]) if "seat" in event else None
-        if kind == "call":
-            self._call(board, seat, event)
-        elif kind == "card":
-            self._card(board, seat, event)
-        elif kind == "claim":
-            self._claim(board, seat, event)
-        elif kind == "answer":
-            self._answer(board, seat, event)
-        elif kind == "rule":
-            self._rule(board, event)
-        elif kind == "ask":
-            self._ask(board, seat, event)
-        elif kind == "explain":
-            self._explain(board, seat, event)
-        else:
+        handler = self._TABLE_EVENTS.get(kind or "")
+        if handler is None:
             raise BridgeError(f"unknown table event {kind!r}")
+        effect: Effect = handler(self, state, event)
+        return effect
+
+    def _seat(self, event: StoredEvent) -> Seat:
+        return Seat.parse(event["seat"])
+
+    # -- the table's own life: boards, names, presence, chat -------------------------
+
+    def _start(self, state: TableState, event: StoredEvent) -> Effect:
+        number = event["board"]
+        spec = next((b for b in self.config.boards if b.number == number), None)
+        if spec is None or state.board(number) is not None:
+            raise BridgeError(f"board {number} is not next at table {state.number}")
+        current = state.current
+        if current is not None and not current.committed:
+            raise WrongPhase("the board in play is not finished")
+        board = BoardState.start(spec)
+        state.boards.append(board)
+        return Effect(board)
+
+    def _name(self, state: TableState, event: StoredEvent) -> Effect:
+        seat = state.seats[self._seat(event)]
+        if seat.named and event.get("by") != "director":
+            raise IllegalCall("the organiser named this seat's player")
+        seat.name = event.get("name")
+        return Effect(state.current)
+
+    def _presence(self, state: TableState, event: StoredEvent) -> Effect:
+        seat = state.seats[self._seat(event)]
+        seat.connected = bool(event["connected"])
+        seat.robot = bool(event["robot"]) or seat.server_robot
+        seat.since = event.get("at")
+        return Effect(state.current)
+
+    def _substitute(self, state: TableState, event: StoredEvent) -> Effect:
+        robot = bool(event["robot"])
+        state.seats[self._seat(event)] = SeatState(
+            name="Robot" if robot else None, server_robot=robot, robot=robot, since=event.get("at")
+        )
+        return Effect(state.current)
+
+    def _chat(self, state: TableState, event: StoredEvent) -> Effect:
+        seat = None if event.get("seat") is None else self._seat(event)
+        to = frozenset(Seat.parse(letter) for letter in event["to"])
+        state.chat.append(ChatEntry(seat, event["text"], to))
+        if seat is None:
+            state.calls.clear()  # the director answered the table
+        return Effect(state.current)
+
+    def _director_call(self, state: TableState, event: StoredEvent) -> Effect:
+        current = state.current
+        state.calls.append(
+            DirectorCall(
+                self._seat(event),
+                None if current is None else current.spec.number,
+                event.get("text"),
+                event.get("at", 0),
+            )
+        )
+        return Effect(current)
+
+    def chat_audience(self, table: int, sender: Seat | None) -> frozenset[Seat]:
+        """The players a chat line from ``sender`` (None: the director) reaches now: all four
+        between boards or from the director; during a board, as the match's chat mode says.
+        Empty when chat is off."""
+        if sender is None or self.tables[table].is_between_boards():
+            return frozenset(Seat)
+        if self.config.chat == "table":
+            return frozenset(Seat)
+        if self.config.chat == "opponents":
+            return frozenset({sender, sender.lho, sender.rho})
+        return frozenset()
+
+    # -- the auction and the play ------------------------------------------------------
+
+    def _in_play(self, state: TableState) -> BoardState:
+        board = state.current
+        if board is None or board.is_finished:
+            raise WrongPhase("no board is in play at this table")
         return board
 
-    def _call(self, board: BoardState, seat: Seat | None, event: StoredEvent) -> None:
+    def _no_undo_pending(self, board: BoardState) -> None:
+        if board.undo is not None:
+            raise WrongPhase("an undo is waiting for the opponents' answer")
+
+    def _call(self, state: TableState, event: StoredEvent) -> Effect:
+        board = self._in_play(state)
         if board.play is not None:
             raise WrongPhase("the auction is over: the play has begun")
-        assert seat is not None
-        board.auction.call(Call.parse(event["call"]), seat=seat)
+        self._no_undo_pending(board)
+        board.auction.call(Call.parse(event["call"]), seat=self._seat(event))
         if event.get("alert"):
             board.alerts[len(board.auction.calls) - 1] = event["alert"]
         if board.auction.is_complete:
             contract, declarer = board.auction.contract, board.auction.declarer
             if contract is None or declarer is None:
-                board.result = TableResult(None, None, 0, board.spec.vulnerability)
-            else:
-                board.play = Play(board.spec.deal, contract, declarer)
+                return self._finish(
+                    state, board, TableResult(None, None, 0, board.spec.vulnerability), event
+                )
+            board.play = Play(board.spec.deal, contract, declarer)
+        return Effect(board)
 
     def _require_play(self, board: BoardState) -> Play:
         if board.play is None:
             raise WrongPhase("the play has not begun: the auction is on")
-        if board.claim_rejected:
-            raise WrongPhase("a claim was rejected: the director must rule first")
         return board.play
 
-    def _card(self, board: BoardState, seat: Seat | None, event: StoredEvent) -> None:
+    def _card(self, state: TableState, event: StoredEvent) -> Effect:
+        board = self._in_play(state)
         play = self._require_play(board)
-        assert seat is not None
-        play.play(Card.parse(event["card"]), seat=seat)
-        self._finish_if_done(board, play)
+        self._no_undo_pending(board)
+        play.play(Card.parse(event["card"]), seat=self._seat(event))
+        if board.claim is not None and board.claim.status != "pending":
+            board.claim = None  # a settled claim shows until the play goes on
+        return self._finish_if_done(state, board, play, event)
 
-    def _claim(self, board: BoardState, seat: Seat | None, event: StoredEvent) -> None:
+    def _claim(self, state: TableState, event: StoredEvent) -> Effect:
+        board = self._in_play(state)
         play = self._require_play(board)
-        assert seat is not None
-        board.claim = play.claim(seat, event["tricks"])
+        self._no_undo_pending(board)
+        claim = play.claim(self._seat(event), event["tricks"])
+        board.claim = ClaimState(claim, event.get("statement"))
+        return Effect(board)
 
-    def _answer(self, board: BoardState, seat: Seat | None, event: StoredEvent) -> None:
+    def _answer(self, state: TableState, event: StoredEvent) -> Effect:
+        board = self._in_play(state)
         play = self._require_play(board)
-        assert seat is not None
+        seat = self._seat(event)
+        assert board.claim is not None or play.pending_claim is None
         if event["accept"]:
-            board.claim = play.accept_claim(seat)
-            self._finish_if_done(board, play)
-        else:
-            board.claim = play.reject_claim(seat)
-            board.claim_rejected = True
+            claim = play.accept_claim(seat)
+            statement = None if board.claim is None else board.claim.statement
+            status: ClaimStatus = "accepted" if play.is_complete else "pending"
+            board.claim = ClaimState(claim, statement, status)
+            return self._finish_if_done(state, board, play, event)
+        claim = play.reject_claim(seat)
+        board.claim = ClaimState(claim, None if board.claim is None else board.claim.statement)
+        board.claim.status = "rejected"
+        return Effect(board)
+
+    def _withdraw_claim(self, state: TableState, event: StoredEvent) -> Effect:
+        board = self._in_play(state)
+        play = self._require_play(board)
+        claim = play.withdraw_claim(self._seat(event))
+        statement = None if board.claim is None else board.claim.statement
+        board.claim = ClaimState(claim, statement, "withdrawn")
+        return Effect(board)
+
+    def _withdraw_concession(self, state: TableState, event: StoredEvent) -> Effect:
+        board = state.current
+        seat = self._seat(event)
+        if board is None or not board.is_reviewing or board.claim is None:
+            raise WrongPhase("no concession can be withdrawn now: the board was not conceded")
+        if board.claim.status != "accepted" or board.play is None or board.assigned:
+            raise WrongPhase("no concession can be withdrawn now: the board was not conceded")
+        claim = board.claim.claim
+        if seat == board.play.dummy:
+            raise IllegalPlay("dummy takes no part in the play and cannot withdraw a concession")
+        claimers = seat in (claim.claimer, claim.claimer.partner)
+        conceded = claim.tricks < claim.remaining if claimers else claim.tricks > 0
+        if not conceded:
+            raise IllegalPlay("your side conceded no trick in this claim")
+        board.play.withdraw_concession()
+        board.claim.status = "withdrawn"
+        board.result = None
+        board.finished_at = None
+        board.ready.clear()
+        return Effect(board)
+
+    # -- undo ----------------------------------------------------------------------------
+
+    def _undo_request(self, state: TableState, event: StoredEvent) -> Effect:
+        board = self._in_play(state)
+        seat = self._seat(event)
+        self._no_undo_pending(board)
+        if board.play is not None and board.play.pending_claim is not None:
+            raise WrongPhase("a claim is pending: withdraw it or wait for the answer")
+        last = board.last_action()
+        if last is None:
+            raise WrongPhase("nothing has been called or played on this board yet")
+        maker, call, card = last
+        if maker != seat:
+            raise OutOfTurn("only the player who made the last call or card may ask to undo it")
+        board.undo = UndoRequest(seat, call, card, frozenset({seat.lho, seat.rho}))
+        return Effect(board)
+
+    def _undo_answer(self, state: TableState, event: StoredEvent) -> Effect:
+        board = self._in_play(state)
+        board.taken_back = None
+        request = board.undo
+        if request is None:
+            raise WrongPhase("no undo is waiting for an answer")
+        if event.get("seat") is None:  # the director decides it
+            board.undo = None
+            if event["accept"]:
+                self._take_back(board)
+            return Effect(board)
+        seat = self._seat(event)
+        if seat not in request.deciders:
+            raise OutOfTurn(f"{seat.name.title()} does not decide this undo")
+        if seat in request.accepted:
+            raise IllegalPlay(f"{seat.name.title()} has already agreed to this undo")
+        if not event["accept"]:
+            board.undo = None
+            return Effect(board)
+        accepted = request.accepted | {seat}
+        if accepted != request.deciders:
+            board.undo = UndoRequest(
+                request.seat, request.call, request.card, request.deciders, accepted
+            )
+            return Effect(board)
+        board.undo = None
+        self._take_back(board)
+        return Effect(board)
+
+    def _undo(self, state: TableState, event: StoredEvent) -> Effect:
+        board = self._in_play(state)
+        if board.play is not None and board.play.pending_claim is not None:
+            raise WrongPhase("a claim is pending: it must be settled first")
+        if board.last_action() is None:
+            raise WrongPhase("nothing has been called or played on this board yet")
+        board.undo = None
+        board.taken_back = None
+        self._take_back(board)
+        return Effect(board)
+
+    @staticmethod
+    def _take_back(board: BoardState) -> None:
+        """Take back the board's last call or card."""
+        board.taken_back = board.last_action()
+        play = board.play
+        if play is not None and play.cards_played:
+            play.undo()
+            if board.claim is not None and board.claim.status != "pending":
+                board.claim = None
+            return
+        board.play = None
+        board.claim = None
+        board.auction.undo()
+        index = len(board.auction.calls)
+        board.alerts.pop(index, None)
+        board.questions.discard(index)
+
+    # -- questions about calls -----------------------------------------------------------
 
     @staticmethod
     def caller(board: BoardState, index: int) -> Seat:
@@ -328,40 +657,173 @@ class MatchState:
             raise IllegalCall(f"there is no call number {index} in this auction")
         return Seat((board.spec.dealer + index) % 4)
 
-    def _ask(self, board: BoardState, seat: Seat | None, event: StoredEvent) -> None:
-        assert seat is not None
+    def _ask(self, state: TableState, event: StoredEvent) -> Effect:
+        board = self._current(state)
+        seat = self._seat(event)
         if self.caller(board, event["index"]) in (seat, seat.partner):
             raise IllegalCall("ask about the opponents' calls; your side's are yours to explain")
         board.questions.add(event["index"])
+        return Effect(board)
 
-    def _explain(self, board: BoardState, seat: Seat | None, event: StoredEvent) -> None:
-        if self.caller(board, event["index"]) != seat:
+    def _explain(self, state: TableState, event: StoredEvent) -> Effect:
+        board = self._current(state)
+        if self.caller(board, event["index"]) != self._seat(event):
             raise IllegalCall("each player explains their own calls only")
         board.alerts[event["index"]] = event["text"]
         board.questions.discard(event["index"])
-
-    def _rule(self, board: BoardState, event: StoredEvent) -> None:
-        if board.play is None:
-            raise WrongPhase("there is nothing to rule on before the play")
-        if not board.claim_rejected:
-            raise WrongPhase("the director rules only on a rejected claim")
-        board.play.rule(event["tricks"])
-        board.claim_rejected = False
-        self._finish_if_done(board, board.play)
+        return Effect(board)
 
     @staticmethod
-    def _finish_if_done(board: BoardState, play: Play) -> None:
-        if play.is_complete:
-            board.result = TableResult(
-                play.contract, play.declarer, play.declarer_tricks, board.spec.vulnerability
+    def _current(state: TableState) -> BoardState:
+        board = state.current
+        if board is None:
+            raise WrongPhase("no board has started at this table")
+        return board
+
+    # -- the director ------------------------------------------------------------------
+
+    def _rule(self, state: TableState, event: StoredEvent) -> Effect:
+        board = self._in_play(state)
+        if board.play is None:
+            raise WrongPhase("there is nothing to rule on before the play")
+        board.undo = None
+        pending = board.play.pending_claim
+        board.play.rule(event["tricks"])
+        if pending is not None and board.claim is not None:
+            board.claim.status = "rejected"
+        return self._finish_if_done(state, board, board.play, event)
+
+    def _assign(self, state: TableState, event: StoredEvent) -> Effect:
+        number = event["board"]
+        board = state.board(number)
+        if board is None:
+            raise WrongPhase(f"board {number} has not been played at table {state.number}")
+        if board.abandoned:
+            raise WrongPhase(f"board {number} was voided at table {state.number}")
+        contract = None if event["contract"] is None else Contract.parse(event["contract"])
+        declarer = None if event["declarer"] is None else Seat.parse(event["declarer"])
+        if (contract is None) != (declarer is None):
+            raise IllegalCall("an assigned result has both a contract and a declarer, or neither")
+        tricks = event["tricks"] if contract is not None else 0
+        result = TableResult(contract, declarer, tricks, board.spec.vulnerability)
+        board.assigned = True
+        board.undo = None
+        if board.is_finished:
+            board.result = result
+            return Effect(board)
+        return self._finish(state, board, result, event)
+
+    # -- the end of a board and its review ---------------------------------------------
+
+    def _finish_if_done(
+        self, state: TableState, board: BoardState, play: Play, event: StoredEvent
+    ) -> Effect:
+        if not play.is_complete:
+            return Effect(board)
+        result = TableResult(
+            play.contract, play.declarer, play.declarer_tricks, board.spec.vulnerability
+        )
+        return self._finish(state, board, result, event)
+
+    def _finish(
+        self, state: TableState, board: BoardState, result: TableResult, event: StoredEvent
+    ) -> Effect:
+        board.result = result
+        board.finished_at = event.get("at", 0)
+        board.ready.clear()
+        board.committed = self.config.review_seconds_at(state.number) == 0
+        return Effect(board, finished=True, committed=board.committed)
+
+    def _ready(self, state: TableState, event: StoredEvent) -> Effect:
+        board = state.current
+        if board is None or not board.is_reviewing:
+            raise WrongPhase("no finished board is on review at this table")
+        board.ready.add(self._seat(event))
+        if len(board.ready) < 4:
+            return Effect(board)
+        board.committed = True
+        return Effect(board, committed=True)
+
+    def _review_over(self, state: TableState, event: StoredEvent) -> Effect:
+        board = state.current
+        if board is None or not board.is_reviewing or board.spec.number != event["board"]:
+            raise WrongPhase("that board is not on review at this table")
+        board.committed = True
+        return Effect(board, committed=True)
+
+    def review_deadline(self, table: int) -> int | None:
+        """When the current board's review at ``table`` ends (ms), if it is on review."""
+        board = self.tables[table].current
+        if board is None or not board.is_reviewing or board.finished_at is None:
+            return None
+        return board.finished_at + 1000 * self.config.review_seconds_at(table)
+
+    # -- comparisons ---------------------------------------------------------------------
+
+    def _compared(self, event: StoredEvent) -> Effect:
+        number = event["board"]
+        match = self.match
+        for table in (1, 2):
+            data = event.get(f"table{table}")
+            if data is None:
+                continue
+            result = result_from_json(data)
+            if data.get("assigned") or (number, table) in match.results:
+                if match.results.get((number, table)) != result or data.get("assigned"):
+                    match = match.assign(number, table, result)
+            else:
+                match = match.record(number, table, result)
+        fix = event.get("fix")
+        abandoned: list[int] = []
+        if fix is not None:
+            match = (
+                match.void(number) if fix["kind"] == "void" else match.adjust(number, fix["imps_a"])
             )
+            self.fixed.add(number)
+            for table, state in self.tables.items():
+                board = state.current
+                if board is not None and board.spec.number == number and not board.is_finished:
+                    board.abandoned = True
+                    board.committed = True
+                    board.undo = None
+                    abandoned.append(table)
+        self.match = match
+        return Effect(abandoned=tuple(abandoned))
 
     # -- what the store must append after an event ---------------------------------------
 
     def next_board(self, table: int) -> int | None:
-        """The number of the board to start at ``table`` now, if any."""
+        """The number of the board to start at ``table`` now, if any: the next in the match's
+        order that this table has not played and the director has not voided or scored."""
         state = self.tables[table]
-        if state.current is not None and state.current.result is None:
+        if state.current is not None and not state.current.committed:
             return None
-        index = len(state.boards)
-        return self.config.boards[index].number if index < len(self.config.boards) else None
+        started = {b.spec.number for b in state.boards}
+        for spec in self.config.boards:
+            if spec.number not in started and spec.number not in self.fixed:
+                return spec.number
+        return None
+
+    _TABLE_EVENTS: ClassVar[dict[str, Callable[[MatchState, TableState, StoredEvent], Effect]]] = {
+        "start": _start,
+        "name": _name,
+        "presence": _presence,
+        "substitute": _substitute,
+        "chat": _chat,
+        "director_call": _director_call,
+        "call": _call,
+        "card": _card,
+        "claim": _claim,
+        "answer": _answer,
+        "withdraw_claim": _withdraw_claim,
+        "withdraw_concession": _withdraw_concession,
+        "undo_request": _undo_request,
+        "undo_answer": _undo_answer,
+        "undo": _undo,
+        "ask": _ask,
+        "explain": _explain,
+        "rule": _rule,
+        "assign": _assign,
+        "ready": _ready,
+        "review_over": _review_over,
+    }

@@ -36,54 +36,70 @@ TOKEN_PREFIX = "duplicate:token:"
 ROBOT_MATCHES_KEY = "duplicate:robot-matches"
 
 # KEYS: 1 table-1 log, 2 table-2 log, 3 watchers' log, 4 results, 5 swings
-# ARGV: 1 table ("1", "2", or "0" for a match event), 2 event JSON,
-#       3 board number finished by this event ("" if none), 4 that table's result JSON,
-#       5 the next board's start event JSON ("" if none), 6 number of boards in the match
+# ARGV: 1 table ("1", "2"; "0" for none), 2 the table's event JSON ("" for none),
+#       3 what happens to a result: "" nothing, "commit" (the table is done with a board:
+#       store its result, maybe compare), "assign" (the director replaced a stored result),
+#       "fix" (the director voided the board or gave it an artificial score),
+#       4 the board number, 5 the result JSON (commit, assign) or the fix JSON ("" for
+#       none), 6 the next board's start event JSON ("" if none), 7 number of boards
 APPEND_SCRIPT = """
-local table_no = ARGV[1]
-local log = (table_no == '1') and KEYS[1] or KEYS[2]
-redis.call('XADD', log, '*', 'e', ARGV[2])
-redis.call('XADD', KEYS[3], '*', 't', table_no, 'e', ARGV[2])
-local compared = ''
-local finished = 0
-if ARGV[3] ~= '' then
-  local other_no = (table_no == '1') and '2' or '1'
-  if redis.call('HSETNX', KEYS[4], ARGV[3] .. ':' .. table_no, ARGV[4]) == 1 then
-    local other = redis.call('HGET', KEYS[4], ARGV[3] .. ':' .. other_no)
-    if other then
-      local r1, r2 = ARGV[4], other
-      if table_no == '2' then r1, r2 = other, ARGV[4] end
-      compared = '{"type": "compared", "board": ' .. ARGV[3] ..
-        ', "table1": ' .. r1 .. ', "table2": ' .. r2 .. '}'
-      for _, key in ipairs({KEYS[1], KEYS[2]}) do
-        redis.call('XADD', key, '*', 'e', compared)
-      end
-      redis.call('XADD', KEYS[3], '*', 't', '0', 'e', compared)
-      redis.call('XADD', KEYS[5], '*', 'e', compared)
-      if redis.call('HINCRBY', KEYS[4], 'compared', 1) == tonumber(ARGV[6]) then
-        finished = 1
-        local done = '{"type": "finished"}'
-        for _, key in ipairs({KEYS[1], KEYS[2]}) do
-          redis.call('XADD', key, '*', 'e', done)
-        end
-        redis.call('XADD', KEYS[3], '*', 't', '0', 'e', done)
-      end
+local t1, t2, watch, results, swings = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local table_no, op, board, payload = ARGV[1], ARGV[3], ARGV[4], ARGV[5]
+local function add(where, event)
+  if where == '0' then
+    redis.call('XADD', t1, '*', 'e', event)
+    redis.call('XADD', t2, '*', 'e', event)
+  else
+    redis.call('XADD', (where == '1') and t1 or t2, '*', 'e', event)
+  end
+  redis.call('XADD', watch, '*', 't', where, 'e', event)
+end
+local compared, finished = '', 0
+local function compare()
+  local r1 = redis.call('HGET', results, board .. ':1') or 'null'
+  local r2 = redis.call('HGET', results, board .. ':2') or 'null'
+  local fix = redis.call('HGET', results, board .. ':fix') or 'null'
+  compared = '{"type": "compared", "board": ' .. board .. ', "table1": ' .. r1 ..
+    ', "table2": ' .. r2 .. ', "fix": ' .. fix .. '}'
+  add('0', compared)
+  redis.call('XADD', swings, '*', 'e', compared)
+  if redis.call('HSETNX', results, board .. ':done', 1) == 1 then
+    if redis.call('HINCRBY', results, 'compared', 1) == tonumber(ARGV[7]) then
+      finished = 1
+      add('0', '{"type": "finished"}')
     end
   end
 end
-if ARGV[5] ~= '' then
-  redis.call('XADD', log, '*', 'e', ARGV[5])
-  redis.call('XADD', KEYS[3], '*', 't', table_no, 'e', ARGV[5])
+if ARGV[2] ~= '' then add(table_no, ARGV[2]) end
+local mine = board .. ':' .. table_no
+if op == 'commit' then
+  if redis.call('HSETNX', results, mine, payload) == 1 then
+    local other = board .. ':' .. ((table_no == '1') and '2' or '1')
+    if redis.call('HEXISTS', results, board .. ':done') == 1
+        or redis.call('HEXISTS', results, other) == 1 then
+      compare()
+    end
+  end
+elseif op == 'assign' then
+  if redis.call('HEXISTS', results, mine) == 1 then
+    redis.call('HSET', results, mine, payload)
+    if redis.call('HEXISTS', results, board .. ':done') == 1 then compare() end
+  end
+elseif op == 'fix' then
+  redis.call('HSET', results, board .. ':fix', payload)
+  compare()
 end
+if ARGV[6] ~= '' then add(table_no, ARGV[6]) end
 return {compared, finished}
 """
 
-Role = Literal["player", "spectator", "director"]
+Role = Literal["player", "spectator", "director", "revoked"]
 
 
 @dataclass(frozen=True, slots=True)
 class Grant:
-    """What a token speaks for: a seat at a table, or watching, or directing a match."""
+    """What a token speaks for: a seat at a table, or watching, or directing a match;
+    ``revoked``: a seat's old link after the director gave the seat a new player."""
 
     match_id: str
     role: Role
@@ -92,12 +108,24 @@ class Grant:
 
 
 @dataclass(frozen=True, slots=True)
+class ResultChange:
+    """What an append does to the hidden results (see :data:`APPEND_SCRIPT`): ``commit`` a
+    table's result of a board (``table`` is done with it), ``assign`` (the director replaced
+    a stored result) or ``fix`` (the director voided the board or gave it an artificial
+    score: ``payload`` is ``{"kind": "void"}`` or ``{"kind": "artificial", "imps_a": 3}``)."""
+
+    kind: Literal["commit", "assign", "fix"]
+    board: int
+    payload: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class Appended:
     """What one append put in the logs, in order: the event, then maybe the comparison and
     the end of the match, then maybe the next board's start."""
 
     table: int
-    event: StoredEvent
+    event: StoredEvent | None
     compared: StoredEvent | None
     finished: bool
     start: StoredEvent | None
@@ -170,11 +198,39 @@ class Store:
                     pipe.xadd(keys[1], {"e": _dumps(event)})
                 for board, result in results.items():
                     pipe.hset(keys[3], f"{board}:2", _dumps(result))
+            for token, grant in grants.items():
+                if grant.role == "player":
+                    pipe.hset(f"{tag}:seats", f"{grant.table}{grant.seat}", token_key(token))
             if robot_tokens:
                 for seat, token in robot_tokens.items():
                     pipe.hset(f"{tag}:robots", seat, token)
                 pipe.sadd(ROBOT_MATCHES_KEY, config.match_id)
             pipe.sadd(MATCHES_KEY, config.match_id)
+            await pipe.execute()
+
+    async def substitute(
+        self, match_id: str, table: int, seat: str, token: str, robot: bool
+    ) -> None:
+        """Give a seat a new token, in one transaction: the old token's grant becomes
+        ``revoked``, the new one speaks for the seat; a robot's seat keeps its token for
+        the server's robots (and a seat given to a person loses it)."""
+        tag = f"{{m:{match_id}}}"
+        key = f"{table}{seat}"
+        old = await self.redis.hget(f"{tag}:seats", key)
+        revoked = Grant(match_id, "revoked", table, seat)
+        async with self.redis.pipeline(transaction=True) as pipe:
+            if old is not None:
+                old_key = old.decode() if isinstance(old, bytes) else str(old)
+                pipe.set(old_key, json.dumps(grant_to_json(revoked)))
+            pipe.set(
+                token_key(token), json.dumps(grant_to_json(Grant(match_id, "player", table, seat)))
+            )
+            pipe.hset(f"{tag}:seats", key, token_key(token))
+            if robot:
+                pipe.hset(f"{tag}:robots", key, token)
+                pipe.sadd(ROBOT_MATCHES_KEY, match_id)
+            else:
+                pipe.hdel(f"{tag}:robots", key)
             await pipe.execute()
 
     async def robot_matches(self) -> dict[str, dict[str, str]]:
@@ -211,20 +267,21 @@ class Store:
         self,
         match_id: str,
         table: int,
-        event: StoredEvent,
-        finished_board: int | None,
-        result: dict[str, Any] | None,
+        event: StoredEvent | None,
+        change: ResultChange | None,
         next_start: StoredEvent | None,
         boards: int,
     ) -> Appended:
-        """Append a table's event atomically with what it entails (see :data:`APPEND_SCRIPT`)."""
+        """Append a table's event (or none) atomically with what it entails for the hidden
+        results and the next board (see :data:`APPEND_SCRIPT`)."""
         reply = await self._append(
             keys=_keys(match_id),
             args=[
                 str(table),
-                _dumps(event),
-                "" if finished_board is None else str(finished_board),
-                "" if result is None else _dumps(result),
+                "" if event is None else _dumps(event),
+                "" if change is None else change.kind,
+                "" if change is None else str(change.board),
+                "" if change is None else _dumps(change.payload),
                 "" if next_start is None else _dumps(next_start),
                 str(boards),
             ],

@@ -1,29 +1,35 @@
 """THE place that decides what each viewer may see.
 
 :func:`project` turns the match state right after a logged event into the one update a
-viewer receives for it. Nothing else in the server builds a payload with cards, alerts,
-claims or results in it, so the laws' limits on information live here and only here:
+viewer receives for it, and :func:`board_record` answers ``get_board``. Nothing else in the
+server builds a payload with cards, alerts, claims or results in it, so the laws' limits on
+information live here and only here:
 
 - a player sees their own hand; dummy once the opening lead is faced; the claimer's cards
-  when they decide a claim; their table's auction (alerts only from opponents, and their
-  own), play, claims, chat and results; the whole deal of a board their table finished;
-  and of the other table nothing but the comparisons, once both tables finished a board;
+  while they decide a claim; of the quitted tricks only the last, until their side has
+  played to the next (law 66); their table's auction (alerts only from opponents, and
+  their own), claims, results and the chat lines sent to them; the whole deal and every
+  trick of a board their table finished; and of the other table nothing but the
+  comparisons (and, on request, the board as played there) once both tables are done;
 - spectators (``live``) and the director see both tables as they are played, all hands;
+  the director also every chat line and the calls for the director;
 - spectators (``delayed``) see a board only once both tables finished it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from bridge import Card, Seat
 from bridge.cards import Hand
-from bridge.formats import TableResult
+from bridge.formats import BoardComparison, TableResult
 from protocol.messages import (
+    Action,
     AuctionEntry,
     BoardCompared,
     BoardFinished,
+    BoardRecord,
     BoardStarted,
     BoardView,
     CallExplained,
@@ -34,27 +40,44 @@ from protocol.messages import (
     ClaimAnswered,
     ClaimMade,
     ClaimView,
+    ClaimWithdrawn,
     ComparisonView,
+    ConcessionWithdrawn,
+    DirectorCalled,
+    DirectorCallView,
     DirectorRuled,
     Event,
     MatchFinished,
     MatchSummary,
+    NameSet,
     ParView,
     PlayedCard,
+    PlayerInfo,
     PlayerView,
+    PresenceChanged,
     QuestionAsked,
+    ReadyForNext,
+    ResultAssigned,
+    ReviewEnded,
+    ReviewView,
+    SeatSubstituted,
     Snapshot,
     TableResultView,
     TrickView,
+    UndoAnswered,
+    Undone,
+    UndoRequested,
+    UndoView,
     Update,
     WatchView,
 )
-from server.state import ENDING_EVENTS, BoardState, MatchState, StoredEvent
+from protocol.messages import Seat as SeatLetter
+from server.state import BoardState, ChatEntry, Effect, MatchState, StoredEvent, TableState
 
-__all__ = ["Player", "Viewer", "Watcher", "project", "receives"]
+__all__ = ["Player", "Viewer", "Watcher", "board_record", "project", "receives", "snapshot"]
 
 CHAT_LINES = 50
-"""How many lines of table chat a view carries."""
+"""How many lines of table chat a view carries (per table, for the director)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,19 +100,44 @@ Viewer = Player | Watcher
 
 def receives(viewer: Viewer, log: int, event: StoredEvent) -> bool:
     """Whether ``viewer`` gets an update for ``event``, an entry of a log tagged ``log`` (0 for
-    match events, else its table). A player gets every entry of their table's log; table chat
-    reaches no one else; delayed spectators get only the match events."""
+    match events, else its table). A player gets the entries of their table's log that
+    concern them: not chat lines sent to others, not questions about others' calls, not
+    explanations of partner's calls. Chat reaches the director but no spectator; delayed
+    spectators get only the match events."""
+    if log == 0:
+        return True
+    kind = event["type"]
     if isinstance(viewer, Player):
-        return log in (0, viewer.table)
-    if event["type"] == "chat":
-        return False
-    return viewer.mode != "delayed" or log == 0
+        if log != viewer.table:
+            return False
+        seat = viewer.seat.letter
+        if kind == "chat":
+            return seat in event["to"]
+        if kind == "ask":
+            return seat in (event["seat"], event["caller"])
+        if kind == "explain":
+            return viewer.seat != Seat.parse(event["seat"]).partner
+        return True
+    if kind == "chat":
+        return viewer.mode == "director"
+    return viewer.mode != "delayed"
 
 
-def project(state: MatchState, viewer: Viewer, table: int, event: StoredEvent, seq: int) -> Update:
+def project(
+    state: MatchState,
+    viewer: Viewer,
+    table: int,
+    event: StoredEvent,
+    seq: int,
+    effect: Effect | None = None,
+) -> Update:
     """The update ``viewer`` receives for ``event`` (logged at ``table``, 0 for match events),
-    given the match ``state`` right after it."""
-    return Update(seq=seq, events=_events(state, viewer, table, event), view=view_of(state, viewer))
+    given the match ``state`` right after it and what folding it did (``effect``)."""
+    return Update(
+        seq=seq,
+        events=_events(state, viewer, table, event, effect or Effect()),
+        view=view_of(state, viewer),
+    )
 
 
 def snapshot(state: MatchState, viewer: Viewer, seq: int) -> Update:
@@ -108,37 +156,108 @@ def view_of(state: MatchState, viewer: Viewer) -> PlayerView | WatchView:
             table=viewer.table,
             seat=viewer.seat.letter,
             team=state.config.team_of(viewer.table, viewer.seat),
-            board=None if board is None else _board_view(board, viewer.table, viewer),
-            results=[_result_view(viewer.table, n, r) for n, r in table.results],
-            chat=[ChatLine(seat=s.letter, text=t) for s, t in table.chat[-CHAT_LINES:]],
+            board=None if board is None else _board_view(state, board, viewer.table, viewer),
+            results=[_result_view(viewer.table, n, r, a) for n, r, a in table.results],
+            players=_players(state, (viewer.table,)),
+            chat=[_chat_line(viewer.table, line) for line in table.chat if viewer.seat in line.to][
+                -CHAT_LINES:
+            ],
+            review=_review(state, viewer.table),
+            director_calls=_calls(table),
         )
     compared = summary.comparisons
     revealed = compared[-1].board if compared else None
+    director = viewer.mode == "director"
+    seated = (1,) if state.config.format == "robot-table" else (1, 2)
+    players = _players(state, seated)
+    chat = (
+        [_chat_line(n, line) for n, t in state.tables.items() for line in t.chat[-CHAT_LINES:]]
+        if director
+        else []
+    )
+    calls = [call for t in state.tables.values() for call in _calls(t)] if director else []
+    compared_boards = {c.board for c in compared}
     if viewer.mode == "delayed":
         tables = [] if revealed is None else [_board_of(state, t, revealed, viewer) for t in (1, 2)]
-        return WatchView(match=summary, mode="delayed", tables=tables)
+        results = [
+            _result_view(n, number, result, assigned)
+            for n, t in state.tables.items()
+            for number, result, assigned in t.results
+            if number in compared_boards
+        ]
+        return WatchView(
+            match=summary,
+            mode="delayed",
+            tables=tables,
+            results=results,
+            players=players,
+            chat=chat,
+            director_calls=calls,
+        )
     tables = []
     first = state.tables[1].current
     if first is not None:
-        tables.append(_board_view(first, 1, viewer))
-    if state.config.format == "robot-table":
+        tables.append(_board_view(state, first, 1, viewer))
+    robot_table = state.config.format == "robot-table"
+    if robot_table:
         # The robots' table was played at creation: a board of it shows once compared.
         if revealed is not None:
             tables.append(_board_of(state, 2, revealed, viewer))
     elif (second := state.tables[2].current) is not None:
-        tables.append(_board_view(second, 2, viewer))
-    return WatchView(match=summary, mode=viewer.mode, tables=tables)
+        tables.append(_board_view(state, second, 2, viewer))
+    results = [
+        _result_view(n, number, result, assigned)
+        for n, t in state.tables.items()
+        for number, result, assigned in t.results
+        if not (robot_table and n == 2 and number not in compared_boards)
+    ]
+    return WatchView(
+        match=summary,
+        mode=viewer.mode,
+        tables=tables,
+        results=results,
+        players=players,
+        chat=chat,
+        director_calls=calls,
+    )
 
 
 def _board_of(state: MatchState, table: int, number: int, viewer: Viewer) -> BoardView:
-    board = next(b for b in state.tables[table].boards if b.spec.number == number)
-    return _board_view(board, table, viewer)
+    board = state.tables[table].board(number)
+    assert board is not None
+    return _board_view(state, board, table, viewer)
+
+
+def board_record(state: MatchState, viewer: Viewer, number: int) -> BoardRecord | None:
+    """The answer to ``get_board``: ``number`` as each table played it, as ``viewer`` may see
+    it (None when the viewer may see nothing of it yet). A player sees their own table's
+    board once finished and the other table's once the board is compared; live spectators
+    and the director each table's board as it stands; delayed spectators a compared board."""
+    comparison = next((c for c in _summary(state).comparisons if c.board == number), None)
+    tables: list[BoardView] = []
+    for table in (1, 2):
+        board = state.tables[table].board(number)
+        if board is None:
+            continue
+        if isinstance(viewer, Player):
+            visible = comparison is not None or (table == viewer.table and board.is_finished)
+        elif viewer.mode == "delayed" or (state.config.format == "robot-table" and table == 2):
+            visible = comparison is not None
+        else:
+            visible = True
+        if visible:
+            tables.append(_board_view(state, board, table, viewer, record=True))
+    if not tables and comparison is None:
+        return None
+    return BoardRecord(board=number, tables=tables, comparison=comparison)
 
 
 # -- events ------------------------------------------------------------------------------
 
 
-def _events(state: MatchState, viewer: Viewer, table: int, event: StoredEvent) -> list[Event]:
+def _events(
+    state: MatchState, viewer: Viewer, table: int, event: StoredEvent, effect: Effect
+) -> list[Event]:
     kind = event["type"]
     if table == 0:
         if kind == "compared":
@@ -147,64 +266,120 @@ def _events(state: MatchState, viewer: Viewer, table: int, event: StoredEvent) -
         match = state.match
         outcome = match.winner or "draw"
         return [MatchFinished(imps_a=match.imps_a, imps_b=match.imps_b, winner=outcome)]
-    board = state.tables[table].current
-    assert board is not None
+    tables = state.tables[table]
+    board = effect.board or tables.current
+    seat: Any = event.get("seat")  # a seat's letter, checked when the event was folded
     events: list[Event] = []
     if kind == "start":
         events.append(BoardStarted(table=table, board=event["board"]))
     elif kind == "chat":
-        events.append(ChatSent(table=table, seat=event["seat"], text=event["text"]))
+        events.append(ChatSent(table=table, seat=seat, text=event["text"], to=list(event["to"])))
     elif kind == "call":
-        caller = Seat.parse(event["seat"])
+        caller = Seat.parse(seat)
         alert = event.get("alert") if _sees_alert(viewer, caller) else None
         events.append(CallMade(table=table, seat=caller.letter, call=event["call"], alert=alert))
     elif kind == "card":
-        play = board.play
-        assert play is not None
-        seat, card = play.cards_played[-1]
-        last = play.last_trick
-        winner = last.winner if last is not None and last.cards[-1] is card else None
         events.append(
             CardPlayed(
                 table=table,
-                seat=seat.letter,
-                card=str(card),
-                trick_winner=None if winner is None else winner.letter,
+                seat=_card_owner(board, event),
+                card=event["card"],
+                trick_winner=_trick_winner(board, event),
             )
         )
     elif kind == "claim":
-        events.append(ClaimMade(table=table, claimer=event["seat"], tricks=event["tricks"]))
+        events.append(ClaimMade(table=table, claimer=seat, tricks=event["tricks"]))
     elif kind == "answer":
-        events.append(ClaimAnswered(table=table, seat=event["seat"], accept=event["accept"]))
+        events.append(ClaimAnswered(table=table, seat=seat, accept=event["accept"]))
+    elif kind == "withdraw_claim":
+        events.append(ClaimWithdrawn(table=table, seat=seat))
+    elif kind == "withdraw_concession":
+        events.append(ConcessionWithdrawn(table=table, seat=seat))
+    elif kind == "undo_request":
+        assert board is not None
+        assert board.undo is not None
+        request = board.undo
+        events.append(
+            UndoRequested(
+                table=table,
+                seat=seat,
+                call=None if request.call is None else str(request.call),
+                card=None if request.card is None else str(request.card),
+            )
+        )
+    elif kind in ("undo_answer", "undo"):
+        if kind == "undo_answer":
+            events.append(UndoAnswered(table=table, seat=seat, accept=event["accept"]))
+        if board is not None and board.taken_back is not None:
+            maker, call, card = board.taken_back
+            events.append(
+                Undone(
+                    table=table,
+                    seat=maker.letter,
+                    call=None if call is None else str(call),
+                    card=None if card is None else str(card),
+                )
+            )
     elif kind == "rule":
         events.append(DirectorRuled(table=table, declarer_tricks=event["tricks"]))
+    elif kind == "assign":
+        assigned = tables.board(event["board"])
+        assert assigned is not None
+        assert assigned.result is not None
+        result = _result_view(table, event["board"], assigned.result, True)
+        events.append(ResultAssigned(table=table, result=result))
     elif kind in ("ask", "explain"):
+        assert board is not None
         caller = MatchState.caller(board, event["index"])
-        if kind == "ask" and (
-            _all_seeing(viewer) or _seat_of(viewer) in (caller, Seat.parse(event["seat"]))
-        ):
-            events.append(QuestionAsked(table=table, seat=event["seat"], index=event["index"]))
-        if kind == "explain" and _sees_alert(viewer, caller):
+        if kind == "ask":
+            events.append(QuestionAsked(table=table, seat=seat, index=event["index"]))
+        elif _sees_alert(viewer, caller):
             events.append(
                 CallExplained(
                     table=table, seat=caller.letter, index=event["index"], text=event["text"]
                 )
             )
-    if kind in ENDING_EVENTS and board.result is not None:
-        result = _result_view(table, board.spec.number, board.result)
+    elif kind == "director_call":
+        called = tables.calls[-1]
+        events.append(DirectorCalled(table=table, seat=seat, board=called.board, text=called.text))
+    elif kind == "name":
+        events.append(NameSet(table=table, seat=seat, name=event.get("name")))
+    elif kind == "presence":
+        info = tables.seats[Seat.parse(seat)]
+        events.append(
+            PresenceChanged(table=table, seat=seat, connected=info.connected, robot=info.robot)
+        )
+    elif kind == "substitute":
+        events.append(SeatSubstituted(table=table, seat=seat, robot=event["robot"]))
+    elif kind == "ready":
+        events.append(ReadyForNext(table=table, seat=seat))
+    if effect.finished and board is not None and board.result is not None:
+        result = _result_view(table, board.spec.number, board.result, board.assigned)
         events.append(BoardFinished(table=table, result=result))
+    if effect.committed and kind in ("ready", "review_over") and board is not None:
+        events.append(ReviewEnded(table=table, board=board.spec.number))
     return events
 
 
+def _card_owner(board: BoardState | None, event: StoredEvent) -> SeatLetter:
+    """The seat whose hand the card came from (dummy's, when declarer played it)."""
+    assert board is not None
+    return board.spec.deal.owner(Card.parse(event["card"])).letter
+
+
+def _trick_winner(board: BoardState | None, event: StoredEvent) -> SeatLetter | None:
+    """The winner of the trick the card completed, if it completed one."""
+    assert board is not None
+    assert board.play is not None
+    last = board.play.last_trick
+    current = board.play.current_trick
+    if last is None or str(last.cards[-1]) != event["card"] or (current and current.cards):
+        return None
+    assert last.winner is not None
+    return last.winner.letter
+
+
 # -- who sees what ---------------------------------------------------------------------------
-
-
-def _all_seeing(viewer: Viewer) -> bool:
-    return not isinstance(viewer, Player)
-
-
-def _seat_of(viewer: Viewer) -> Seat | None:
-    return viewer.seat if isinstance(viewer, Player) else None
 
 
 def _sees_alert(viewer: Viewer, caller: Seat) -> bool:
@@ -212,8 +387,18 @@ def _sees_alert(viewer: Viewer, caller: Seat) -> bool:
     return not isinstance(viewer, Player) or viewer.seat != caller.partner
 
 
+def _claim_shown(board: BoardState, viewer: Viewer) -> bool:
+    """Whether ``viewer`` sees the claimer's remaining cards: watchers always; players while
+    they decide the claim (or made it), and everyone once the board is over."""
+    claim = board.claim
+    if claim is None or not isinstance(viewer, Player) or board.is_finished:
+        return claim is not None
+    pending = claim.status == "pending"
+    return pending and viewer.seat in claim.claim.deciders | {claim.claim.claimer}
+
+
 def _visible_hands(board: BoardState, viewer: Viewer) -> set[Seat]:
-    if not isinstance(viewer, Player):
+    if not isinstance(viewer, Player) or board.is_finished:
         return set(Seat)
     seen = {viewer.seat}
     play = board.play
@@ -221,19 +406,77 @@ def _visible_hands(board: BoardState, viewer: Viewer) -> set[Seat]:
         return seen
     if play.is_dummy_exposed:
         seen.add(play.dummy)
-    claim = board.claim
-    deciding = claim is not None and (play.pending_claim is not None or board.claim_rejected)
-    if claim is not None and deciding and viewer.seat in claim.deciders | {claim.claimer}:
-        seen.add(claim.claimer)
+    if _claim_shown(board, viewer):
+        assert board.claim is not None
+        seen.add(board.claim.claim.claimer)
     return seen
 
 
-def _board_view(board: BoardState, table: int, viewer: Viewer) -> BoardView:
+def _sees_last_trick(board: BoardState, viewer: Viewer) -> bool:
+    """Law 66: a player may look at the last quitted trick until their side has played to
+    the next one (dummy's cards count for declarer's side)."""
+    if not isinstance(viewer, Player) or board.is_finished or board.play is None:
+        return True
+    current = board.play.current_trick
+    side = {viewer.seat, viewer.seat.partner}
+    return current is None or not any(seat in side for seat, _card in current.plays())
+
+
+def _actions(board: BoardState, viewer: Viewer) -> list[Action]:
+    """The actions besides calls and cards open to ``viewer`` now (the fold checks them
+    again when they come)."""
+    if not isinstance(viewer, Player):
+        return []
+    me = viewer.seat
+    play = board.play
+    actions: list[Action] = []
+    if board.is_reviewing:
+        claim = board.claim
+        if (
+            claim is not None
+            and claim.status == "accepted"
+            and play is not None
+            and not board.assigned
+            and me != play.dummy
+        ):
+            claimers = me in (claim.claim.claimer, claim.claim.claimer.partner)
+            if claim.claim.tricks < claim.claim.remaining if claimers else claim.claim.tricks > 0:
+                actions.append("withdraw_concession")
+        if me not in board.ready:
+            actions.append("next_board")
+        return actions
+    if board.is_finished:
+        return actions
+    if board.undo is not None:
+        if me in board.undo.deciders and me not in board.undo.accepted:
+            actions.append("undo_answer")
+        return actions
+    pending = None if play is None else play.pending_claim
+    if pending is not None:
+        if me in pending.deciders and me not in pending.accepted:
+            actions.append("claim_answer")
+        if me == pending.claimer:
+            actions.append("withdraw_claim")
+        return actions
+    if play is not None and me != play.dummy:
+        actions.append("claim")
+    last = board.last_action()
+    if last is not None and last[0] == me:
+        actions.append("undo")
+    return actions
+
+
+def _board_view(
+    state: MatchState, board: BoardState, table: int, viewer: Viewer, *, record: bool = False
+) -> BoardView:
+    """``board`` at ``table`` as ``viewer`` may see it (``record``: answering ``get_board``,
+    with no turn or actions)."""
     spec = board.spec
     play = board.play
     auction = board.auction
-    finished = board.result is not None
-    visible = set(Seat) if finished else _visible_hands(board, viewer)
+    finished = board.is_finished
+    player = isinstance(viewer, Player)
+    visible = _visible_hands(board, viewer)
 
     def remaining(seat: Seat) -> Hand:
         return spec.deal[seat] if play is None else play.remaining(seat)
@@ -248,36 +491,56 @@ def _board_view(board: BoardState, table: int, viewer: Viewer) -> BoardView:
     turn: Seat | None = None
     acting: Seat | None = None
     legal: list[str] = []
-    if not finished and board.phase in ("auction", "play"):
+    if not record and board.phase in ("auction", "play"):
         if play is None:
             turn = acting = auction.turn
-            if isinstance(viewer, Player) and viewer.seat == acting:
-                legal = [str(call) for call in auction.legal_calls()]
         else:
             turn, acting = play.turn, play.acting_seat
-            if isinstance(viewer, Player) and viewer.seat == acting:
+        if isinstance(viewer, Player) and viewer.seat == acting and board.undo is None:
+            if play is None:
+                legal = [str(call) for call in auction.legal_calls()]
+            else:
                 legal = [str(card) for card in play.legal_cards()]
 
     tricks: list[TrickView] = []
+    last_trick: TrickView | None = None
     current: TrickView | None = None
     if play is not None:
-        tricks = [_trick_view(t.plays(), t.leader, t.winner) for t in play.tricks]
-        trick = play.current_trick
+        completed = play.tricks
+        if not player or finished:
+            tricks = [_trick_view(t.plays(), t.leader, t.winner) for t in completed]
+        if completed and _sees_last_trick(board, viewer):
+            last = completed[-1]
+            last_trick = _trick_view(last.plays(), last.leader, last.winner)
+        trick = play.unfinished_trick if play.is_complete else play.current_trick
         if trick is not None:
             current = _trick_view(trick.plays(), trick.leader, None)
 
     claim_view = None
     if board.claim is not None and play is not None:
-        claim = board.claim
-        shown = claim.claimer in visible or not isinstance(viewer, Player)
+        claim = board.claim.claim
         claim_view = ClaimView(
             claimer=claim.claimer.letter,
             tricks=claim.tricks,
             remaining=claim.remaining,
+            statement=board.claim.statement,
             deciders=[s.letter for s in sorted(claim.deciders)],
             accepted=[s.letter for s in sorted(claim.accepted)],
-            rejected=board.claim_rejected,
-            cards=[str(c) for c in remaining(claim.claimer)] if shown else None,
+            status=board.claim.status,
+            cards=(
+                [str(c) for c in _claimer_cards(board)] if _claim_shown(board, viewer) else None
+            ),
+        )
+
+    undo_view = None
+    if board.undo is not None:
+        request = board.undo
+        undo_view = UndoView(
+            seat=request.seat.letter,
+            call=None if request.call is None else str(request.call),
+            card=None if request.card is None else str(request.card),
+            deciders=[s.letter for s in sorted(request.deciders)],
+            accepted=[s.letter for s in sorted(request.accepted)],
         )
 
     tricks_ns = tricks_ew = 0
@@ -295,7 +558,7 @@ def _board_view(board: BoardState, table: int, viewer: Viewer) -> BoardView:
         hand_sizes={s.letter: len(remaining(s)) for s in Seat},
         deal=(
             {s.letter: [str(c) for c in spec.deal[s]] for s in Seat}
-            if finished or not isinstance(viewer, Player)
+            if finished or not player
             else None
         ),
         auction=entries,
@@ -303,20 +566,35 @@ def _board_view(board: BoardState, table: int, viewer: Viewer) -> BoardView:
         declarer=None if auction.declarer is None else auction.declarer.letter,
         dummy=None if play is None else play.dummy.letter,
         tricks=tricks,
+        last_trick=last_trick,
         current_trick=current,
         turn=None if turn is None else turn.letter,
         acting=None if acting is None else acting.letter,
         tricks_ns=tricks_ns,
         tricks_ew=tricks_ew,
         claim=claim_view,
-        result=None if board.result is None else _result_view(table, spec.number, board.result),
+        undo=undo_view,
+        result=(
+            None
+            if board.result is None
+            else _result_view(table, spec.number, board.result, board.assigned)
+        ),
         legal=legal,
-        questions=sorted(
-            index
-            for index in board.questions
-            if isinstance(viewer, Player) and MatchState.caller(board, index) == viewer.seat
+        actions=[] if record else _actions(board, viewer),
+        questions=(
+            sorted(i for i in board.questions if MatchState.caller(board, i) == viewer.seat)
+            if isinstance(viewer, Player) and not record
+            else []
         ),
     )
+
+
+def _claimer_cards(board: BoardState) -> Hand:
+    """The claimer's cards as they were at the claim (the cards of the trick in progress then
+    are in ``current_trick``)."""
+    assert board.claim is not None
+    assert board.play is not None
+    return board.play.remaining(board.claim.claim.claimer)
 
 
 def _trick_view(plays: list[tuple[Seat, Card]], leader: Seat, winner: Seat | None) -> TrickView:
@@ -327,7 +605,9 @@ def _trick_view(plays: list[tuple[Seat, Card]], leader: Seat, winner: Seat | Non
     )
 
 
-def _result_view(table: int, board: int, result: TableResult) -> TableResultView:
+def _result_view(
+    table: int, board: int, result: TableResult, assigned: bool = False
+) -> TableResultView:
     return TableResultView(
         table=table,
         board=board,
@@ -335,40 +615,87 @@ def _result_view(table: int, board: int, result: TableResult) -> TableResultView
         declarer=None if result.declarer is None else result.declarer.letter,
         tricks=result.tricks,
         ns_score=result.ns_score,
+        assigned=assigned,
+    )
+
+
+def _players(state: MatchState, tables: tuple[int, ...]) -> list[PlayerInfo]:
+    return [
+        PlayerInfo(
+            table=number,
+            seat=seat.letter,
+            name=info.name,
+            robot=info.robot,
+            connected=info.connected,
+            since=info.since,
+        )
+        for number in tables
+        for seat, info in state.tables[number].seats.items()
+    ]
+
+
+def _chat_line(table: int, line: ChatEntry) -> ChatLine:
+    return ChatLine(
+        table=table,
+        seat=None if line.seat is None else line.seat.letter,
+        text=line.text,
+        to=[s.letter for s in sorted(line.to)],
+    )
+
+
+def _calls(table: TableState) -> list[DirectorCallView]:
+    return [
+        DirectorCallView(
+            table=table.number, seat=call.seat.letter, board=call.board, text=call.text, at=call.at
+        )
+        for call in table.calls
+    ]
+
+
+def _review(state: MatchState, table: int) -> ReviewView | None:
+    board = state.tables[table].current
+    if board is None or not board.is_reviewing or board.abandoned:
+        return None
+    until = state.review_deadline(table) if state.config.review_seconds_at(table) else None
+    return ReviewView(
+        board=board.spec.number, until=until, ready=[s.letter for s in sorted(board.ready)]
+    )
+
+
+def _comparison_view(state: MatchState, c: BoardComparison, running_total: int) -> ComparisonView:
+    analysis = next((s.analysis for s in state.config.boards if s.number == c.board), None)
+    assigned = c.assigned
+    return ComparisonView(
+        board=c.board,
+        table1=None if c.table1 is None else _result_view(1, c.board, c.table1, 1 in assigned),
+        table2=None if c.table2 is None else _result_view(2, c.board, c.table2, 2 in assigned),
+        difference=c.difference,
+        swing=c.swing,
+        running_total=running_total,
+        artificial=c.artificial,
+        void=c.void,
+        double_dummy=None if analysis is None else analysis.tricks,  # type: ignore[arg-type]
+        par=(
+            None
+            if analysis is None
+            else ParView(score=analysis.par_score, contracts=list(analysis.par_contracts))
+        ),
     )
 
 
 def _summary(state: MatchState) -> MatchSummary:
     match = state.match
     totals = dict(match.running_totals())
-    analyses = {spec.number: spec.analysis for spec in state.config.boards}
-    comparisons = []
-    for c in match.comparisons:
-        analysis = analyses.get(c.board)
-        comparisons.append(
-            ComparisonView(
-                board=c.board,
-                table1=_result_view(1, c.board, c.table1),
-                table2=_result_view(2, c.board, c.table2),
-                difference=c.difference,
-                swing=c.swing,
-                running_total=totals[c.board],
-                double_dummy=None if analysis is None else analysis.tricks,  # type: ignore[arg-type]
-                par=(
-                    None
-                    if analysis is None
-                    else ParView(score=analysis.par_score, contracts=list(analysis.par_contracts))
-                ),
-            )
-        )
     return MatchSummary(
         match_id=state.config.match_id,
         team_a=state.config.team_a,
         team_b=state.config.team_b,
         boards=list(match.boards),
-        comparisons=comparisons,
+        comparisons=[_comparison_view(state, c, totals[c.board]) for c in match.comparisons],
         imps_a=match.imps_a,
         imps_b=match.imps_b,
         finished=state.finished,
         winner=match.winner if state.finished else None,
+        chat=state.config.chat,
+        review_seconds=state.config.review_seconds,
     )

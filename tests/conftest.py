@@ -35,8 +35,8 @@ async def redis(redis_process: RedisProcess) -> AsyncIterator[Redis]:
 
 @pytest_asyncio.fixture
 async def server(redis: Redis) -> AsyncIterator[Server]:
-    """A match server on a free port over the test run's Redis."""
-    instance = Server(redis, ORGANISER_KEY)
+    """A match server on a free port over the test run's Redis; its robots act at once."""
+    instance = Server(redis, ORGANISER_KEY, robot_delay=0)
     await instance.start()
     yield instance
     await instance.close()

@@ -22,9 +22,39 @@ from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     PROTOCOL_VERSION,
     Ack,
+    AdjustScore,
     AnswerClaim,
+    AnswerUndo,
     AskAboutCall,
+    AssignResult,
     AuctionEntry,
+    BoardRecord,
+    CallDirector,
+    ClaimWithdrawn,
+    ConcessionWithdrawn,
+    DirectorCalled,
+    DirectorCallView,
+    GetBoard,
+    NameSet,
+    NextBoard,
+    PlayerInfo,
+    PresenceChanged,
+    ReadyForNext,
+    ResultAssigned,
+    ReviewEnded,
+    ReviewView,
+    SeatSubstituted,
+    SetName,
+    Substitute,
+    Substituted,
+    Undo,
+    UndoAnswered,
+    Undone,
+    UndoRequested,
+    UndoView,
+    VoidBoard,
+    WithdrawClaim,
+    WithdrawConcession,
     BoardCompared,
     BoardFinished,
     BoardStarted,
@@ -136,28 +166,29 @@ BOARD_IN_PLAY = BoardView(
     contract="3NT",
     declarer="N",
     dummy="S",
-    tricks=[
-        TrickView(
-            leader="E",
-            cards=[
-                PlayedCard(seat="E", card="HJ"),
-                PlayedCard(seat="S", card="H4"),
-                PlayedCard(seat="W", card="H2"),
-                PlayedCard(seat="N", card="HQ"),
-            ],
-            winner="N",
-        )
-    ],
+    tricks=[],
+    last_trick=TrickView(
+        leader="E",
+        cards=[
+            PlayedCard(seat="E", card="HJ"),
+            PlayedCard(seat="S", card="H4"),
+            PlayedCard(seat="W", card="H2"),
+            PlayedCard(seat="N", card="HQ"),
+        ],
+        winner="N",
+    ),
     current_trick=TrickView(leader="N", cards=[]),
     tricks_ns=1,
     claim=ClaimView(
         claimer="N",
         tricks=8,
         remaining=12,
+        statement="the spades, then the diamonds are high",
         deciders=["E", "W"],
         accepted=["E"],
         cards=N_HAND[:4] + N_HAND[5:],
     ),
+    actions=["claim_answer"],
 )
 BOARD_FINISHED = BoardView(
     table=2,
@@ -172,6 +203,21 @@ BOARD_FINISHED = BoardView(
     tricks=[],
     result=RESULT_2,
 )
+BOARD_UNDO = BOARD_IN_PLAY.model_copy(
+    update={
+        "phase": "play",
+        "claim": None,
+        "undo": UndoView(seat="N", card="HQ", deciders=["E", "W"], accepted=[]),
+        "actions": ["undo_answer"],
+    }
+)
+PLAYERS = [
+    PlayerInfo(table=1, seat="N", name="Ann", connected=True, since=1_790_000_000_000),
+    PlayerInfo(table=1, seat="E", name="Robot", robot=True, connected=True, since=1_790_000_000_000),
+    PlayerInfo(table=1, seat="S", name=None, connected=False, since=None),
+    PlayerInfo(table=1, seat="W", name="Bo", connected=False, since=1_790_000_060_000),
+]
+CALL = DirectorCallView(table=1, seat="W", board=1, text="revoke?", at=1_790_000_070_000)
 PLAYER_VIEW = PlayerView(
     match=SUMMARY,
     table=1,
@@ -179,9 +225,20 @@ PLAYER_VIEW = PlayerView(
     team="B",
     board=BOARD_IN_PLAY,
     results=[],
-    chat=[ChatLine(seat="S", text="well played")],
+    players=PLAYERS,
+    chat=[ChatLine(table=1, seat="S", text="well played", to=["N", "E", "S", "W"])],
+    review=ReviewView(board=1, until=1_790_000_090_000, ready=["N"]),
+    director_calls=[CALL],
 )
-WATCH_VIEW = WatchView(match=SUMMARY, mode="director", tables=[BOARD_IN_PLAY, BOARD_FINISHED])
+WATCH_VIEW = WatchView(
+    match=SUMMARY,
+    mode="director",
+    tables=[BOARD_IN_PLAY, BOARD_FINISHED],
+    results=[RESULT_1, RESULT_2],
+    players=PLAYERS,
+    chat=[ChatLine(table=1, seat=None, text="play on", to=["N", "E", "S", "W"])],
+    director_calls=[CALL],
+)
 
 EVENTS: list[Event] = [
     Snapshot(),
@@ -194,9 +251,21 @@ EVENTS: list[Event] = [
     BoardFinished(table=1, result=RESULT_1),
     BoardCompared(comparison=COMPARISON),
     MatchFinished(imps_a=9, imps_b=0, winner="A"),
-    ChatSent(table=1, seat="S", text="well played"),
+    ChatSent(table=1, seat="S", text="well played", to=["E", "S", "W"]),
     QuestionAsked(table=1, seat="E", index=0),
     CallExplained(table=1, seat="N", index=0, text="15-17 balanced"),
+    ClaimWithdrawn(table=1, seat="N"),
+    ConcessionWithdrawn(table=1, seat="E"),
+    UndoRequested(table=1, seat="N", card="HQ"),
+    UndoAnswered(table=1, seat=None, accept=True),
+    Undone(table=1, seat="N", card="HQ"),
+    ResultAssigned(table=1, result=RESULT_1.model_copy(update={"assigned": True})),
+    ReadyForNext(table=1, seat="W"),
+    ReviewEnded(table=1, board=1),
+    DirectorCalled(table=1, seat="W", board=1, text="revoke?"),
+    NameSet(table=1, seat="S", name="Cy"),
+    PresenceChanged(table=1, seat="S", connected=False, robot=False),
+    SeatSubstituted(table=1, seat="S", robot=True),
 ]
 
 CLIENT_EXAMPLES: list[BaseModel] = [
@@ -214,11 +283,30 @@ CLIENT_EXAMPLES: list[BaseModel] = [
     ExplainCall(index=0, text="15-17 balanced", ref=28),
     Rule(table=1, declarer_tricks=9, ref=17),
     Ping(ref=2**31 - 1),
+    WithdrawClaim(ref=41),
+    WithdrawConcession(ref=42),
+    Undo(ref=43),
+    AnswerUndo(accept=False, table=2, ref=44),
+    NextBoard(ref=45),
+    SetName(name="Ann", ref=46),
+    CallDirector(text="lead out of turn?", ref=47),
+    AssignResult(table=1, board=3, contract="4SX", declarer="W", tricks=8, ref=48),
+    AdjustScore(board=3, imps_a=-3, ref=49),
+    VoidBoard(board=4, ref=50),
+    Substitute(table=2, seat="E", robot=True, ref=51),
+    GetBoard(board=1, ref=52),
 ]
 
 SERVER_EXAMPLES: list[BaseModel] = [
-    Welcome(version=1, role="player", match_id="35e80982ec4f2b10", table=1, seat="N", seq=17),
+    Welcome(version=2, role="player", match_id="35e80982ec4f2b10", table=1, seat="N", seq=17),
     Update(seq=13, events=[ClaimMade(table=1, claimer="N", tricks=8)], view=PLAYER_VIEW),
+    Update(
+        seq=14,
+        events=[UndoRequested(table=1, seat="N", card="HQ")],
+        view=PLAYER_VIEW.model_copy(update={"board": BOARD_UNDO, "review": None}),
+    ),
+    BoardRecord(board=1, tables=[BOARD_FINISHED], comparison=COMPARISON, ref=52),
+    Substituted(table=2, seat="E", link=None, ref=51),
     Update(seq=29, events=EVENTS, view=WATCH_VIEW),
     MatchRecord(pbn='[Event "duplicate match 35e80982ec4f2b10"]\n[Board "1"]\n', ref=40),
     Ack(ref=15, seq=2),

@@ -38,6 +38,9 @@ class Match:
 
 
 async def create(server: Server, **options: object) -> MatchCreated:
+    """Create a match as the organiser; unless the test says otherwise, a table's next board
+    starts as soon as it finished one (no review time)."""
+    options.setdefault("review_seconds", 0)
     organiser = await Client.connect(Link(server.ws_url, ORGANISER_KEY), name="test organiser")
     try:
         return await organiser.create_match(**options)  # type: ignore[arg-type]
@@ -63,10 +66,17 @@ async def board_view(client: Client, board: int, timeout: float = 10.0) -> Board
     return await client.wait_for(current, timeout)
 
 
-async def settle(table: dict[str, Client], seq: int) -> None:
-    """Wait until every client at the table has seen update ``seq`` (they share numbering)."""
+async def settle(table: dict[str, Client], seq: int | None = None) -> None:
+    """Wait until every client at the table has every update the server sent it so far.
+
+    An action's updates are queued to every viewer before its ``ack`` goes out, and each
+    connection's frames leave in order: a ``pong`` asked for after the ack arrives after
+    them. (Players' numbering differs once chat or questions reached some and not others,
+    so waiting for a number would not do; ``seq``, the acting viewer's, is only checked.)"""
     for client in table.values():
-        await client.wait_for(lambda _view, c=client: c.seq >= seq)
+        await client.ping()
+    if seq is not None:
+        assert any(client.seq >= seq for client in table.values())
 
 
 async def bid(
@@ -143,26 +153,56 @@ def audit_player_frame(update: Update, table: int, seat: str, deals: dict[int, D
     view = update.view
     assert isinstance(view, PlayerView)
     assert (view.table, view.seat) == (table, seat)
+    me = Seat.parse(seat)
     for result in view.results:
         assert result.table == table
+    for player in view.players:
+        assert player.table == table
+    for call in view.director_calls:
+        assert call.table == table
+    for line in view.chat:
+        assert line.table == table
+        assert seat in line.to, f"{seat} was sent a chat line meant for {line.to}"
     for event in update.events:
         assert getattr(event, "table", table) == table, event
+        if event.type == "chat_sent":
+            assert seat in event.to, event
+        if event.type == "call_explained":
+            assert Seat.parse(event.seat) != me.partner, "partner saw an explanation"
     board = view.board
     if board is None:
         return
     assert board.table == table
-    deal = deals[board.board]
+    audit_player_board(board, seat, deals[board.board])
+
+
+def audit_player_board(board: BoardView, seat: str, deal: Deal) -> None:
+    """One board view sent to a player at ``seat`` holds nothing that player may not see."""
     me = Seat.parse(seat)
-    played = {c.card for t in board.tricks for c in t.cards}
-    if board.current_trick is not None:
-        played |= {c.card for c in board.current_trick.cards}
     finished = board.phase == "finished"
+    current = [c.card for c in board.current_trick.cards] if board.current_trick else []
+    if not finished:
+        # Law 66: during the play the quitted tricks are not shown, but the last one, until
+        # the player's side has played to the next.
+        assert board.tricks == [], "quitted tricks shown during the play"
+        if board.last_trick is not None:
+            assert board.current_trick is not None
+            side = {seat, me.partner.letter}
+            assert not any(c.seat in side for c in board.current_trick.cards), (
+                "the last trick is shown after the player's side played to the next"
+            )
+    seen_played = set(current)
+    if board.last_trick is not None:
+        seen_played |= {c.card for c in board.last_trick.cards}
+    if finished:
+        seen_played |= {c.card for t in board.tricks for c in t.cards}
     allowed_hands = {seat}
-    if played and board.dummy is not None:
+    opening_lead_made = bool(board.tricks or board.last_trick or current)
+    if opening_lead_made and board.dummy is not None:
         allowed_hands.add(board.dummy)
     claim = board.claim
-    deciding = claim is not None and board.phase in ("claim", "director")
-    if claim is not None and deciding and seat in [*claim.deciders, claim.claimer]:
+    pending = claim is not None and claim.status == "pending" and board.phase == "claim"
+    if claim is not None and pending and seat in [*claim.deciders, claim.claimer]:
         allowed_hands.add(claim.claimer)
     if finished:
         allowed_hands = set(SEATS)
@@ -170,15 +210,17 @@ def audit_player_frame(update: Update, table: int, seat: str, deals: dict[int, D
         assert board.deal is None, "the deal is shown before the board is finished"
     assert set(board.hands) <= allowed_hands, (seat, set(board.hands), allowed_hands)
     if board.claim is not None and board.claim.cards is not None and not finished:
+        assert pending, "the claimer's cards are shown after the claim was settled"
         assert seat in board.claim.deciders or seat == board.claim.claimer
     # Alerts go to the caller's opponents (and the caller), never to partner.
     for entry in board.auction:
         if entry.alert is not None:
             assert Seat.parse(entry.seat) != me.partner, "partner saw an alert"
-    # Every card named anywhere in the board's view is played or in a hand this seat may see.
-    visible = played | {str(c) for s in allowed_hands for c in deal[Seat.parse(s)]}
+    # Every card named anywhere in the board's view was seen played or is in a hand this
+    # seat may see.
+    visible = seen_played | {str(c) for s in allowed_hands for c in deal[Seat.parse(s)]}
     named = _cards_in(json.loads(board.model_dump_json()))
-    assert named <= visible, f"{seat} at table {table} was shown {sorted(named - visible)}"
+    assert named <= visible, f"{seat} at table {board.table} was shown {sorted(named - visible)}"
 
 
 def audit_watch_frame(update: Update, finished_at_both: set[int]) -> None:

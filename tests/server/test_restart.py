@@ -12,7 +12,7 @@ from redis.asyncio import Redis
 
 from clients.client import Client, ClientError
 from protocol.errors import ErrorCode
-from protocol.messages import CardPlayed, Snapshot, Update
+from protocol.messages import CardPlayed, PlayerView, Snapshot, Update
 from server.app import Server
 from server.matches import RESUME_LIMIT
 from server.redis_process import RedisProcess
@@ -37,7 +37,7 @@ async def stored_cards(redis: Redis, match_id: str, table: int) -> list[str]:
 
 @pytest.mark.asyncio
 async def test_server_restart_mid_board_loses_nothing(redis: Redis) -> None:
-    first = Server(redis, ORGANISER_KEY)
+    first = Server(redis, ORGANISER_KEY, robot_delay=0)
     await first.start()
     port = first.port
     created = await create(first, boards=1, deals_pbn=DEALS)
@@ -53,15 +53,23 @@ async def test_server_restart_mid_board_loses_nothing(redis: Redis) -> None:
     for client in match.players.values():
         await client.wait_for(lambda _v, c=client: not c.is_connected or None)
 
-    second = Server(redis, ORGANISER_KEY, port=port)
+    second = Server(redis, ORGANISER_KEY, port=port, robot_delay=0)
     await second.start()
     try:
         for client in match.players.values():
             await client.reconnect()
         for key, client in match.players.items():
+            # Nothing missing: each resumes after its last update, with no snapshot. Nothing
+            # new but the players' presence: away when the server stopped, then back.
             assert client.welcome is not None
-            assert client.welcome.seq == before[key][0]  # nothing new, nothing missing
-            assert client.view == before[key][1]
+            await client.wait_for(lambda v: all(p.connected for p in v.players) or None)
+            since = [
+                m for m in client.received if isinstance(m, Update) and m.seq > before[key][0]
+            ]
+            assert [u.seq for u in since] == list(range(before[key][0] + 1, client.seq + 1))
+            assert {e.type for u in since for e in u.events} == {"presence_changed"}
+            assert client.view is not None
+            assert client.view.board == before[key][1].board
         # The board goes on where it stood, and ends with every card stored once.
         await play_cards(table, 1)
         cards = await stored_cards(redis, created.match_id, 1)
@@ -77,11 +85,13 @@ async def test_server_restart_mid_board_loses_nothing(redis: Redis) -> None:
 
 
 async def resume(client: Client, newest: int) -> list[Update]:
-    """Reconnect ``client`` and return the updates it was sent, up to ``newest``."""
+    """Reconnect ``client`` and return the updates it was sent, up to ``newest`` (then comes
+    the update saying it is back, which the others see too)."""
     received_before = len(client.received)
     await client.reconnect()
     await client.wait_for(lambda _v: client.seq >= newest or None)
-    return [m for m in client.received[received_before:] if isinstance(m, Update)]
+    received = client.received[received_before:]
+    return [m for m in received if isinstance(m, Update) and m.seq <= newest]
 
 
 @pytest.mark.asyncio
@@ -121,7 +131,7 @@ async def test_reconnect_gets_what_it_missed_in_order(server: Server) -> None:
 
 @pytest.mark.asyncio
 async def test_a_long_absence_gets_one_snapshot(server: Server) -> None:
-    created = await create(server, boards=1, deals_pbn=DEALS)
+    created = await create(server, boards=1, deals_pbn=DEALS, chat="table")
     match = await seat_everyone(server, created)
     table = match.table(1)
     await bid(table, 1, ["1C", "P", "1D", "P"])
@@ -132,11 +142,16 @@ async def test_a_long_absence_gets_one_snapshot(server: Server) -> None:
         for seat in "SN":
             ack = await table[seat].chat(f"{seat} says hello")
             await settle({s: c for s, c in table.items() if s != "E"}, ack.seq)
-    updates = await resume(away, table["N"].seq)
+    newest = table["N"].seq
+    updates = await resume(away, newest)
     assert len(updates) == 1
     assert isinstance(updates[0].events[0], Snapshot)
-    assert updates[0].seq == table["N"].seq > last_seen + RESUME_LIMIT
-    assert updates[0].view == table["E"].view
+    assert updates[0].seq == newest > last_seen + RESUME_LIMIT
+    north = table["N"].view
+    assert isinstance(north, PlayerView)
+    assert isinstance(updates[0].view, PlayerView)
+    assert updates[0].view.chat == north.chat
+    assert updates[0].view.board == (await board_view(away, 1))
     await match.close()
 
 
@@ -159,7 +174,7 @@ async def own_redis(tmp_path: Path) -> AsyncIterator[RedisProcess]:
 @pytest.mark.asyncio
 async def test_redis_crash_refuses_actions_then_loses_none(own_redis: RedisProcess) -> None:
     redis = Redis.from_url(own_redis.url)
-    server = Server(redis, ORGANISER_KEY)
+    server = Server(redis, ORGANISER_KEY, robot_delay=0)
     await server.start()
     try:
         created = await create(server, boards=1, deals_pbn=DEALS)

@@ -10,7 +10,7 @@ import pytest
 from redis.asyncio import Redis
 
 from server.redis_process import RedisProcess
-from server.store import Store
+from server.store import ResultChange, Store
 
 RESULT_1 = {
     "contract": "4S",
@@ -45,7 +45,8 @@ async def test_each_board_compared_once_however_close_the_tables_finish(
     async def finish(table: int, board: int) -> bool:
         result = RESULT_1 if table == 1 else RESULT_2
         event = {"type": "card", "seat": "N", "card": "SA"}
-        appended = await stores[table].append(match_id, table, event, board, result, None, boards)
+        commit = ResultChange("commit", board, result)
+        appended = await stores[table].append(match_id, table, event, commit, None, boards)
         return appended.compared is not None
 
     outcomes = await asyncio.gather(
@@ -72,20 +73,22 @@ async def test_a_result_is_stored_once_and_hidden_until_the_other_table(redis: R
     store = Store(redis)
     match_id = secrets.token_hex(8)
     event = {"type": "card", "seat": "N", "card": "SA"}
-    first = await store.append(match_id, 1, event, 1, RESULT_1, None, 4)
+    first = await store.append(match_id, 1, event, ResultChange("commit", 1, RESULT_1), None, 4)
     assert first.compared is None
     # The same table finishing the same board again cannot overwrite or publish anything.
-    again = await store.append(match_id, 1, event, 1, RESULT_2, None, 4)
+    again = await store.append(match_id, 1, event, ResultChange("commit", 1, RESULT_2), None, 4)
     assert again.compared is None
     tag = f"{{m:{match_id}}}"
     assert json.loads(await redis.hget(f"{tag}:results", "1:1")) == RESULT_1
     assert await redis.xlen(f"{tag}:swings") == 0
-    second = await store.append(match_id, 2, event, 1, RESULT_2, {"type": "start", "board": 2}, 4)
+    commit = ResultChange("commit", 1, RESULT_2)
+    second = await store.append(match_id, 2, event, commit, {"type": "start", "board": 2}, 4)
     assert second.compared == {
         "type": "compared",
         "board": 1,
         "table1": RESULT_1,
         "table2": RESULT_2,
+        "fix": None,
     }
     assert not second.finished
     log = await entries(redis, f"{tag}:t2:events")

@@ -41,7 +41,7 @@ async def test_alert_goes_to_the_opponents_only(server: Server) -> None:
 
 @pytest.mark.asyncio
 async def test_chat_stays_at_its_table(server: Server) -> None:
-    created = await create(server, boards=1, deals_pbn=DEALS, spectators="live")
+    created = await create(server, boards=1, deals_pbn=DEALS, spectators="live", chat="table")
     match = await seat_everyone(server, created)
     spectator = await Client.connect(created.spectator or "")
     ack = await match.players[(1, "E")].chat("good luck")
@@ -62,31 +62,45 @@ async def test_chat_stays_at_its_table(server: Server) -> None:
 
 
 @pytest.mark.asyncio
-async def test_rejected_claim_calls_the_director_who_rules(server: Server) -> None:
+async def test_a_rejected_claim_lets_play_go_on_until_the_director_rules(server: Server) -> None:
     created = await create(server, boards=1, deals_pbn=DEALS)
     match = await seat_everyone(server, created)
     director = await Client.connect(created.director)
     table = match.table(1)
     await bid(table, 1, ["4S", "P", "P", "P"])  # N declares, S is dummy, E leads
     await play_cards(table, 1, count=4)
-    ack = await table["N"].claim(12)
+    ack = await table["N"].claim(12, "drawing trumps, then the rest are high")
     await settle(table, ack.seq)
     west = await board_view(table["W"], 1)
     south = await board_view(table["S"], 1)
     assert west.claim is not None
     assert west.claim.deciders == ["E", "W"]
+    assert west.claim.statement == "drawing trumps, then the rest are high"
     assert west.claim.cards == west.hands["N"]  # shown to the defenders who decide
     assert "N" not in south.hands  # dummy does not decide, and does not see declarer's cards
     ack = await table["W"].answer_claim(False)
     await settle(table, ack.seq)
     view = await board_view(table["N"], 1)
-    assert view.phase == "director"
+    assert view.phase == "play"  # nobody waits for a director who may not come
     assert view.claim is not None
-    assert view.claim.rejected
+    assert view.claim.status == "rejected"
+    west = await board_view(table["W"], 1)
+    assert "N" not in west.hands  # the claimer's cards are hidden again
+    # The play goes on; then East calls the director, who sees the call and rules.
+    await play_cards(table, 1, count=1)
+    ack = await table["E"].call_director("North claimed 12, we disagree")
+    await settle(table, ack.seq)
+    for client in table.values():
+        calls = (await client.wait_for(lambda v: v if v.director_calls else None)).director_calls
+        assert [(c.table, c.seat, c.board) for c in calls] == [(1, "E", 1)]
     watched = await director.wait_for(
-        lambda v: v if isinstance(v, WatchView) and v.tables[0].phase == "director" else None
+        lambda v: v if isinstance(v, WatchView) and v.director_calls else None
     )
-    assert watched.tables[0].claim is not None
+    assert watched.director_calls[0].text == "North claimed 12, we disagree"
+    await director.chat("Coming: play on while I look", table=1)
+    answered = await table["E"].wait_for(lambda v: v if not v.director_calls else None)
+    assert answered.chat[-1].seat is None  # the director's line, with the call answered
+    assert answered.chat[-1].to == ["N", "E", "S", "W"]
     ack = await director.rule(1, 11)
     final = await table["N"].wait_for(lambda v: v if v.results else None)
     assert final.results[0].tricks == 11
