@@ -111,6 +111,84 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--spectators", choices=("live", "delayed", "off"), default="live", help="spectator mode"
     )
+    parser.add_argument(
+        "--names",
+        metavar="SEAT=NAME,...",
+        help='players\' names, e.g. "N1=Ann,E1=Bo,S1=Cy,W1=Di,N2=Ed" (seat, then table)',
+    )
+    parser.add_argument(
+        "--roster",
+        type=Path,
+        help='players\' names from a PBN-style file: [Table "1"] (or [Room "Open"]), then '
+        '[North "Ann"] [East "Bo"] ...; a blank line before table 2',
+    )
+    parser.add_argument(
+        "--chat",
+        choices=("table", "opponents", "off"),
+        default="opponents",
+        help="what table chat reaches during a board (between boards: all four)",
+    )
+    parser.add_argument(
+        "--review-seconds",
+        type=int,
+        default=20,
+        help="how long a finished board stays on the table before the next starts (default 20)",
+    )
+    parser.add_argument(
+        "--robot-delay",
+        type=float,
+        metavar="SECONDS",
+        help="how long the server's robots wait before each call or card (default: the server's)",
+    )
+
+
+def parse_names(text: str) -> dict[str, str]:
+    """``"N1=Ann, E1=Bo"`` (or ``"1N=Ann"``) -> ``{"1N": "Ann", "1E": "Bo"}``.
+
+    >>> parse_names("N1=Ann, 2e=Bo Smith")
+    {'1N': 'Ann', '2E': 'Bo Smith'}
+    """
+    names: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        seat, equals, name = item.partition("=")
+        key = seat.strip().upper()
+        if len(key) == 2 and key[0] in "NESW" and key[1] in "12":
+            key = key[1] + key[0]
+        if not equals or len(key) != 2 or key[0] not in "12" or key[1] not in "NESW":
+            raise CommandFailed(f"bad --names entry {item!r}: write SEAT=NAME, like N1=Ann")
+        if not name.strip():
+            raise CommandFailed(f"bad --names entry {item!r}: the name is empty")
+        names[key] = name.strip()
+    return names
+
+
+def roster_names(text: str) -> dict[str, str]:
+    """The players' names in a PBN-style roster: a game per table, ``[Table "1"]`` or
+    ``[Room "Open"]`` (table 1) / ``"Closed"`` (table 2), with ``[North "Ann"]`` and so on;
+    a game that names no table is the next one. A PBN record of an earlier match with the
+    same seating works too (its first game of each room)."""
+    from bridge import BridgeError
+    from bridge.pbn import parse_games
+
+    try:
+        games = parse_games(text)
+    except BridgeError as error:
+        raise CommandFailed(f"bad --roster: {error}") from None
+    names: dict[str, str] = {}
+    seen: set[int] = set()
+    for index, game in enumerate(games, start=1):
+        tags = {tag.name.lower(): tag.value for tag in game.other_tags}
+        room = {"open": 1, "closed": 2}.get(tags.get("room", "").lower())
+        table = int(tags["table"]) if tags.get("table", "").isdigit() else room or index
+        if table in seen:
+            continue
+        if table not in (1, 2):
+            raise CommandFailed(f"bad --roster: table {table}: a match has tables 1 and 2")
+        seen.add(table)
+        for seat, name in zip("NESW", (game.north, game.east, game.south, game.west), strict=True):
+            if name and name.strip():
+                names[f"{table}{seat}"] = name.strip()
+    return names
 
 
 def format_links(created: MatchCreated) -> str:
@@ -120,7 +198,8 @@ def format_links(created: MatchCreated) -> str:
         lines.append(f"Table {table}")
         for seat in created.seats:
             if seat.table == table:
-                lines.append(f"  {seat.seat}  team {seat.team}  {seat.link or 'robot'}")
+                name = f"  {seat.name}" if seat.name and not seat.robot else ""
+                lines.append(f"  {seat.seat}  team {seat.team}{name}  {seat.link or 'robot'}")
         if not any(seat.table == table for seat in created.seats):
             lines.append("  the robots' table")
     lines.append(f"Spectators  {created.spectator or 'off'}")
@@ -191,6 +270,16 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
         except (OSError, UnicodeDecodeError) as error:
             reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
             raise CommandFailed(f"cannot read --deals {args.deals}: {reason}") from None
+    names: dict[str, str] = {}
+    if args.roster is not None:
+        try:
+            names = roster_names(Path(args.roster).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+            raise CommandFailed(f"cannot read --roster {args.roster}: {reason}") from None
+    if args.names:
+        names |= parse_names(args.names)
+    delay = None if args.robot_delay is None else round(args.robot_delay * 1000)
     try:
         return CreateMatch(
             format=args.format,
@@ -200,11 +289,19 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
             deals_pbn=deals,
             spectators=args.spectators,
             robots=args.robots,
+            names=names,
+            chat=args.chat,
+            review_seconds=args.review_seconds,
+            robot_delay_ms=delay,
         )
     except ValidationError as error:
         first = error.errors()[0]
         field = str(first["loc"][0]) if first["loc"] else ""
-        option = "--deals" if field == "deals_pbn" else "--" + field.replace("_", "-")
+        option = {
+            "deals_pbn": "--deals",
+            "robot_delay_ms": "--robot-delay",
+            "names": "--names",
+        }.get(field, "--" + field.replace("_", "-"))
         raise CommandFailed(f"bad {option}: {first['msg']}") from None
 
 
@@ -214,6 +311,7 @@ async def _create(ws_url: str, key: str, request: CreateMatch, server_url: str) 
 
     from clients.client import Client, ClientError, Link
     from protocol.errors import ErrorCode
+    from protocol.messages import MatchCreated as MatchCreatedReply
 
     try:
         client = await Client.connect(Link(ws_url, key), name="duplicate new-match")
@@ -229,15 +327,9 @@ async def _create(ws_url: str, key: str, request: CreateMatch, server_url: str) 
             "`duplicate serve`, or give its URL with --server"
         ) from None
     try:
-        return await client.create_match(
-            boards=request.boards,
-            team_a=request.team_a,
-            team_b=request.team_b,
-            deals_pbn=request.deals_pbn,
-            spectators=request.spectators,
-            format=request.format,
-            robots=request.robots,
-        )
+        reply = await client.request(lambda ref: request.model_copy(update={"ref": ref}))
+        assert isinstance(reply, MatchCreatedReply)
+        return reply
     except ClientError as error:
         if isinstance(error.code, ErrorCode):
             raise CommandFailed(
@@ -290,6 +382,36 @@ def play(args: argparse.Namespace) -> str:
     if status:
         raise SystemExit(status)
     return ""
+
+
+async def _record(link: str) -> str:
+    from websockets.exceptions import WebSocketException
+
+    from clients.client import Client, ClientError, Link
+
+    try:
+        parsed = Link.parse(link)
+    except ClientError as error:
+        raise CommandFailed(error.message) from None
+    try:
+        client = await Client.connect(parsed, name="duplicate record")
+    except ClientError as error:
+        raise CommandFailed(f"the server refused the link: {error.code}: {error.message}") from None
+    except (OSError, WebSocketException) as error:
+        raise CommandFailed(
+            f"the server of {parsed.ws_url} cannot be reached ({_reason(error)})"
+        ) from None
+    try:
+        return await client.record()
+    except ClientError as error:
+        raise CommandFailed(f"the server refused: {error.code}: {error.message}") from None
+    finally:
+        await client.close()
+
+
+def record(args: argparse.Namespace) -> str:
+    """The match record as PBN: every board finished at both tables (``> match.pbn``)."""
+    return asyncio.run(_record(args.link)).rstrip("\n")
 
 
 def protocol_schema(args: argparse.Namespace) -> str:
@@ -373,7 +495,14 @@ async def _serve(args: argparse.Namespace) -> None:
         except ValueError as error:
             raise CommandFailed(f"--redis {_without_password(url)!r}: {error}") from None
         await _check_redis(redis, url, embedded is not None)
-        server = Server(redis, key, host=args.host, port=args.port, public_url=args.public_url)
+        server = Server(
+            redis,
+            key,
+            host=args.host,
+            port=args.port,
+            public_url=args.public_url,
+            robot_delay=args.server_robot_delay,
+        )
         await _listen(server, args.host, args.port)
         listening = True
         print(f"Serving on {server.public_url} (WebSocket {server.ws_url})", flush=True)
@@ -415,6 +544,14 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument(
         "--new-match", action="store_true", help="create a match at start and print its links"
     )
+    p.add_argument(
+        "--server-robot-delay",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how long the server's robots wait before each call or card, unless a match says "
+        "otherwise (default 1; robots at a table of robots never wait)",
+    )
     add_match_options(p)
     p.set_defaults(run=serve)
 
@@ -438,6 +575,10 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "link", help="your link: http://HOST:PORT/play#TOKEN (or /watch#..., /direct#...)"
     )
     p.set_defaults(run=play)
+
+    p = commands.add_parser("record", help="print the match record (PBN) from any link")
+    p.add_argument("link", help="a player's, the spectators' or the director's link")
+    p.set_defaults(run=record)
 
     p = commands.add_parser("protocol-schema", help="print the JSON Schema of the protocol")
     p.set_defaults(run=protocol_schema)

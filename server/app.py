@@ -333,10 +333,16 @@ class Server:
                 ErrorCode.ALREADY_AUTHENTICATED, "this connection already said hello"
             )
         if hello.version not in SUPPORTED_VERSIONS:
+            speaks = sorted(SUPPORTED_VERSIONS)
+            if hello.version < min(SUPPORTED_VERSIONS):
+                raise ProtocolError(
+                    ErrorCode.UNSUPPORTED_VERSION,
+                    f"protocol version {hello.version} is too old: this server speaks {speaks}; "
+                    "update the client (protocol/SPEC.md, 'Versions', says what changed)",
+                )
             raise ProtocolError(
                 ErrorCode.UNSUPPORTED_VERSION,
-                f"protocol version {hello.version} is not supported; "
-                f"this server speaks {sorted(SUPPORTED_VERSIONS)}",
+                f"protocol version {hello.version} is not supported; this server speaks {speaks}",
             )
         version = hello.version
         if hmac.compare_digest(hello.token.encode(), self.organiser_key.encode()):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bridge import Seat
 from bridge.auction import Auction
 from bridge.pbn import AnnotatedCall, PbnAuction, PbnGame, PbnPlay, PbnTag, dump_games
 from server.state import BoardState, MatchState
@@ -28,7 +29,8 @@ def match_record(state: MatchState) -> str:
     then), both tables: table 1 as Room "Open", table 2 as "Closed"; HomeTeam is the team
     sitting North-South at that table; ScoreIMP is that table's N-S swing."""
     config = state.config
-    swings = {c.board: c.swing for c in state.match.comparisons}
+    # A voided board is not compared: it stays out of the record, like an unfinished one.
+    swings = {c.board: c.swing for c in state.match.comparisons if not c.void}
     games: list[PbnGame] = []
     for spec in config.boards:
         for table in (1, 2):
@@ -44,10 +46,16 @@ def match_record(state: MatchState) -> str:
             swing = swings.get(spec.number)
             if swing is None:
                 continue
+            seats = state.tables[table].seats
+            north, east, south, west = (seats[seat].name for seat in Seat)
             games.append(
                 PbnGame(
                     event=f"duplicate match {config.match_id}",
                     board=spec.number,
+                    north=north,
+                    east=east,
+                    south=south,
+                    west=west,
                     dealer=spec.dealer,
                     vulnerability=spec.vulnerability,
                     deal=spec.deal,

@@ -606,7 +606,7 @@ class MatchState:
         if seat not in request.deciders:
             raise OutOfTurn(f"{seat.name.title()} does not decide this undo")
         if seat in request.accepted:
-            raise IllegalPlay(f"{seat.name.title()} has already agreed to this undo")
+            raise OutOfTurn(f"{seat.name.title()} has already agreed: the other opponent decides")
         if not event["accept"]:
             board.undo = None
             return Effect(board)

@@ -30,7 +30,9 @@ class Match:
     players: dict[tuple[int, str], Client]
 
     def table(self, number: int) -> dict[str, Client]:
-        return {seat: self.players[(number, seat)] for seat in SEATS}
+        return {
+            seat: self.players[(number, seat)] for seat in SEATS if (number, seat) in self.players
+        }
 
     async def close(self) -> None:
         for client in self.players.values():
@@ -51,6 +53,8 @@ async def create(server: Server, **options: object) -> MatchCreated:
 async def seat_everyone(server: Server, created: MatchCreated) -> Match:
     players = {}
     for link in created.seats:
+        if link.link is None:
+            continue  # the server's robot plays it
         players[(link.table, link.seat)] = await Client.connect(
             link.link, name=f"t{link.table}{link.seat}"
         )

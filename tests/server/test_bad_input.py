@@ -135,6 +135,20 @@ class TestHello:
         assert str(PROTOCOL_VERSION) in error.message
 
     @pytest.mark.asyncio
+    async def test_a_version_1_client_is_told_to_update(self, server: Server, match: Match) -> None:
+        # A client written for protocol 1 says hello exactly as version 1 said it.
+        websocket = await raw(server)
+        token = Link.parse(match.created.seats[0].link).token
+        hello = {"type": "hello", "version": 1, "token": token, "last_seq": None, "client": "v1"}
+        await websocket.send(msgpack.packb(hello))
+        error = await reply(websocket)
+        assert isinstance(error, ErrorMessage)
+        assert error.code == ErrorCode.UNSUPPORTED_VERSION
+        assert "too old" in error.message
+        assert "[2]" in error.message
+        assert "update" in error.message
+
+    @pytest.mark.asyncio
     async def test_wrong_token(self, server: Server, match: Match) -> None:
         with pytest.raises(ClientError) as refused:
             await Client.connect(Link(server.ws_url, "not-a-token"))

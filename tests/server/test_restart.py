@@ -63,9 +63,7 @@ async def test_server_restart_mid_board_loses_nothing(redis: Redis) -> None:
             # new but the players' presence: away when the server stopped, then back.
             assert client.welcome is not None
             await client.wait_for(lambda v: all(p.connected for p in v.players) or None)
-            since = [
-                m for m in client.received if isinstance(m, Update) and m.seq > before[key][0]
-            ]
+            since = [m for m in client.received if isinstance(m, Update) and m.seq > before[key][0]]
             assert [u.seq for u in since] == list(range(before[key][0] + 1, client.seq + 1))
             assert {e.type for u in since for e in u.events} == {"presence_changed"}
             assert client.view is not None

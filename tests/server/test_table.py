@@ -227,3 +227,34 @@ async def test_questions_go_to_the_caller_and_answers_to_the_opponents(server: S
         assert view.auction[0].alert == (None if seat == "S" else "15-17 balanced"), seat
         assert view.questions == []
     await match.close()
+
+
+@pytest.mark.asyncio
+async def test_the_last_trick_only_until_the_side_has_played_to_the_next(server: Server) -> None:
+    match = await seat_everyone(server, await create(server, boards=1, deals_pbn=DEALS))
+    table = match.table(1)
+    await bid(table, 1, ["3NT", "P", "P", "P"])  # North declares; East leads
+    await play_cards(table, 1, count=4)
+    views = {seat: await board_view(client, 1) for seat, client in table.items()}
+    winner = views["N"].last_trick.winner if views["N"].last_trick else None
+    assert winner is not None
+    for seat, view in views.items():
+        assert view.tricks == []  # quitted tricks are not for inspection (law 66)
+        assert view.last_trick is not None, seat  # nobody has played to trick 2 yet
+    # The winner's side leads to trick 2: from then on only the other side may look.
+    await play_cards(table, 1, count=1)
+    side = {winner, {"N": "S", "S": "N", "E": "W", "W": "E"}[winner]}
+    for seat, client in table.items():
+        view = await board_view(client, 1)
+        assert (view.last_trick is None) == (seat in side), seat
+    await play_cards(table, 1, count=1)  # now the other side has played too
+    for seat, client in table.items():
+        assert (await board_view(client, 1)).last_trick is None, seat
+    await play_cards(table, 1)
+    final = await board_view(table["E"], 1)
+    assert final.phase == "finished"
+    assert len(final.tricks) == 13
+    for (number, seat), client in match.players.items():
+        for update in player_updates(client):
+            audit_player_frame(update, number, seat, {1: Deal.from_pbn(STRONG_NORTH)})
+    await match.close()

@@ -1,0 +1,123 @@
+"""Claims and concessions (laws 68-71): a statement, withdrawal, play going on after a
+rejection, a concession withdrawn before the next board, the trick in progress kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from bridge import Deal
+from bridge.pbn import parse_games
+from clients.client import ClientError
+from protocol.errors import ErrorCode
+from server.app import Server
+from tests.server.harness import (
+    STRONG_NORTH,
+    audit_player_frame,
+    bid,
+    board_view,
+    create,
+    one_board,
+    play_cards,
+    player_updates,
+    seat_everyone,
+    settle,
+)
+
+DEALS = one_board()
+
+
+@pytest.mark.asyncio
+async def test_a_claim_is_withdrawn_and_the_play_goes_on(server: Server) -> None:
+    match = await seat_everyone(server, await create(server, boards=1, deals_pbn=DEALS))
+    table = match.table(1)
+    await bid(table, 1, ["3NT", "P", "P", "P"])
+    await play_cards(table, 1, count=4)
+    await settle(table, (await table["N"].claim(12, "cash everything")).seq)
+    await settle(table, (await table["E"].answer_claim(True)).seq)
+    with pytest.raises(ClientError) as not_yours:
+        await table["E"].withdraw_claim()
+    assert not_yours.value.code == ErrorCode.OUT_OF_TURN
+    assert "withdraw_claim" in (await board_view(table["N"], 1)).actions
+    await settle(table, (await table["N"].withdraw_claim()).seq)
+    view = await board_view(table["W"], 1)
+    assert (view.phase, view.acting) == ("play", "N")
+    assert view.claim is not None
+    assert view.claim.status == "withdrawn"
+    assert view.claim.cards is None
+    assert "N" not in view.hands
+    await play_cards(table, 1, count=1)
+    assert (await board_view(table["W"], 1)).claim is None  # gone once the play went on
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_a_concession_withdrawn_before_the_next_board_resumes_the_play(
+    server: Server,
+) -> None:
+    two_boards = DEALS + "\n" + DEALS.replace('[Board "1"]', '[Board "2"]')
+    created = await create(server, boards=2, deals_pbn=two_boards, review_seconds=60)
+    match = await seat_everyone(server, created)
+    table = match.table(1)
+    await bid(table, 1, ["3NT", "P", "P", "P"])  # North can take all 13
+    await play_cards(table, 1, count=4)
+    # North concedes two of the twelve left by mistake; the defenders accept at once.
+    await settle(table, (await table["N"].claim(10)).seq)
+    for seat in "EW":
+        await settle(table, (await table[seat].answer_claim(True)).seq)
+    view = await board_view(table["N"], 1)
+    assert view.phase == "finished"
+    assert view.result is not None
+    assert table["N"].view is not None
+    assert table["N"].view.review is not None
+    assert "withdraw_concession" in view.actions
+    # The defenders' acquiescence in the claimed tricks may be withdrawn too (law 69B);
+    # dummy takes no part.
+    assert "withdraw_concession" in (await board_view(table["W"], 1)).actions
+    assert "withdraw_concession" not in (await board_view(table["S"], 1)).actions
+    with pytest.raises(ClientError) as dummy:
+        await table["S"].withdraw_concession()
+    assert dummy.value.code == ErrorCode.ILLEGAL_CLAIM
+    await settle(table, (await table["N"].withdraw_concession()).seq)
+    resumed = await board_view(table["E"], 1)
+    assert (resumed.phase, resumed.result, resumed.acting) == ("play", None, "N")
+    assert table["E"].view is not None
+    assert table["E"].view.review is None
+    # Nothing was compared or stored for the board meanwhile: play it out, then it counts.
+    await play_cards(table, 1)
+    done = await board_view(table["E"], 1)
+    assert done.result is not None
+    assert done.result.tricks == 13
+    for seat in "NESW":
+        await settle(table, (await table[seat].next_board()).seq)
+    assert (await board_view(table["E"], 2)).phase == "auction"
+    deals = {1: Deal.from_pbn(STRONG_NORTH), 2: Deal.from_pbn(STRONG_NORTH)}
+    for (number, seat), client in match.players.items():
+        for update in player_updates(client):
+            audit_player_frame(update, number, seat, deals)
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_the_trick_in_progress_at_a_claim_is_kept(server: Server) -> None:
+    match = await seat_everyone(server, await create(server, boards=1, deals_pbn=DEALS))
+    for number in (1, 2):
+        table = match.table(number)
+        await bid(table, 1, ["3NT", "P", "P", "P"])
+        await play_cards(table, 1, count=1)  # East's opening lead only
+        await settle(table, (await table["N"].claim(13)).seq)
+        for seat in "EW":
+            await settle(table, (await table[seat].answer_claim(True)).seq)
+        view = await table["S"].wait_for(lambda v: v if v.results else None)
+        assert view.board is not None
+        assert view.board.current_trick is not None
+        assert [c.seat for c in view.board.current_trick.cards] == ["E"]  # the lead is kept
+    record = await match.players[(1, "N")].record()
+    games = parse_games(record)
+    assert len(games) == 2
+    for game in games:
+        assert game.play is not None
+        assert len(game.play.tricks) == 1
+        row = game.play.tricks[0]
+        assert row[0].card is not None  # East's lead: [Play "E"] then the card, then "-"
+        assert [cell.card for cell in row[1:]] == [None, None, None]
+    await match.close()

@@ -1,0 +1,180 @@
+"""People, not seats: names, presence, robots labelled, a seat given to a new player."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bridge import Deal
+from clients.client import Client, ClientError
+from protocol.errors import ErrorCode
+from protocol.messages import PlayerInfo, PlayerView, WatchView
+from server.app import Server
+from tests.server.harness import (
+    STRONG_NORTH,
+    audit_player_frame,
+    bid,
+    create,
+    one_board,
+    play_cards,
+    player_updates,
+    seat_everyone,
+    settle,
+)
+
+DEALS = one_board()
+NAMES = {"1N": "Ann", "1E": "Bo", "1S": "Cy", "1W": "Di", "2N": "Ed", "2E": "Flo", "2S": "Gus"}
+
+
+def seat_info(view: PlayerView | WatchView, table: int, seat: str) -> PlayerInfo:
+    return next(p for p in view.players if (p.table, p.seat) == (table, seat))
+
+
+@pytest.mark.asyncio
+async def test_names_from_the_organiser_reach_every_view_and_the_record(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS, names=NAMES)
+    assert {f"{s.table}{s.seat}": s.name for s in created.seats} == {**NAMES, "2W": None}
+    match = await seat_everyone(server, created)
+    director = await Client.connect(created.director)
+    for (table, seat), client in match.players.items():
+        view = client.view
+        assert isinstance(view, PlayerView)
+        assert [(p.table, p.seat) for p in view.players] == [(table, s) for s in "NESW"]
+        assert seat_info(view, table, seat).name == NAMES.get(f"{table}{seat}")
+    watched = director.view
+    assert isinstance(watched, WatchView)
+    assert {f"{p.table}{p.seat}": p.name for p in watched.players} == {**NAMES, "2W": None}
+
+    # A seat the organiser named keeps its name; the unnamed one may set its own.
+    with pytest.raises(ClientError) as refused:
+        await match.players[(1, "N")].set_name("Annie")
+    assert refused.value.code == ErrorCode.FORBIDDEN
+    ack = await match.players[(2, "W")].set_name("Hal")
+    await settle(match.table(2), ack.seq)
+    for client in match.table(2).values():
+        assert isinstance(client.view, PlayerView)
+        assert seat_info(client.view, 2, "W").name == "Hal"
+    renamed = await director.wait_for(lambda v: v if seat_info(v, 2, "W").name else None)
+    assert seat_info(renamed, 2, "W").name == "Hal"
+    # Table 1 heard nothing of it.
+    for client in match.table(1).values():
+        assert all(e.type != "name_set" for u in player_updates(client) for e in u.events)
+
+    for table in (1, 2):
+        await bid(match.table(table), 1, ["1NT", "P", "P", "P"])
+        await play_cards(match.table(table), 1)
+    record = await match.players[(1, "E")].record()
+    assert record.count('[North "Ann"]') == 1
+    assert record.count('[West "Di"]') == 1
+    assert record.count('[North "Ed"]') == 1
+    assert record.count('[West "Hal"]') == 1
+    deals = {1: Deal.from_pbn(STRONG_NORTH)}
+    for (table, seat), client in match.players.items():
+        for update in player_updates(client):
+            audit_player_frame(update, table, seat, deals)
+    await match.close()
+    await director.close()
+
+
+@pytest.mark.asyncio
+async def test_presence_shows_who_is_away_and_since_when(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS, robots=["2E"])
+    match = await seat_everyone(server, created)
+    north = match.players[(1, "N")]
+    for client in match.players.values():
+        await client.wait_for(lambda v: all(p.connected for p in v.players) or None)
+    robot = seat_info(await match.players[(2, "N")].wait_for(lambda v: v), 2, "E")
+    assert (robot.robot, robot.connected, robot.name) == (True, True, "Robot")
+    assert not seat_info(north.view, 1, "N").robot  # type: ignore[arg-type]
+
+    # West drops: the others see West away, with the moment it went.
+    before = seat_info(north.view, 1, "W").since  # type: ignore[arg-type]
+    await match.players[(1, "W")].close()
+    away = await north.wait_for(lambda v: v if not seat_info(v, 1, "W").connected else None)
+    west = seat_info(away, 1, "W")
+    assert west.since is not None
+    assert before is not None
+    assert west.since >= before
+    assert any(
+        e.type == "presence_changed" and e.seat == "W" and not e.connected
+        for u in player_updates(north)
+        for e in u.events
+    )
+    # Back again: connected, and a program saying it is one is shown as a robot.
+    link = next(s.link for s in created.seats if (s.table, s.seat) == (1, "W"))
+    assert link is not None
+    back = await Client.connect(link, robot=True)
+    returned = await north.wait_for(lambda v: v if seat_info(v, 1, "W").connected else None)
+    assert seat_info(returned, 1, "W").robot
+    await back.close()
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_the_director_gives_a_seat_to_a_new_player_or_a_robot(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS, names={"1E": "Bo"})
+    match = await seat_everyone(server, created)
+    director = await Client.connect(created.director)
+    east = match.players[(1, "E")]
+    with pytest.raises(ClientError) as refused:
+        await east.substitute(1, "E")
+    assert refused.value.code == ErrorCode.FORBIDDEN
+
+    substituted = await director.substitute(1, "E")
+    assert substituted.link is not None
+    # The old connection is closed and its link no longer works.
+    await east.wait_for(lambda _v: not east.is_connected or None)
+    old = next(s.link for s in created.seats if (s.table, s.seat) == (1, "E"))
+    assert old is not None
+    with pytest.raises(ClientError) as revoked:
+        await Client.connect(old)
+    assert revoked.value.code == ErrorCode.BAD_TOKEN
+    assert "director" in revoked.value.message
+    # The new player takes the seat, unnamed, and plays on.
+    newcomer = await Client.connect(substituted.link)
+    view = newcomer.view
+    assert isinstance(view, PlayerView)
+    assert (view.table, view.seat) == (1, "E")
+    assert seat_info(view, 1, "E").name is None
+    table = {**match.table(1), "E": newcomer}
+    await bid(table, 1, ["1NT", "P", "P"])
+
+    # Now the server's robot takes West's seat, on turn: it makes West's call by itself.
+    robot = await director.substitute(1, "W", robot=True)
+    assert robot.link is None
+    west = match.players[(1, "W")]
+    await west.wait_for(lambda _v: not west.is_connected or None)
+    north = match.players[(1, "N")]
+    final = await north.wait_for(lambda v: v if v.board and v.board.phase == "play" else None)
+    assert final.board is not None
+    assert final.board.contract == "1NT"
+    assert final.board.auction[3].seat == "W"
+    assert seat_info(final, 1, "W").robot
+    assert seat_info(final, 1, "W").name == "Robot"
+    await newcomer.close()
+    await match.close()
+    await director.close()
+
+
+@pytest.mark.asyncio
+async def test_robots_play_at_a_human_pace(redis: object) -> None:
+    from redis.asyncio import Redis
+
+    from tests.conftest import ORGANISER_KEY
+
+    assert isinstance(redis, Redis)
+    paced = Server(redis, ORGANISER_KEY, robot_delay=0.4)
+    await paced.start()
+    try:
+        created = await create(paced, boards=1, deals_pbn=DEALS, robots=["1E", "1S", "1W", "t2"])
+        north = await Client.connect(next(s.link for s in created.seats if s.link) or "")
+        loop = asyncio.get_running_loop()
+        await north.call("1C")
+        sent = loop.time()
+        # East answers only after its pause; the robots' whole table 2 does not wait.
+        await north.wait_for(lambda v: v if v.board and len(v.board.auction) >= 2 else None)
+        assert loop.time() - sent >= 0.35
+        await north.close()
+    finally:
+        await paced.close()

@@ -1,0 +1,176 @@
+"""After each board: the finished board stays on the table for review until all four ask
+for the next one (or the review time is up); then both tables' play, on request."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from redis.asyncio import Redis
+
+from bridge import Deal
+from clients.client import Client, ClientError
+from protocol.errors import ErrorCode
+from protocol.messages import PlayerView
+from server.app import Server
+from tests.conftest import ORGANISER_KEY
+from tests.server.harness import (
+    STRONG_NORTH,
+    Match,
+    audit_player_board,
+    audit_player_frame,
+    bid,
+    board_view,
+    create,
+    one_board,
+    play_cards,
+    player_updates,
+    seat_everyone,
+    settle,
+)
+
+TWO = one_board() + "\n" + one_board().replace('[Board "1"]', '[Board "2"]')
+
+
+async def finish_board_one(match: Match, table: int) -> None:
+    players = match.table(table)
+    await bid(players, 1, ["2NT", "P", "P", "P"])
+    await play_cards(players, 1)
+
+
+@pytest.mark.asyncio
+async def test_a_finished_board_stays_until_all_four_ask_for_the_next(server: Server) -> None:
+    created = await create(server, boards=2, deals_pbn=TWO, review_seconds=120)
+    match = await seat_everyone(server, created)
+    await finish_board_one(match, 1)
+    north = match.players[(1, "N")]
+    view = north.view
+    assert isinstance(view, PlayerView)
+    assert view.review is not None
+    assert (view.review.board, view.review.ready) == (1, [])
+    assert view.review.until is not None
+    board = view.board
+    assert board is not None
+    assert board.phase == "finished"
+    assert len(board.tricks) == 13  # a trick-by-trick replay: every trick, every card
+    assert board.deal is not None
+    assert set(board.deal) == set("NESW")
+    assert "next_board" in board.actions
+    # The other table finishes too: still nothing compared while either reviews.
+    await finish_board_one(match, 2)
+    for seat in "NES":
+        await settle(match.table(1), (await match.players[(1, seat)].next_board()).seq)
+    waiting = await board_view(north, 1)
+    assert waiting.phase == "finished"
+    assert north.view is not None
+    assert north.view.review is not None
+    assert north.view.review.ready == ["N", "E", "S"]
+    assert "next_board" not in waiting.actions
+    assert north.view.match.comparisons == []
+    await settle(match.table(1), (await match.players[(1, "W")].next_board()).seq)
+    assert (await board_view(north, 2)).phase == "auction"
+    assert north.view.review is None
+    assert north.view.match.comparisons == []  # table 2 is still looking at board 1
+    for seat in "NESW":
+        await match.players[(2, seat)].next_board()
+    compared = await north.wait_for(lambda v: v if v.match.comparisons else None)
+    assert compared.match.comparisons[0].board == 1
+    ended = [e for u in player_updates(north) for e in u.events if e.type == "review_ended"]
+    assert [(e.table, e.board) for e in ended] == [(1, 1)]
+    deals = {1: Deal.from_pbn(STRONG_NORTH), 2: Deal.from_pbn(STRONG_NORTH)}
+    for (table, seat), client in match.players.items():
+        for update in player_updates(client):
+            audit_player_frame(update, table, seat, deals)
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_the_next_board_starts_when_the_review_time_is_up(server: Server) -> None:
+    created = await create(
+        server, boards=2, deals_pbn=TWO, review_seconds=1, robots=["1E", "1S", "1W"]
+    )
+    north = await Client.connect(next(s.link for s in created.seats if s.seat == "N") or "")
+    # North plays his part of board 1 (the first legal call or card); the robots theirs.
+    while True:
+        view = await north.wait_for(
+            lambda v: v if v.review or (v.board and v.board.legal) else None
+        )
+        if view.review is not None:
+            break
+        assert view.board is not None
+        if view.board.phase == "auction":
+            await north.call("1NT" if not view.board.auction else "P")
+        else:
+            await north.play(view.board.legal[0])
+    # The robots are ready at once; North, who says nothing, is waited for one second.
+    finished = await north.wait_for(lambda v: v if v.review else None)
+    assert finished.review is not None
+    assert finished.review.until is not None
+    await north.wait_for(lambda v: v if v.review and len(v.review.ready) == 3 else None)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    started = await north.wait_for(lambda v: v if v.board and v.board.board == 2 else None)
+    assert started.review is None
+    assert loop.time() - start >= 0.2  # it waited for the clock, not for North
+    await north.close()
+
+
+@pytest.mark.asyncio
+async def test_a_review_outlives_a_server_restart(redis: Redis) -> None:
+    first = Server(redis, ORGANISER_KEY, robot_delay=0)
+    await first.start()
+    created = await create(first, boards=2, deals_pbn=TWO, review_seconds=2)
+    match = await seat_everyone(first, created)
+    await finish_board_one(match, 1)
+    await first.close()
+    await match.close()
+    second = Server(redis, ORGANISER_KEY, port=first.port, robot_delay=0)
+    await second.start()
+    try:
+        north = await Client.connect(next(s.link for s in created.seats if s.seat == "N") or "")
+        started = await north.wait_for(
+            lambda v: v if v.board and v.board.board == 2 else None, timeout=15
+        )
+        assert started.review is None
+        await north.close()
+    finally:
+        await second.close()
+
+
+@pytest.mark.asyncio
+async def test_both_tables_play_is_shown_once_the_board_is_compared(server: Server) -> None:
+    created = await create(server, boards=2, deals_pbn=TWO, spectators="delayed")
+    match = await seat_everyone(server, created)
+    spectator = await Client.connect(created.spectator or "")
+    director = await Client.connect(created.director)
+    await finish_board_one(match, 1)
+    east = match.players[(1, "E")]
+    own = await east.board(1)  # its own table's board, once finished
+    assert [t.table for t in own.tables] == [1]
+    assert own.comparison is None
+    with pytest.raises(ClientError) as hidden:
+        await match.players[(2, "E")].board(1)  # table 2 has not finished it
+    assert hidden.value.code == ErrorCode.FORBIDDEN
+    with pytest.raises(ClientError) as delayed:
+        await spectator.board(1)
+    assert delayed.value.code == ErrorCode.FORBIDDEN
+    live = await director.board(1)
+    assert [t.table for t in live.tables] == [1, 2]
+    with pytest.raises(ClientError) as unknown:
+        await east.board(9)
+    assert unknown.value.code == ErrorCode.INVALID_MESSAGE
+    await finish_board_one(match, 2)
+    await east.wait_for(lambda v: v.match.comparisons or None)
+    both = await east.board(1)
+    assert [t.table for t in both.tables] == [1, 2]
+    assert both.comparison is not None
+    assert both.comparison.par is not None
+    deal = Deal.from_pbn(STRONG_NORTH)
+    for board in both.tables:
+        assert len(board.tricks) == 13
+        assert board.result is not None
+        audit_player_board(board, "E", deal)
+    assert [t.table for t in (await spectator.board(1)).tables] == [1, 2]
+    await match.close()
+    await spectator.close()
+    await director.close()
