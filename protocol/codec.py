@@ -90,8 +90,11 @@ def decode_server(frame: bytes | str) -> ServerMessage:
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of every message, for client authors in other languages.
 
-    ``client_message`` and ``server_message`` are the two unions; the models they refer to
-    are in the document's ``$defs``. Every ``type`` tag is required, as the codec requires it.
+    ``client_message`` and ``server_message`` are the two unions. Each is a complete schema
+    on its own, with the definitions it uses in its own ``$defs``; the document's top-level
+    ``$defs`` holds them all as well, so a ``$ref`` such as ``#/$defs/Hello`` resolves
+    whether the whole document or one part is taken as the root. Every ``type`` tag is
+    required, as the codec requires it.
     """
     definitions: dict[str, Any] = {}
     parts: dict[str, Any] = {}
@@ -105,9 +108,31 @@ def json_schema() -> dict[str, Any]:
             required = definition.setdefault("required", [])
             if "type" not in required:
                 required.insert(0, "type")
+    for part in parts.values():
+        used = _referenced(part, definitions)
+        part["$defs"] = {name: definitions[name] for name in sorted(used)}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": "duplicate bridge protocol",
         "$defs": dict(sorted(definitions.items())),
         **parts,
     }
+
+
+def _referenced(schema: Any, definitions: dict[str, Any]) -> set[str]:
+    """The names of the definitions ``schema`` refers to, directly or through others."""
+    found: set[str] = set()
+    pending = [schema]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref.removeprefix("#/$defs/")
+                if name not in found:
+                    found.add(name)
+                    pending.append(definitions[name])
+            pending.extend(value for key, value in node.items() if key != "$defs")
+        elif isinstance(node, list):
+            pending.extend(node)
+    return found

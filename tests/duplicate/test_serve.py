@@ -234,3 +234,71 @@ def test_new_match_refused_by_the_server_prints_the_refusal(
     result = duplicate("new-match", "--server", url, "--data", str(data), *options)
     assert_fails_in_one_line(result, *says)
     assert result.stdout == ""
+
+
+def test_new_match_with_names_from_a_roster_and_the_command_line(
+    running_server: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, data = running_server
+    roster = tmp_path / "roster.pbn"
+    roster.write_text(
+        '% the evening\'s seating\n[Room "Open"]\n[North "Ann"]\n[East "Bo"]\n'
+        '[South "Cy"]\n[West "Di"]\n\n[Table "2"]\n[North "Ed"]\n[West "Hal"]\n'
+    )
+    result = duplicate(
+        "new-match", "--server", url, "--data", str(data), "--roster", str(roster),
+        "--names", "e2=Flo, S2=Gus, W1=Dee", "--chat", "table", "--review-seconds", "5",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    seats = [line.split() for line in result.stdout.splitlines() if "/play#" in line]
+    assert [(seat[0], seat[3]) for seat in seats] == [
+        ("N", "Ann"), ("E", "Bo"), ("S", "Cy"), ("W", "Dee"),
+        ("N", "Ed"), ("E", "Flo"), ("S", "Gus"), ("W", "Hal"),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("options", "says"),
+    [
+        (["--names", "N3=Ann"], ["bad --names entry 'N3=Ann'", "SEAT=NAME"]),
+        (["--names", "N1="], ["bad --names entry 'N1='", "empty"]),
+        (["--review-seconds", "-1"], ["bad --review-seconds"]),
+        (["--roster", "{missing}"], ["cannot read --roster"]),
+    ],
+    ids=["table-3", "empty-name", "negative-review", "missing-roster"],
+)
+def test_bad_match_options_are_refused_before_anything_is_sent(
+    running_server: tuple[str, Path], tmp_path: Path, options: list[str], says: list[str]
+) -> None:
+    url, data = running_server
+    options = [option.format(missing=tmp_path / "nowhere.pbn") for option in options]
+    result = duplicate("new-match", "--server", url, "--data", str(data), *options)
+    assert_fails_in_one_line(result, *says)
+
+
+def test_record_prints_the_match_record_from_a_link(running_server: tuple[str, Path]) -> None:
+    url, data = running_server
+    created = duplicate(
+        "new-match", "--server", url, "--data", str(data), "--boards", "1",
+        "--robots", "t1", "t2", "--names", "N1=Robbie", "--robot-delay", "0",
+        "--spectators", "live",
+    )  # fmt: skip
+    assert created.returncode == 0, created.stderr
+    spectator = next(
+        line.split()[1] for line in created.stdout.splitlines() if line.startswith("Spectators")
+    )
+
+    async def finished() -> None:
+        from clients.client import Client
+
+        watcher = await Client.connect(spectator)
+        await watcher.wait_for(lambda v: v.match.finished or None, timeout=60)
+        await watcher.close()
+
+    asyncio.run(finished())
+    result = duplicate("record", spectator)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count('[Board "1"]') == 2
+    assert '[North "Robbie"]' in result.stdout
+    bad = duplicate("record", url + "/watch#not-a-token")
+    assert_fails_in_one_line(bad, "refused the link: bad_token")

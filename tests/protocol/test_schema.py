@@ -15,6 +15,7 @@ import typing
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import msgpack
 import pytest
 from pydantic import BaseModel, TypeAdapter
@@ -126,6 +127,17 @@ class TestSchemaParts:
             for target in schema["discriminator"]["mapping"].values():
                 definition = json_schema()["$defs"][target.removeprefix("#/$defs/")]
                 assert "type" in definition.get("required", []), target
+
+    @pytest.mark.parametrize("part", ["client_message", "server_message"])
+    def test_each_part_is_a_root_schema_of_its_own(self, part: str) -> None:
+        # A code generator or validator may take one part as the root: its refs resolve there.
+        schema = json.loads(json.dumps(json_schema()[part]))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        for pointer in re.findall(r'"\$ref": "#/([^"]*)"', json.dumps(schema)):
+            node: Any = schema
+            for step in pointer.split("/"):
+                assert step in node, (part, pointer)
+                node = node[step]
 
     def test_refs_resolve_from_the_document_root(self) -> None:
         document = json.loads(json.dumps(json_schema()))
@@ -243,6 +255,15 @@ class TestSpecExamples:
         assert message.type == value["type"]  # type: ignore[attr-defined]
         # Examples are shown as the server and the client library send them: every field.
         assert message.model_dump(mode="json") == value
+
+    @pytest.mark.parametrize(("line", "body"), MESSAGES, ids=[f"line {n}" for n, _ in MESSAGES])
+    def test_example_message_passes_a_json_schema_validator(self, line: int, body: str) -> None:
+        value = json.loads(body)
+        part = "client_message" if value["type"] in CLIENT_TAGS else "server_message"
+        # The part as the root, and the whole file as the root (pointing at the part).
+        whole = {**json_schema(), "$ref": f"#/{part}"}
+        for root in (json_schema()[part], whole):
+            jsonschema.Draft202012Validator(json.loads(json.dumps(root))).validate(value)
 
     def test_every_message_type_has_an_example(self) -> None:
         shown = {json.loads(body)["type"] for _, body in MESSAGES}

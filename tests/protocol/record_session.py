@@ -1,0 +1,323 @@
+"""Record the example sessions of protocol/SPEC.md from a real server.
+
+    python -m tests.protocol.record_session OUT.json
+
+starts a private redis-server and the match server, plays the two example matches of
+SPEC.md with real clients, and writes every frame each client sent and received, in
+order, labelled with the step of the story it belongs to. SPEC.md's examples are taken
+from such a recording (tokens and match ids differ from run to run).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import tempfile
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from redis.asyncio import Redis
+
+from clients.client import Client, Link
+from protocol import codec
+from protocol.messages import PlayerView
+from server.app import Server
+from server.redis_process import RedisProcess
+
+ORGANISER_KEY = "organiser-secret"
+DEALS = (
+    '[Event "Protocol example"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+    '[Deal "N:AK2.KQ5.K43.Q652 T98.JT9.A98.KJT8 QJ3.A64.QJ52.943 7654.8732.T76.A7"]\n'
+)
+SECOND = (
+    '[Event "Protocol example"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+    '[Deal "N:7654.8732.T76.A7 AK2.KQ5.K43.Q652 T98.JT9.A98.KJT8 QJ3.A64.QJ52.943"]\n\n'
+    '[Board "2"]\n[Dealer "E"]\n[Vulnerable "NS"]\n'
+    '[Deal "N:7654.8732.T76.A7 AK2.KQ5.K43.Q652 T98.JT9.A98.KJT8 QJ3.A64.QJ52.943"]\n\n'
+    '[Board "3"]\n[Dealer "S"]\n[Vulnerable "EW"]\n'
+    '[Deal "N:7654.8732.T76.A7 AK2.KQ5.K43.Q652 T98.JT9.A98.KJT8 QJ3.A64.QJ52.943"]\n'
+)
+
+
+class Recorder:
+    """Every frame of every client, in order, with the story's step at the time."""
+
+    def __init__(self) -> None:
+        self.frames: list[dict[str, Any]] = []
+        self.step = ""
+        self.clients: dict[str, Client] = {}
+        self._seen: dict[str, int] = {}
+
+    def note_received(self) -> None:
+        for name, client in self.clients.items():
+            for message in client.received[self._seen.get(name, 0) :]:
+                self.frames.append(
+                    {
+                        "step": self.step,
+                        "client": name,
+                        "direction": "received",
+                        "frame": message.model_dump(mode="json"),
+                    }
+                )
+            self._seen[name] = len(client.received)
+
+    def sent(self, name: str, message: Any) -> None:
+        self.frames.append(
+            {
+                "step": self.step,
+                "client": name,
+                "direction": "sent",
+                "frame": message.model_dump(mode="json"),
+            }
+        )
+
+    async def settle(self) -> None:
+        """Every client has every frame sent to it so far (a ping's pong comes after)."""
+        for client in self.clients.values():
+            if client.is_connected:
+                await client.ping()
+                # The pings themselves are left out of the record.
+                client.received.pop()
+        self.note_received()
+
+    def at(self, step: str) -> None:
+        self.note_received()
+        self.step = step
+
+    async def connect(self, name: str, link: str, **options: Any) -> Client:
+        original = codec.encode
+
+        def recording(message: Any) -> bytes:
+            if getattr(message, "type", None) == "hello":
+                self.sent(name, message)
+            return original(message)
+
+        import clients.client as module
+
+        module.encode = recording  # type: ignore[assignment]
+        try:
+            client = await Client.connect(
+                Link.parse(link) if "#" in link else link, name=f"example-{name}", **options
+            )
+        finally:
+            module.encode = original
+        self.clients[name] = client
+        self.note_received()
+        return client
+
+    async def act(
+        self, name: str, send: Callable[[Client], Awaitable[object]], refused: bool = False
+    ) -> None:
+        """``send`` one request from client ``name`` (recording what it sent)."""
+        client = self.clients[name]
+        original = client._websocket.send  # type: ignore[union-attr]
+
+        async def recording(data: bytes) -> None:
+            message = codec.decode_client(data)
+            if message.type != "ping":
+                self.sent(name, message)
+            await original(data)
+
+        client._websocket.send = recording  # type: ignore[method-assign,union-attr]
+        try:
+            await send(client)
+        except Exception as error:
+            if not refused:
+                raise
+            print(f"  refused as expected: {error}", file=sys.stderr)
+        finally:
+            client._websocket.send = original  # type: ignore[method-assign,union-attr]
+        await self.settle()
+
+
+async def first_match(server: Server, record: Recorder) -> None:
+    record.at("create")
+    await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
+    created: Any = None
+
+    async def create(client: Client) -> None:
+        nonlocal created
+        created = await client.create_match(
+            boards=1,
+            team_a="Sharks",
+            team_b="Minnows",
+            deals_pbn=DEALS,
+            names={"1N": "Ann", "1E": "Bo", "1S": "Cy", "1W": "Di"},
+            review_seconds=20,
+        )
+
+    await record.act("organiser", create)
+    links = {f"{s.seat}{s.table}": s.link for s in created.seats}
+    record.at("connect")
+    for name in ("N1", "E1", "S1", "W1", "N2", "E2", "S2", "W2"):
+        await record.connect(name, links[name])
+    await record.connect("director", created.director)
+    await record.connect("spectator", created.spectator)
+    await record.settle()
+    record.at("set_name")
+    await record.act("W2", lambda c: c.set_name("Wendy"))
+    record.at("table 2 passes out")
+    for name in ("N2", "E2", "S2", "W2"):
+        await record.act(name, lambda c: c.call("P"))
+    record.at("table 2 next board")
+    for name in ("N2", "E2", "S2", "W2"):
+        await record.act(name, lambda c: c.next_board())
+    record.at("table 2 own board")
+    await record.act("N2", lambda c: c.board(1))
+    record.at("auction")
+    await record.act("N1", lambda c: c.call("1NT", "15-17 balanced"))
+    await record.act("E1", lambda c: c.call("1S"), refused=True)
+    await record.act("W1", lambda c: c.call("P"), refused=True)
+    await record.act("E1", lambda c: c.call("P"))
+    await record.act("S1", lambda c: c.call("2NT"))
+    record.at("undo")
+    await record.act("S1", lambda c: c.undo())
+    await record.act("E1", lambda c: c.answer_undo(True))
+    await record.act("W1", lambda c: c.answer_undo(True))
+    record.at("ask")
+    await record.act("E1", lambda c: c.ask(0))
+    await record.act("N1", lambda c: c.explain(0, "15-17 HCP, balanced"))
+    record.at("auction end")
+    await record.act("S1", lambda c: c.call("3NT"))
+    for name in ("W1", "N1", "E1"):
+        await record.act(name, lambda c: c.call("P"))
+    record.at("play")
+    await record.act("E1", lambda c: c.play("HJ"))
+    await record.act("S1", lambda c: c.play("H4"), refused=True)
+    await record.act("N1", lambda c: c.play("H4"))
+    await record.act("W1", lambda c: c.play("H2"))
+    await record.act("N1", lambda c: c.play("HQ"))
+    record.at("chat")
+    await record.act("S1", lambda c: c.chat("well played"))
+    record.at("claim")
+    await record.act("N1", lambda c: c.claim(8, "four spade and heart winners, then the diamonds"))
+    await record.act("S1", lambda c: c.answer_claim(True), refused=True)  # dummy
+    await record.act("E1", lambda c: c.answer_claim(True))
+    await record.act("W1", lambda c: c.answer_claim(True))
+    record.at("review")
+    await record.act("S1", lambda c: c.play("SA"), refused=True)
+    record.at("concession withdrawn")
+    await record.act("E1", lambda c: c.withdraw_concession())
+    await record.act("N1", lambda c: c.claim(8, "four spade and heart winners, then the diamonds"))
+    for name in ("E1", "W1"):
+        await record.act(name, lambda c: c.answer_claim(True))
+    record.at("next board")
+    for name in ("N1", "E1", "S1"):
+        await record.act(name, lambda c: c.next_board())
+    record.at("compared")
+    await record.act("W1", lambda c: c.next_board())
+    record.at("after")
+    await record.act("N1", lambda c: c.board(1))
+    await record.act("E1", lambda c: c.record())
+    await record.act("N1", lambda c: c.play("SA"), refused=True)
+    record.at("resume")
+    north = record.clients["N1"]
+    view = north.view
+    assert isinstance(view, PlayerView)
+    assert view.match.finished
+    await north.close()
+    client = await record.connect("N1-back", links["N1"], last_seq=3)
+    del client
+    await record.settle()
+    for client in record.clients.values():
+        await client.close()
+    record.clients.clear()
+
+
+async def second_match(server: Server, record: Recorder) -> None:
+    record.at("second create")
+    await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
+    created: Any = None
+
+    async def create(client: Client) -> None:
+        nonlocal created
+        created = await client.create_match(
+            boards=3, team_a="Sharks", team_b="Minnows", deals_pbn=SECOND, review_seconds=0
+        )
+
+    await record.act("organiser", create)
+    links = {f"{s.seat}{s.table}": s.link for s in created.seats}
+    for name in ("N1", "E1", "S1", "W1", "N2", "E2", "S2", "W2"):
+        await record.connect(name, links[name])
+    await record.connect("director", created.director)
+    await record.settle()
+    # Board 1 at table 1: East declares 3NT; South (a defender) claims five, rejected.
+    record.at("second auction")
+    for name, call in (("N1", "P"), ("E1", "1NT"), ("S1", "P"), ("W1", "3NT")):
+        await record.act(name, lambda c, call=call: c.call(call))
+    for name in ("N1", "E1", "S1"):
+        await record.act(name, lambda c: c.call("P"))
+    await record.act("S1", lambda c: c.play("ST"))
+    record.at("second claim")
+    await record.act("S1", lambda c: c.claim(5))
+    await record.act("W1", lambda c: c.answer_claim(True), refused=True)
+    await record.act("E1", lambda c: c.answer_claim(False))
+    record.at("second play on")
+    await record.act("E1", lambda c: c.play("S3"))
+    record.at("second director")
+    await record.act("N1", lambda c: c.call_director("East rejected our claim"))
+    await record.act("director", lambda c: c.chat("I am looking at it: play on", table=1))
+    await record.act("director", lambda c: c.rule(1, 9))
+    record.at("second presence")
+    west = record.clients.pop("W2")
+    await west.close()
+    await record.settle()
+    record.at("second substitute")
+    substituted: Any = None
+
+    async def substitute(client: Client) -> None:
+        nonlocal substituted
+        substituted = await client.substitute(2, "W")
+
+    await record.act("director", substitute)
+    await record.connect("W2-new", substituted.link)
+    await record.settle()
+    record.at("second table 2")
+    table2 = {"N": "N2", "E": "E2", "S": "S2", "W": "W2-new"}
+    for seat, call in (("N", "P"), ("E", "1NT"), ("S", "P"), ("W", "P"), ("N", "P")):
+        await record.act(table2[seat], lambda c, call=call: c.call(call))
+    await record.act("S2", lambda c: c.play("ST"))
+    await record.act("S2", lambda c: c.withdraw_claim(), refused=True)
+    await record.act("E2", lambda c: c.claim(7))
+    await record.act("E2", lambda c: c.withdraw_claim())
+    await record.act("E2", lambda c: c.claim(7))
+    for name in ("N2", "S2"):
+        await record.act(name, lambda c: c.answer_claim(True))
+    record.at("second assign")
+    await record.act("director", lambda c: c.assign_result(2, 1, "1NT", "E", 8))
+    record.at("second adjust")
+    await record.act("director", lambda c: c.adjust_score(1, 3))
+    record.at("second void")
+    await record.act("director", lambda c: c.void_board(3))
+    record.at("second undo refused")
+    await record.act("E1", lambda c: c.call("1NT"))
+    await record.act("E1", lambda c: c.undo())
+    await record.act("S1", lambda c: c.answer_undo(False))
+    record.at("second director undo")
+    await record.act("director", lambda c: c.undo(table=1))
+    for client in record.clients.values():
+        await client.close()
+    record.clients.clear()
+
+
+async def main(out: Path) -> None:
+    with tempfile.TemporaryDirectory() as folder, RedisProcess(Path(folder)) as redis_process:
+        redis = Redis.from_url(redis_process.url)
+        server = Server(redis, ORGANISER_KEY, robot_delay=0)
+        await server.start()
+        record = Recorder()
+        try:
+            await first_match(server, record)
+            await second_match(server, record)
+        finally:
+            record.note_received()
+            await server.close()
+            await redis.aclose()
+    out.write_text(json.dumps(record.frames, indent=1))
+    print(f"{len(record.frames)} frames written to {out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    asyncio.run(main(Path(sys.argv[1] if len(sys.argv) > 1 else "session.json")))
