@@ -272,9 +272,10 @@ def _plain_card(board: BoardView) -> str:
     return str(min(pool, key=lambda card: (card.rank, -int(card.suit))))
 
 
-async def run_robot(link: str) -> None:
-    """Run one robot for a seat link until its match is over."""
-    robot = Robot(link)
+async def run_robot(link: str, delay: float = 1.0) -> None:
+    """Run one robot for a seat link until its match is over, ``delay`` seconds before
+    each call, card or answer."""
+    robot = Robot(link, delay=delay)
     try:
         await robot.run()
     finally:

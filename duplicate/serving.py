@@ -370,7 +370,7 @@ def bot(args: argparse.Namespace) -> str:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
-    asyncio.run(run_robot(args.link))
+    asyncio.run(run_robot(args.link, args.delay))
     return "The match is over."
 
 
@@ -566,6 +566,14 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
     p = commands.add_parser("bot", help="run a robot at a seat, through the protocol")
     p.add_argument("link", help="the seat's link, http://HOST:PORT/play#TOKEN")
+    p.add_argument(
+        "--delay",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="how long the robot waits before each call, card or answer (default 1: a "
+        "human pace; 0 among robots)",
+    )
     p.set_defaults(run=bot)
 
     p = commands.add_parser(
