@@ -258,6 +258,9 @@ class BoardState:
     the comparison (or the director ended the board without one)."""
     abandoned: bool = False
     """The director voided the board (or gave it an artificial score) while it was played."""
+    fixed: bool = False
+    """The director voided the board or gave it an artificial score: its result no longer
+    counts, and a concession in it cannot be withdrawn."""
     taken_back: tuple[Seat, Call | None, Card | None] | None = None
     """The call or card the last undo event took back (who made it, which), if it took one."""
 
@@ -560,6 +563,8 @@ class MatchState:
             raise WrongPhase("no concession can be withdrawn now: the board was not conceded")
         if board.claim.status != "accepted" or board.play is None or board.assigned:
             raise WrongPhase("no concession can be withdrawn now: the board was not conceded")
+        if board.fixed:
+            raise WrongPhase("the director has decided this board's score")
         claim = board.claim.claim
         if seat == board.play.dummy:
             raise IllegalPlay("dummy takes no part in the play and cannot withdraw a concession")
@@ -781,6 +786,9 @@ class MatchState:
             )
             self.fixed.add(number)
             for table, state in self.tables.items():
+                played = state.board(number)
+                if played is not None:
+                    played.fixed = True
                 board = state.current
                 if board is not None and board.spec.number == number and not board.is_finished:
                     board.abandoned = True

@@ -437,6 +437,7 @@ def _actions(board: BoardState, viewer: Viewer) -> list[Action]:
             and claim.status == "accepted"
             and play is not None
             and not board.assigned
+            and not board.fixed
             and me != play.dummy
         ):
             claimers = me in (claim.claim.claimer, claim.claim.claimer.partner)

@@ -140,3 +140,31 @@ async def test_an_artificial_score_and_a_void_board(server: Server) -> None:
     audit(match, 3)
     await match.close()
     await director.close()
+
+
+@pytest.mark.asyncio
+async def test_a_board_the_director_decided_cannot_be_played_on(server: Server) -> None:
+    created = await create(server, boards=2, deals_pbn=boards(2), review_seconds=60)
+    match = await seat_everyone(server, created)
+    director = await Client.connect(created.director)
+    table = match.table(1)
+    await bid(table, 1, ["3NT", "P", "P", "P"])
+    await play_cards(table, 1, count=4)
+    await table["N"].claim(10)
+    for seat in "EW":
+        await table[seat].answer_claim(True)
+    north = table["N"]
+    await north.wait_for(
+        lambda v: v if v.board and "withdraw_concession" in v.board.actions else None
+    )
+    # The director voids the board while it is on review: its concession stands.
+    await director.void_board(1)
+    decided = await north.wait_for(lambda v: v if v.match.comparisons else None)
+    assert decided.board is not None
+    assert "withdraw_concession" not in decided.board.actions
+    with pytest.raises(ClientError) as refused:
+        await north.withdraw_concession()
+    assert refused.value.code == ErrorCode.WRONG_PHASE
+    audit(match, 2)
+    await match.close()
+    await director.close()
