@@ -180,6 +180,19 @@ def audit_player_frame(update: Update, table: int, seat: str, deals: dict[int, D
     audit_player_board(board, seat, deals[board.board])
 
 
+def audit_match(match: Match, deals: dict[int, Deal] | Deal) -> None:
+    """Every update each player of ``match`` received passes :func:`audit_player_frame`
+    (``deals``: each board's deal, or one deal for every board)."""
+    for (table, seat), client in match.players.items():
+        for update in player_updates(client):
+            known = deals
+            if isinstance(deals, Deal):
+                board = update.view.board if isinstance(update.view, PlayerView) else None
+                known = {} if board is None else {board.board: deals}
+            assert isinstance(known, dict)
+            audit_player_frame(update, table, seat, known)
+
+
 def audit_player_board(board: BoardView, seat: str, deal: Deal) -> None:
     """One board view sent to a player at ``seat`` holds nothing that player may not see."""
     me = Seat.parse(seat)

@@ -12,13 +12,12 @@ from protocol.errors import ErrorCode
 from server.app import Server
 from tests.server.harness import (
     STRONG_NORTH,
-    audit_player_frame,
+    audit_match,
     bid,
     board_view,
     create,
     one_board,
     play_cards,
-    player_updates,
     seat_everyone,
     settle,
 )
@@ -90,10 +89,7 @@ async def test_a_concession_withdrawn_before_the_next_board_resumes_the_play(
     for seat in "NESW":
         await settle(table, (await table[seat].next_board()).seq)
     assert (await board_view(table["E"], 2)).phase == "auction"
-    deals = {1: Deal.from_pbn(STRONG_NORTH), 2: Deal.from_pbn(STRONG_NORTH)}
-    for (number, seat), client in match.players.items():
-        for update in player_updates(client):
-            audit_player_frame(update, number, seat, deals)
+    audit_match(match, Deal.from_pbn(STRONG_NORTH))
     await match.close()
 
 

@@ -13,7 +13,7 @@ from server.app import Server
 from tests.server.harness import (
     STRONG_NORTH,
     Match,
-    audit_player_frame,
+    audit_match,
     bid,
     board_view,
     create,
@@ -47,10 +47,7 @@ def comparisons_of(client: Client, board: int) -> list[BoardCompared]:
 
 
 def audit(match: Match, count: int) -> None:
-    deals = dict.fromkeys(range(1, count + 1), Deal.from_pbn(STRONG_NORTH))
-    for (table, seat), client in match.players.items():
-        for update in player_updates(client):
-            audit_player_frame(update, table, seat, deals)
+    audit_match(match, dict.fromkeys(range(1, count + 1), Deal.from_pbn(STRONG_NORTH)))
 
 
 @pytest.mark.asyncio

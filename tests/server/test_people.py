@@ -13,7 +13,7 @@ from protocol.messages import PlayerInfo, PlayerView, WatchView
 from server.app import Server
 from tests.server.harness import (
     STRONG_NORTH,
-    audit_player_frame,
+    audit_match,
     bid,
     create,
     one_board,
@@ -69,10 +69,7 @@ async def test_names_from_the_organiser_reach_every_view_and_the_record(server: 
     assert record.count('[West "Di"]') == 1
     assert record.count('[North "Ed"]') == 1
     assert record.count('[West "Hal"]') == 1
-    deals = {1: Deal.from_pbn(STRONG_NORTH)}
-    for (table, seat), client in match.players.items():
-        for update in player_updates(client):
-            audit_player_frame(update, table, seat, deals)
+    audit_match(match, Deal.from_pbn(STRONG_NORTH))
     await match.close()
     await director.close()
 

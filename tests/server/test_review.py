@@ -17,8 +17,8 @@ from tests.conftest import ORGANISER_KEY
 from tests.server.harness import (
     STRONG_NORTH,
     Match,
+    audit_match,
     audit_player_board,
-    audit_player_frame,
     bid,
     board_view,
     create,
@@ -77,10 +77,7 @@ async def test_a_finished_board_stays_until_all_four_ask_for_the_next(server: Se
     assert compared.match.comparisons[0].board == 1
     ended = [e for u in player_updates(north) for e in u.events if e.type == "review_ended"]
     assert [(e.table, e.board) for e in ended] == [(1, 1)]
-    deals = {1: Deal.from_pbn(STRONG_NORTH), 2: Deal.from_pbn(STRONG_NORTH)}
-    for (table, seat), client in match.players.items():
-        for update in player_updates(client):
-            audit_player_frame(update, table, seat, deals)
+    audit_match(match, Deal.from_pbn(STRONG_NORTH))
     await match.close()
 
 

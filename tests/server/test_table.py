@@ -13,6 +13,7 @@ from protocol.messages import ChatSent, PlayerView, QuestionAsked, Update, Watch
 from server.app import Server
 from tests.server.harness import (
     STRONG_NORTH,
+    audit_match,
     audit_player_frame,
     bid,
     board_view,
@@ -254,7 +255,5 @@ async def test_the_last_trick_only_until_the_side_has_played_to_the_next(server:
     final = await board_view(table["E"], 1)
     assert final.phase == "finished"
     assert len(final.tricks) == 13
-    for (number, seat), client in match.players.items():
-        for update in player_updates(client):
-            audit_player_frame(update, number, seat, {1: Deal.from_pbn(STRONG_NORTH)})
+    audit_match(match, Deal.from_pbn(STRONG_NORTH))
     await match.close()

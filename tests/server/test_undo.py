@@ -14,7 +14,7 @@ from protocol.errors import ErrorCode
 from server.app import Server
 from tests.server.harness import (
     STRONG_NORTH,
-    audit_player_frame,
+    audit_match,
     bid,
     board_view,
     create,
@@ -118,10 +118,7 @@ async def test_the_card_that_completed_a_trick_is_taken_back(server: Server) -> 
     final = await table["N"].wait_for(lambda v: v if v.results else None)
     assert final.board is not None
     assert len(final.board.tricks) == 13
-    deals = {1: Deal.from_pbn(STRONG_NORTH)}
-    for (number, seat), client in match.players.items():
-        for update in player_updates(client):
-            audit_player_frame(update, number, seat, deals)
+    audit_match(match, Deal.from_pbn(STRONG_NORTH))
     await match.close()
 
 
