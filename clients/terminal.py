@@ -1,17 +1,24 @@
 """The terminal table: ``duplicate play SEAT-LINK``, the same table in a terminal.
 
 A line-oriented, keyboard-only client for players, spectators and the director. It prints
-the table after every update (hands with suit symbols and colours, the auction as a grid,
-the trick, whose turn it is, the match panel) and reads commands at a prompt while updates
-keep arriving. It needs no full-screen mode, so it works over ssh, in a pseudo-terminal
-and in a plain pipe.
+the table after every update (hands with suit symbols and colours, who sits where and who
+is away, the auction as a grid, the trick, whose turn it is, claims and requests to undo,
+the match panel) and reads commands at a prompt while updates keep arriving. It needs no
+full-screen mode, so it works over ssh, in a pseudo-terminal and in a plain pipe.
 
-    python -m clients.terminal http://127.0.0.1:8765/play#TOKEN
+    python -m clients.terminal http://127.0.0.1:8765/play#TOKEN --name Ann
 
-Commands (``help`` lists them): a call (``1nt``, ``p``, ``x``, ``xx``, ``2s!weak`` to alert
-with an explanation), a card (``sa``, ``h10`` or ``ht``, or only the rank when a single
-legal card has it: ``q``), ``claim N``, ``accept``, ``reject``, ``ask N``, ``explain N
-TEXT``, ``say TEXT``, ``last``, ``help``, ``quit``; the director also ``rule TABLE TRICKS``.
+Players type calls (``1nt``, ``p``, ``x``, ``xx``, ``2s!weak`` to alert with an explanation)
+and cards (``sa``, ``h10`` or ``ht``, or only the rank when a single legal card has it:
+``q``), and ``claim N [LINE]``, ``withdraw``, ``accept``, ``reject``, ``undo``, ``agree``,
+``refuse``, ``ask N``, ``explain N TEXT``, ``say TEXT``, ``director [TEXT]``, ``name
+NAME``, ``last``, ``replay [N]``, ``next``, ``prev``, ``next-board``, ``board N``,
+``scores``, ``record FILE``; the director also ``say TABLE TEXT``, ``rule``, ``undo
+TABLE``, ``agree TABLE``, ``refuse TABLE``, ``assign``, ``adjust``, ``void`` and
+``substitute``. ``help`` lists the commands of the viewer's role. A command is parsed
+straight into the protocol's message (:class:`protocol.messages.MakeCall`, ...) and
+checked against the view first: what cannot be sent now is refused here, with the reason,
+and nothing is sent.
 """
 
 from __future__ import annotations
@@ -20,17 +27,20 @@ import argparse
 import asyncio
 import codecs
 import contextlib
+import math
 import os
 import re
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import IO, Literal
 
 from rich import box
 from rich.console import Console, Group, RenderableType
-from rich.rule import Rule
+from rich.rule import Rule as Divider
 from rich.table import Table
 from rich.text import Text
 from websockets.exceptions import WebSocketException
@@ -38,34 +48,80 @@ from websockets.exceptions import WebSocketException
 from clients.client import Client, ClientError
 from protocol.errors import ErrorCode
 from protocol.messages import (
+    AdjustScore,
+    AnswerClaim,
+    AnswerUndo,
+    AskAboutCall,
+    AssignResult,
     BoardCompared,
     BoardFinished,
+    BoardRecord,
     BoardStarted,
     BoardView,
+    CallDirector,
     CallExplained,
     CallMade,
     CardPlayed,
+    ChatLine,
     ChatSent,
     ClaimAnswered,
     ClaimMade,
+    ClaimWithdrawn,
     ComparisonView,
+    ConcessionWithdrawn,
+    DirectorCalled,
+    DirectorCallView,
     DirectorRuled,
     Event,
+    ExplainCall,
+    GetBoard,
+    GetRecord,
+    MakeCall,
+    MakeClaim,
     MatchFinished,
+    MatchRecord,
     MatchSummary,
+    NameSet,
+    NextBoard,
+    PlayCard,
+    PlayerInfo,
     PlayerView,
+    PresenceChanged,
     QuestionAsked,
+    ReadyForNext,
+    ResultAssigned,
+    ReviewEnded,
+    Rule,
     Seat,
+    SeatSubstituted,
+    SendChat,
+    ServerMessage,
+    SetName,
     Snapshot,
+    Substitute,
+    Substituted,
     TableResultView,
     TrickView,
+    Undo,
+    UndoAnswered,
+    Undone,
+    UndoRequested,
     Update,
+    VoidBoard,
     WatchView,
+    WithdrawClaim,
+    WithdrawConcession,
 )
 
 __all__ = [
+    "Command",
     "CommandError",
+    "LocalCommand",
+    "ReplayCommand",
+    "SaveRecordCommand",
+    "Sendable",
     "TerminalTable",
+    "board_record_screen",
     "card_text",
     "contract_text",
     "main",
@@ -74,12 +130,18 @@ __all__ = [
     "parse_command",
     "render_player",
     "render_watch",
+    "replay_screen",
     "result_text",
     "run_terminal",
+    "score_sheet",
 ]
 
-SEAT_NAMES = {"N": "North", "E": "East", "S": "South", "W": "West"}
+SEAT_NAMES: dict[str, str] = {"N": "North", "E": "East", "S": "South", "W": "West"}
+SEAT_LETTERS: dict[str, Seat] = {"n": "N", "e": "E", "s": "S", "w": "W"}
 PARTNER = {"N": "S", "S": "N", "E": "W", "W": "E"}
+SEAT_ORDER: tuple[Seat, ...] = ("N", "E", "S", "W")
+LHO = {"N": "E", "E": "S", "S": "W", "W": "N"}
+RHO = {"N": "W", "E": "N", "S": "E", "W": "S"}
 SUITS = ("S", "H", "D", "C")
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SUIT_STYLES = {"S": "bold", "H": "bold red", "D": "bold dark_orange", "C": "bold green"}
@@ -87,34 +149,85 @@ SUIT_STYLES = {"S": "bold", "H": "bold red", "D": "bold dark_orange", "C": "bold
 RANKS = "AKQJT98765432"
 VULNERABLE_STYLE = "bold red"
 TURN_STYLE = "bold reverse"
+AWAY_STYLE = "bold yellow"
 CHAT_SHOWN = 5
-COMPASS_SIDE = 20
+DIRECTOR_CHAT_SHOWN = 10
+COMPASS_SIDE = 22
 COMPASS_MIDDLE = 25
+NAME_SHOWN = 18
+"""The longest name shown beside a seat in the compass (names run up to 40 characters)."""
 COMPARISONS_SHOWN = 6
 BACKOFF_FIRST = 0.5
 BACKOFF_LONGEST = 15.0
+MAX_TEXT = 300
+MAX_NAME = 40
 
-HELP = """\
+PLAYER_HELP = """\
 Commands (type one and press Enter):
-  a call        1nt  1c  p (pass)  x (double)  xx (redouble)
-                2s!text  or  2s ! text   alert the call, with its explanation
-  a card        sa  h10 (or ht)  as  10h ... or only the rank (q) when one legal card has it;
-                declarer plays dummy's cards the same way, on dummy's turn
-  claim N       claim N of the remaining tricks (fewer than all concedes the rest)
-  accept        accept the pending claim          reject   reject it (calls the director)
-  ask N         ask the opponent what call #N means (the numbers are in the auction)
-  explain N T   explain your own call #N to the opponents (also to answer a question)
-  say TEXT      table chat (to the four players at your table)
-  last          show the last trick
-  help          this list
-  quit          leave the table (you can come back with the same link)"""
+  a call           1nt  1c  p (pass)  x (double)  xx (redouble)
+                   2s!text  or  2s ! text   alert the call, with its explanation
+  a card           sa  h10 (or ht)  as  10h ... or only the rank (q) when one legal card has it;
+                   declarer plays dummy's cards the same way, on dummy's turn
+  claim N [LINE]   claim N of the remaining tricks (fewer than all concedes the rest),
+                   with your line of play: claim 9 cash the spades, then the hearts
+  withdraw         withdraw your pending claim: play goes on
+  accept, reject   accept or reject an opponent's claim (rejected: play goes on)
+  withdraw-concession   after an accepted claim, before the next board: withdraw your
+                   side's concession; the play resumes
+  undo             ask to take back your last call or card (the opponents decide)
+  agree, refuse    answer an opponent's request to take back a call or card
+  ask N            ask the opponent what call #N means (the numbers are in the auction)
+  explain N TEXT   explain your own call #N to the opponents (also to answer a question)
+  say TEXT         table chat (the match's chat mode says whom it reaches)
+  chat             the table's chat so far
+  director [TEXT]  call the director to the table, maybe saying why
+  name NAME        your name at the table (when the organiser gave none)
+  last             the last trick, while the laws let you see it
+  replay [N]       after a board: its tricks one by one (then next, prev, or replay N)
+  next-board, n    done with the finished board: on to the next one
+  board N          board N as both tables played it (once both have finished it)
+  scores           the score sheet so far
+  record FILE      save the match record (every board finished at both tables) as PBN
+  table            show the table again
+  help             this list
+  quit             leave the table (you can come back with the same link)"""
 
-WATCH_HELP = """\
-Commands:
-  rule TABLE TRICKS   director: end a table's board after a rejected claim, declarer's
-                      side taking TRICKS in all (tricks already won included)
-  help                this list
-  quit                stop watching"""
+SPECTATOR_HELP = """\
+Commands (type one and press Enter):
+  board N          board N as both tables played it (as far as you may see it)
+  scores           the score sheet so far
+  record FILE      save the match record (every board finished at both tables) as PBN
+  last             each table's last trick
+  table            show the tables again
+  help             this list
+  quit             stop watching"""
+
+DIRECTOR_HELP = """\
+Commands (type one and press Enter):
+  say TABLE TEXT          to the four players at TABLE (answers the table's calls)
+  chat                    every chat line of both tables
+  rule TABLE TRICKS       end the play at TABLE (any time during the play), declarer's
+                          side taking TRICKS in all (tricks already won included)
+  undo TABLE              take back TABLE's last call or card at once
+  agree TABLE, refuse TABLE   decide TABLE's pending request to take back a call or card
+  assign TABLE BOARD CONTRACT DECLARER TRICKS   an assigned adjusted score, like
+                          assign 1 3 4sx n 9  (or assign TABLE BOARD pass: passed out)
+  adjust BOARD IMPS       an artificial adjusted score: IMPs to team A, like adjust 3 +3
+  void BOARD              void a board: it counts for neither team
+  substitute TABLE SEAT [robot]   a new player for a seat (a new link; the old one
+                          stops working), or the server's robot
+  board N                 board N as both tables played it
+  scores                  the score sheet so far
+  record FILE             save the match record (every board finished at both tables) as PBN
+  last                    each table's last trick
+  table                   show the tables again
+  help                    this list
+  quit                    stop directing (come back any time with the same link)"""
+
+
+def now_ms() -> int:
+    """This machine's clock in milliseconds since the epoch, like the server's ``at``."""
+    return int(time.time() * 1000)
 
 
 # -- words and values ------------------------------------------------------------------------
@@ -185,8 +298,9 @@ def result_text(result: TableResultView) -> Text:
     ...     tricks=8, ns_score=-100)).plain
     '4♠ by South, 8 tricks (down 2): E-W +100'
     """
+    assigned = " (assigned by the director)" if result.assigned else ""
     if result.contract is None or result.declarer is None:
-        return Text("passed out: 0")
+        return Text(f"passed out: 0{assigned}")
     needed = int(result.contract[0]) + 6
     over = result.tricks - needed
     outcome = "made" if over == 0 else f"made +{over}" if over > 0 else f"down {-over}"
@@ -194,18 +308,27 @@ def result_text(result: TableResultView) -> Text:
         contract_text(result.contract),
         f" by {SEAT_NAMES[result.declarer]}, {result.tricks} tricks ({outcome}): ",
         (score_words(result.ns_score), "bold"),
+        assigned,
     )
 
 
-def short_result(result: TableResultView) -> Text:
-    """``1♣ N +3 (N-S +130)``: a result in a comparison line."""
+def short_result(result: TableResultView | None) -> Text:
+    """``1♣ N +3 (N-S +130)``: a result in a comparison line; ``—`` for none.
+
+    >>> short_result(TableResultView(table=1, board=1, contract="3NT", declarer="S",
+    ...     tricks=9, ns_score=400, assigned=True)).plain
+    '3NT S = (N-S +400, assigned)'
+    """
+    if result is None:
+        return Text("—", style="dim")
+    assigned = ", assigned" if result.assigned else ""
     if result.contract is None or result.declarer is None:
-        return Text("passed out (0)")
+        return Text(f"passed out (0{assigned})")
     over = result.tricks - int(result.contract[0]) - 6
     outcome = "=" if over == 0 else f"{over:+d}"
     return Text.assemble(
         contract_text(result.contract),
-        f" {result.declarer} {outcome} ({score_words(result.ns_score)})",
+        f" {result.declarer} {outcome} ({score_words(result.ns_score)}{assigned})",
     )
 
 
@@ -217,15 +340,84 @@ def is_vulnerable(seat: str, vulnerability: str) -> bool:
     return vulnerability == "All" or seat in vulnerability
 
 
-def side_of(seat: str) -> str:
-    return "N-S" if seat in "NS" else "E-W"
-
-
 def team_name(match: MatchSummary, team: str) -> str:
     return match.team_a if team == "A" else match.team_b
 
 
-# -- parsing commands ------------------------------------------------------------------------
+def duration_words(milliseconds: int) -> str:
+    """How long, as a person says it at the table.
+
+    >>> duration_words(20_000), duration_words(150_000), duration_words(3_900_000)
+    ('<1 min', '2 min', '1 h 5 min')
+    """
+    minutes = max(0, milliseconds) // 60_000
+    if minutes < 1:
+        return "<1 min"
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60} h {minutes % 60} min"
+
+
+def _find_player(players: Sequence[PlayerInfo], table: int, seat: str) -> PlayerInfo | None:
+    return next((p for p in players if p.table == table and p.seat == seat), None)
+
+
+def is_away(info: PlayerInfo | None) -> bool:
+    """A person's seat with nobody connected (robots are never away)."""
+    return info is not None and not info.connected and not info.robot
+
+
+def presence_words(info: PlayerInfo | None, now: int) -> str | None:
+    """``robot``, ``away 2 min``, ``not here yet``, or None for a person at the table."""
+    if info is None:
+        return None
+    if info.robot:
+        return "robot"
+    if info.connected:
+        return None
+    if info.since is None:
+        return "not here yet"
+    return f"away {duration_words(now - info.since)}"
+
+
+def seat_words(seat: str, info: PlayerInfo | None) -> str:
+    """A seat and who sits there: ``East (Bob)``, ``West (robot)``, ``North``.
+
+    >>> seat_words("E", PlayerInfo(table=1, seat="E", name="Bob", connected=True))
+    'East (Bob)'
+    """
+    name = SEAT_NAMES[seat]
+    if info is None:
+        return name
+    if info.name is not None and not (info.robot and info.name == "Robot"):
+        return f"{name} ({info.name})"
+    return f"{name} (robot)" if info.robot else name
+
+
+def audience_words(sender: str | None, to: Sequence[str]) -> str:
+    """Whom a chat line reached, from the sender's seat (None: the director).
+
+    >>> audience_words("N", ["N", "E", "W"]), audience_words(None, ["N", "E", "S", "W"])
+    ('to the opponents', 'to the table')
+    """
+    reached = set(to)
+    if reached == set("NESW"):
+        return "to the table"
+    if sender is not None and reached == {sender, LHO[sender], RHO[sender]}:
+        return "to the opponents"
+    others = [SEAT_NAMES[s] for s in "NESW" if s in reached and s != sender]
+    return "to " + (" and ".join(others) if others else "nobody")
+
+
+def _undo_what(call: str | None, card: str | None) -> Text:
+    if call is not None:
+        return call_text(call)
+    if card is not None:
+        return card_text(card)
+    return Text("last action")
+
+
+# -- commands --------------------------------------------------------------------------------
 
 
 class CommandError(ValueError):
@@ -233,72 +425,57 @@ class CommandError(ValueError):
 
 
 @dataclass(frozen=True, slots=True)
-class CallCommand:
-    call: str
-    alert: str | None = None
+class LocalCommand:
+    """A command answered here, without the server."""
+
+    name: Literal["help", "last", "table", "scores", "chat", "quit"]
 
 
 @dataclass(frozen=True, slots=True)
-class CardCommand:
-    card: str
+class ReplayCommand:
+    """Go through the finished board's tricks: the first, the next, the previous, or trick N."""
+
+    step: Literal["first", "next", "prev"] | int
 
 
 @dataclass(frozen=True, slots=True)
-class ClaimCommand:
-    tricks: int
+class SaveRecordCommand:
+    """Ask for the match record (``get_record``) and save it to ``path`` as PBN."""
+
+    path: str
 
 
-@dataclass(frozen=True, slots=True)
-class AnswerCommand:
-    accept: bool
-
-
-@dataclass(frozen=True, slots=True)
-class AskCommand:
-    index: int
-    """From 0, as on the wire (players type the number shown, from 1)."""
-
-
-@dataclass(frozen=True, slots=True)
-class ExplainCommand:
-    index: int
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class SayCommand:
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class RuleCommand:
-    table: int
-    declarer_tricks: int
-
-
-@dataclass(frozen=True, slots=True)
-class SimpleCommand:
-    """A command that sends nothing: ``help``, ``last`` or ``quit``."""
-
-    name: Literal["help", "last", "quit"]
-
-
-Command = (
-    CallCommand
-    | CardCommand
-    | ClaimCommand
-    | AnswerCommand
-    | AskCommand
-    | ExplainCommand
-    | SayCommand
-    | RuleCommand
-    | SimpleCommand
+Sendable = (
+    MakeCall
+    | PlayCard
+    | MakeClaim
+    | AnswerClaim
+    | WithdrawClaim
+    | WithdrawConcession
+    | Undo
+    | AnswerUndo
+    | NextBoard
+    | SetName
+    | CallDirector
+    | AskAboutCall
+    | ExplainCall
+    | SendChat
+    | Rule
+    | AssignResult
+    | AdjustScore
+    | VoidBoard
+    | Substitute
+    | GetBoard
 )
+"""The protocol's messages a typed command becomes (sent as they are, with a ``ref``)."""
+
+Command = Sendable | LocalCommand | ReplayCommand | SaveRecordCommand
 
 _SYMBOL_LETTERS = str.maketrans(
     {"♠": "s", "♥": "h", "♦": "d", "♣": "c"} | dict.fromkeys("♤♡♢♧", "")
 )
 _BID = re.compile(r"^([1-7])(c|d|h|s|n|nt)$")
+_CONTRACT = re.compile(r"^([1-7])(c|d|h|s|n|nt)(x|xx)?$")
 _CALL_WORDS = {
     "p": "P",
     "pass": "P",
@@ -309,18 +486,25 @@ _CALL_WORDS = {
     "rdbl": "XX",
     "redouble": "XX",
 }
-MAX_TEXT = 300
+_SEAT_WORDS: dict[str, Seat] = {
+    **SEAT_LETTERS,
+    "north": "N",
+    "east": "E",
+    "south": "S",
+    "west": "W",
+}
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
 def _normalise(word: str) -> str:
     return word.strip().lower().replace(" ", "").translate(_SYMBOL_LETTERS)
 
 
-def parse_call(text: str) -> CallCommand:
+def parse_call(text: str) -> MakeCall:
     """A call as typed: ``1nt``, ``1n``, ``p``, ``x``, ``xx``, ``2s!weak`` (alerted).
 
     >>> parse_call("2s ! weak, 6-10")
-    CallCommand(call='2S', alert='weak, 6-10')
+    MakeCall(type='call', call='2S', alert='weak, 6-10', ref=None)
     >>> parse_call("1N").call, parse_call("pass").call, parse_call("1♥").call
     ('1NT', 'P', '1H')
     """
@@ -339,9 +523,8 @@ def parse_call(text: str) -> CallCommand:
     explanation = alert.strip()
     if bang and not explanation:
         raise CommandError(f"an alert needs its explanation: type {word}!TEXT or {word} ! TEXT")
-    if len(explanation) > MAX_TEXT:
-        raise CommandError(f"an explanation has at most {MAX_TEXT} characters")
-    return CallCommand(call, explanation or None)
+    _check_text(explanation, "an explanation")
+    return MakeCall(call=call, alert=explanation or None)
 
 
 def parse_card(text: str, legal: Sequence[str] = ()) -> str:
@@ -375,6 +558,31 @@ def parse_card(text: str, legal: Sequence[str] = ()) -> str:
     )
 
 
+def parse_contract(text: str) -> str:
+    """A contract as typed: ``4s``, ``3nt``, ``4♠x``, ``6hxx`` -> ``"4S"``, ``"3NT"``, ...
+
+    >>> parse_contract("4♠x"), parse_contract("3n"), parse_contract("6HXX")
+    ('4SX', '3NT', '6HXX')
+    """
+    found = _CONTRACT.match(_normalise(text))
+    if found is None:
+        raise CommandError(f"{text!r} is not a contract: type it like 4s, 3nt, 4sx or 6hxx")
+    strain = found.group(2).upper()
+    return (
+        found.group(1)
+        + ("NT" if strain.startswith("N") else strain)
+        + (found.group(3) or "").upper()
+    )
+
+
+def parse_seat(text: str) -> Seat:
+    """``n``, ``North``, ... -> ``"N"``."""
+    seat = _SEAT_WORDS.get(text.strip().lower())
+    if seat is None:
+        raise CommandError(f"{text!r} is not a seat: type n, e, s or w")
+    return seat
+
+
 def plain_cards(cards: Sequence[str]) -> str:
     return " ".join(card_text(card).plain for card in cards)
 
@@ -383,6 +591,31 @@ def _number(word: str, what: str) -> int:
     if not word.isdigit():
         raise CommandError(f"{what} must be a number, not {word!r}")
     return int(word)
+
+
+def _signed(word: str, what: str) -> int:
+    if not re.fullmatch(r"[+-]?\d+", word):
+        raise CommandError(f"{what} must be a whole number like +3 or -2, not {word!r}")
+    return int(word)
+
+
+def _check_text(text: str, what: str) -> None:
+    if len(text) > MAX_TEXT:
+        raise CommandError(f"{what} has at most {MAX_TEXT} characters")
+    if _CONTROL.search(text):
+        raise CommandError(f"{what} may not hold control characters")
+
+
+def _check_board(number: int, view: PlayerView | WatchView | None) -> None:
+    if view is not None and number not in view.match.boards:
+        boards = view.match.boards
+        span = f"{boards[0]} to {boards[-1]}" if boards else "none"
+        raise CommandError(f"there is no board {number} in this match (boards {span})")
+
+
+def _check_table(table: int) -> None:
+    if table not in (1, 2):
+        raise CommandError(f"there is no table {table}: the tables are 1 and 2")
 
 
 def _call_number(words: list[str], command: str, view: PlayerView | WatchView | None) -> int:
@@ -407,12 +640,15 @@ def parse_command(
 ) -> Command | None:
     """What a line typed at the prompt asks for, checked against the view: None for an
     empty line; raises :class:`CommandError` (with what to type instead) for anything
-    that should not be sent.
+    that should not be sent now. Spectators and the director (``director``) have their
+    own commands.
 
-    >>> parse_command("claim 3", None)
-    ClaimCommand(tricks=3)
-    >>> parse_command("say well played", None)
-    SayCommand(text='well played')
+    >>> parse_command("claim 3 the rest are good", None)
+    MakeClaim(type='claim', tricks=3, statement='the rest are good', ref=None)
+    >>> parse_command("adjust 3 +3", None, director=True)
+    AdjustScore(type='adjust_score', board=3, imps_a=3, ref=None)
+    >>> parse_command("replay 4", None)
+    ReplayCommand(step=4)
     """
     line = text.strip()
     if not line:
@@ -420,58 +656,324 @@ def parse_command(
     words = line.split()
     verb = words[0].lower()
     rest = line[len(words[0]) :].strip()
-    if verb in ("quit", "exit"):
-        return SimpleCommand("quit")
-    if verb in ("help", "?"):
-        return SimpleCommand("help")
+    common = _parse_common(verb, words, rest, view)
+    if common is not None:
+        return common
     if isinstance(view, WatchView) or (view is None and director):
-        if verb == "rule":
-            if not director:
-                raise CommandError("only the director rules")
-            if len(words) != 3:
-                raise CommandError("type rule TABLE TRICKS, like rule 1 9")
-            table = _number(words[1], "the table")
-            tricks = _number(words[2], "the tricks")
-            if table not in (1, 2) or tricks > 13:
-                raise CommandError("the table is 1 or 2, and the tricks 0 to 13")
-            return RuleCommand(table, tricks)
-        allowed = "rule, help or quit" if director else "help or quit"
-        raise CommandError(f"you are watching: type {allowed}")
+        return _parse_watcher(verb, words, rest, view, director=director)
+    return _parse_player(verb, words, rest, line, view)
+
+
+def _parse_common(
+    verb: str, words: list[str], rest: str, view: PlayerView | WatchView | None
+) -> Command | None:
+    """The commands everyone has."""
+    if verb in ("quit", "exit"):
+        return LocalCommand("quit")
+    if verb in ("help", "?"):
+        return LocalCommand("help")
+    if verb == "table":
+        return LocalCommand("table")
+    if verb in ("scores", "score"):
+        return LocalCommand("scores")
     if verb == "last":
-        return SimpleCommand("last")
+        return LocalCommand("last")
+    if verb == "chat" and len(words) == 1:
+        return LocalCommand("chat")
+    if verb == "board":
+        if len(words) != 2:
+            raise CommandError("type board N, like board 3")
+        number = _number(words[1], "the board")
+        _check_board(number, view)
+        return GetBoard(board=number)
+    if verb == "record":
+        if not rest:
+            raise CommandError("type record FILE, like record match.pbn")
+        return SaveRecordCommand(rest)
+    return None
+
+
+def _parse_player(
+    verb: str, words: list[str], rest: str, line: str, view: PlayerView | WatchView | None
+) -> Command:
+    player = view if isinstance(view, PlayerView) else None
+    board = None if player is None else player.board
+    actions = [] if board is None else board.actions
+    if verb == "replay":
+        if len(words) > 2:
+            raise CommandError("type replay, or replay N for trick N")
+        return ReplayCommand(_number(words[1], "the trick") if len(words) == 2 else "first")
+    if verb in ("next", "prev", "previous") and len(words) == 1:
+        return ReplayCommand("next" if verb == "next" else "prev")
+    if verb in ("next-board", "nextboard", "n", "nb"):
+        if len(words) != 1:
+            raise CommandError(f"type just {verb}")
+        if "next_board" not in actions and player is not None:
+            review = player.review
+            if review is None:
+                raise CommandError("no finished board is on review now")
+            waiting = [SEAT_NAMES[s] for s in "NESW" if s not in review.ready]
+            raise CommandError(
+                "you have already asked for the next board"
+                + (f": waiting for {' and '.join(waiting)}" if waiting else "")
+            )
+        return NextBoard()
     if verb in ("say", "chat"):
         if not rest:
             raise CommandError("type say and your message, like: say well played")
-        if len(rest) > MAX_TEXT:
-            raise CommandError(f"a chat line has at most {MAX_TEXT} characters")
-        return SayCommand(rest)
+        _check_text(rest, "a chat line")
+        if (
+            player is not None
+            and player.match.chat == "off"
+            and board is not None
+            and board.phase != "finished"
+        ):
+            raise CommandError(
+                "table chat is off during a board in this match: it opens between boards "
+                "(to call the director, type director TEXT)"
+            )
+        return SendChat(text=rest)
+    if verb == "director":
+        _check_text(rest, "a word for the director")
+        return CallDirector(text=rest or None)
+    if verb == "name":
+        if not rest:
+            raise CommandError("type name and your name, like: name Ann")
+        if len(rest) > MAX_NAME or _CONTROL.search(rest):
+            raise CommandError(f"a name has 1 to {MAX_NAME} characters, no control characters")
+        return SetName(name=rest)
     if verb == "claim":
-        if len(words) != 2:
-            raise CommandError("type claim N, N being the tricks you claim of those remaining")
-        tricks = _number(words[1], "the tricks claimed")
-        if tricks > 13:
-            raise CommandError("a claim is of 0 to 13 tricks")
-        return ClaimCommand(tricks)
+        return _parse_claim(words, rest, player)
+    if verb == "withdraw" and len(words) == 1:
+        if "withdraw_claim" not in actions:
+            raise CommandError("you have no pending claim to withdraw")
+        return WithdrawClaim()
+    if verb in ("withdraw-concession", "withdrawconcession") or line.lower().split() == [
+        "withdraw",
+        "concession",
+    ]:
+        if "withdraw_concession" not in actions:
+            raise CommandError(
+                "there is no concession of your side to withdraw: that is only after an "
+                "accepted claim conceded tricks, before the next board starts"
+            )
+        return WithdrawConcession()
     if verb in ("accept", "reject"):
         if len(words) != 1:
             raise CommandError(f"type just {verb}")
-        return AnswerCommand(verb == "accept")
+        if "claim_answer" not in actions:
+            claim = None if board is None else board.claim
+            if claim is not None and claim.status == "pending" and player is not None:
+                if player.seat in claim.accepted:
+                    raise CommandError("you have already accepted this claim")
+                if player.seat == claim.claimer:
+                    raise CommandError("the claim is yours: type withdraw to withdraw it")
+                raise CommandError("the claim is not yours to decide")
+            raise CommandError("there is no claim for you to accept or reject")
+        return AnswerClaim(accept=verb == "accept")
+    if verb == "undo":
+        if len(words) != 1:
+            raise CommandError("type just undo: it asks to take back your own last call or card")
+        if "undo" not in actions and player is not None:
+            raise CommandError(_why_no_undo(player))
+        return Undo()
+    if verb in ("agree", "refuse"):
+        if len(words) != 1:
+            raise CommandError(f"type just {verb}")
+        if "undo_answer" not in actions:
+            raise CommandError("no request to take back a call or card waits for your answer")
+        return AnswerUndo(accept=verb == "agree")
     if verb == "ask":
         if len(words) != 2:
             raise CommandError("type ask N, N being the call's number (#N in the auction)")
-        return AskCommand(_call_number(words, "ask", view))
+        return AskAboutCall(index=_call_number(words, "ask", view))
     if verb == "explain":
         index = _call_number(words, "explain", view)
         explanation = line.split(None, 2)[2].strip() if len(words) > 2 else ""
         if not explanation:
             raise CommandError(f"type explain {index + 1} and the explanation")
-        if len(explanation) > MAX_TEXT:
-            raise CommandError(f"an explanation has at most {MAX_TEXT} characters")
-        return ExplainCommand(index, explanation)
-    return _parse_action(line, view)
+        _check_text(explanation, "an explanation")
+        return ExplainCall(index=index, text=explanation)
+    if verb in _DIRECTOR_VERBS:
+        raise CommandError(f"only the director may {verb} (to call the director: director TEXT)")
+    return _parse_action(line, player)
 
 
-def _parse_action(line: str, view: PlayerView | None) -> Command:
+def _parse_claim(words: list[str], rest: str, player: PlayerView | None) -> MakeClaim:
+    if len(words) < 2:
+        raise CommandError("type claim N, N being the tricks you claim of those remaining")
+    tricks = _number(words[1], "the tricks claimed")
+    statement = rest[len(words[1]) :].strip()
+    _check_text(statement, "the statement of a claim")
+    board = None if player is None else player.board
+    if player is not None and (board is None or "claim" not in board.actions):
+        raise CommandError(_why_no_claim(player))
+    remaining = 13 if board is None else 13 - board.tricks_ns - board.tricks_ew
+    if tricks > remaining:
+        raise CommandError(f"a claim is of 0 to {remaining} tricks: {remaining} remain")
+    return MakeClaim(tricks=tricks, statement=statement or None)
+
+
+def _why_no_claim(player: PlayerView) -> str:
+    board = player.board
+    if board is None or board.phase == "finished":
+        return "there is no board in play to claim on"
+    if board.phase == "auction":
+        return "the auction is still on: a claim comes in the play"
+    if board.dummy == player.seat:
+        return "dummy takes no part in the play and cannot claim"
+    if board.undo is not None:
+        return "a request to take back a card waits for its answer first"
+    return "a claim is already pending: it must be settled first"
+
+
+def _why_no_undo(player: PlayerView) -> str:
+    board = player.board
+    if board is None or board.phase == "finished":
+        return "there is no board in play: nothing to take back"
+    if board.undo is not None:
+        return "a request to take back a call or card is already waiting for its answer"
+    if board.phase == "claim":
+        return "a claim is pending: withdraw it or wait for the answer first"
+    if board.phase == "play" and board.dummy == player.seat:
+        return "dummy's cards are declarer's to take back"
+    return (
+        "you may take back only your own last call or card, and only before anyone has "
+        "called or played after it"
+    )
+
+
+_DIRECTOR_VERBS = ("rule", "assign", "adjust", "void", "substitute")
+
+
+def _parse_watcher(
+    verb: str, words: list[str], rest: str, view: WatchView | None, *, director: bool
+) -> Command:
+    directing = (
+        "say",
+        "rule",
+        "undo",
+        "agree",
+        "refuse",
+        "assign",
+        "adjust",
+        "void",
+        "substitute",
+    )
+    if verb == "chat":
+        verb = "say"
+    if verb not in directing:
+        allowed = "type help for the director's commands" if director else "type help"
+        raise CommandError(f"{words[0]!r} is not a command here: you are watching ({allowed})")
+    if not director:
+        raise CommandError(f"only the director may {verb}: spectators watch (type help)")
+    if verb == "say":
+        if len(words) < 3:
+            raise CommandError("type say TABLE TEXT, like: say 1 I am on my way")
+        table = _number(words[1], "the table")
+        _check_table(table)
+        text = rest[len(words[1]) :].strip()
+        _check_text(text, "a chat line")
+        return SendChat(text=text, table=table)
+    if verb == "rule":
+        if len(words) != 3:
+            raise CommandError("type rule TABLE TRICKS, like rule 1 9")
+        table = _number(words[1], "the table")
+        tricks = _number(words[2], "the tricks")
+        _check_table(table)
+        if tricks > 13:
+            raise CommandError("declarer's side takes 0 to 13 tricks")
+        board = _table_board(view, table)
+        if view is not None:
+            if board is None or board.phase not in ("play", "claim"):
+                raise CommandError(f"table {table} is not in the play: there is nothing to rule")
+            low, high = ruling_range(board)
+            if not low <= tricks <= high:
+                raise CommandError(
+                    f"at table {table} declarer's side can end with {low} to {high} tricks"
+                )
+        return Rule(table=table, declarer_tricks=tricks)
+    if verb == "undo":
+        if len(words) != 2:
+            raise CommandError("type undo TABLE: it takes back the table's last call or card")
+        table = _number(words[1], "the table")
+        _check_table(table)
+        board = _table_board(view, table)
+        if view is not None:
+            if board is None or board.phase == "finished":
+                raise CommandError(f"table {table} has no board in play: nothing to take back")
+            if not board.auction:
+                raise CommandError(f"nothing has been called at table {table} yet")
+            if board.phase == "claim":
+                raise CommandError(f"a claim is pending at table {table}: it must be settled first")
+        return Undo(table=table)
+    if verb in ("agree", "refuse"):
+        if len(words) != 2:
+            raise CommandError(f"type {verb} TABLE: it decides the table's request to undo")
+        table = _number(words[1], "the table")
+        _check_table(table)
+        board = _table_board(view, table)
+        if view is not None and (board is None or board.undo is None):
+            raise CommandError(f"no request to take back a call or card waits at table {table}")
+        return AnswerUndo(accept=verb == "agree", table=table)
+    if verb == "assign":
+        return _parse_assign(words, view)
+    if verb in ("adjust", "void"):
+        want = 3 if verb == "adjust" else 2
+        if len(words) != want:
+            raise CommandError(
+                "type adjust BOARD IMPS, like adjust 3 +3 (IMPs to team A)"
+                if verb == "adjust"
+                else "type void BOARD, like void 3"
+            )
+        number = _number(words[1], "the board")
+        _check_board(number, view)
+        if verb == "void":
+            return VoidBoard(board=number)
+        imps = _signed(words[2], "the IMPs")
+        if not -24 <= imps <= 24:
+            raise CommandError("an artificial adjusted score is of -24 to +24 IMPs")
+        return AdjustScore(board=number, imps_a=imps)
+    # substitute
+    if len(words) not in (3, 4) or (len(words) == 4 and words[3].lower() != "robot"):
+        raise CommandError("type substitute TABLE SEAT, or substitute TABLE SEAT robot")
+    table = _number(words[1], "the table")
+    _check_table(table)
+    seat = parse_seat(words[2])
+    if view is not None and table == 2 and not any(p.table == 2 for p in view.players):
+        raise CommandError("table 2 is the robots' table in this match")
+    return Substitute(table=table, seat=seat, robot=len(words) == 4)
+
+
+def _parse_assign(words: list[str], view: WatchView | None) -> AssignResult:
+    usage = "type assign TABLE BOARD CONTRACT DECLARER TRICKS (like assign 1 3 4sx n 9) or assign TABLE BOARD pass"
+    if len(words) < 4:
+        raise CommandError(usage)
+    table = _number(words[1], "the table")
+    _check_table(table)
+    number = _number(words[2], "the board")
+    _check_board(number, view)
+    if len(words) == 4 and words[3].lower() in ("pass", "p", "passed"):
+        return AssignResult(table=table, board=number, contract=None, declarer=None, tricks=0)
+    if len(words) != 6:
+        raise CommandError(usage)
+    contract = parse_contract(words[3])
+    declarer = parse_seat(words[4])
+    tricks = _number(words[5], "the tricks")
+    if tricks > 13:
+        raise CommandError("declarer takes 0 to 13 tricks")
+    return AssignResult(
+        table=table, board=number, contract=contract, declarer=declarer, tricks=tricks
+    )
+
+
+def _table_board(view: WatchView | None, table: int) -> BoardView | None:
+    if view is None:
+        return None
+    return next((b for b in view.tables if b.table == table), None)
+
+
+def _parse_action(line: str, view: PlayerView | None) -> Sendable:
     """A call or a card, whichever the board's phase wants, if it is legal now."""
     board = None if view is None else view.board
     if view is None or board is None:
@@ -485,8 +987,9 @@ def _parse_action(line: str, view: PlayerView | None) -> Command:
                     "the auction is still on: type a call, like 1nt, p, x or 2s!explanation"
                 ) from None
             raise CommandError(f"{error} (type help for the commands)") from None
+        _check_undo_waits(board)
         if not board.legal:
-            raise CommandError(f"it is not your turn: {_waiting_for(board)}")
+            raise CommandError(f"it is not your turn: {_waiting_for(board, view.players)}")
         if call.call not in board.legal:
             raise CommandError(
                 f"{call_text(call.call).plain} is not a legal call now; "
@@ -502,21 +1005,28 @@ def _parse_action(line: str, view: PlayerView | None) -> Command:
                     "the auction is over: type a card, like sa, h10 or just its rank"
                 ) from None
             raise CommandError(f"{error} (type help for the commands)") from None
+        _check_undo_waits(board)
         if not board.legal:
             if board.dummy == view.seat:
                 raise CommandError("you are dummy: declarer plays your cards")
-            raise CommandError(f"it is not your turn: {_waiting_for(board)}")
+            raise CommandError(f"it is not your turn: {_waiting_for(board, view.players)}")
         if card not in board.legal:
             raise CommandError(
                 f"{card_text(card).plain} is not a legal card now; "
                 f"legal cards: {plain_cards(board.legal)}"
             )
-        return CardCommand(card)
+        return PlayCard(card=card)
     if board.phase == "claim":
         raise CommandError("no card can be played while a claim is pending (accept or reject)")
-    if board.phase == "director":
-        raise CommandError("the claim was rejected: the director must rule first")
     raise CommandError("this board is over: wait for the next one (type help for the commands)")
+
+
+def _check_undo_waits(board: BoardView) -> None:
+    if board.undo is not None:
+        raise CommandError(
+            "a request to take back a call or card waits for its answer: nothing else is "
+            "called or played until then"
+        )
 
 
 def _parses(parse: Callable[[str], object], line: str) -> bool:
@@ -527,13 +1037,28 @@ def _parses(parse: Callable[[str], object], line: str) -> bool:
     return True
 
 
-def _waiting_for(board: BoardView) -> str:
+def _waiting_for(board: BoardView, players: Sequence[PlayerInfo] = ()) -> str:
     if board.acting is None:
         return "nobody is to act now"
-    verb = "call" if board.phase == "auction" else "play"
-    if board.turn is not None and board.turn != board.acting:
-        return f"{SEAT_NAMES[board.acting]} is to play from dummy"
-    return f"{SEAT_NAMES[board.acting]} is to {verb}"
+    who = seat_words(board.acting, _find_player(players, board.table, board.acting))
+    if board.phase == "play" and board.turn is not None and board.turn != board.acting:
+        return f"{who} is to play from dummy"
+    return f"{who} is to {'call' if board.phase == 'auction' else 'play'}"
+
+
+def _away_line(
+    board: BoardView, players: Sequence[PlayerInfo], now: int, me: str | None = None
+) -> Text | None:
+    """Who the table waits for, when the seat to act is away (never the viewer's own)."""
+    if board.phase not in ("auction", "play") or board.acting in (None, me):
+        return None
+    info = _find_player(players, board.table, board.acting)
+    if not is_away(info):
+        return None
+    away = presence_words(info, now)
+    return Text(
+        f"The table waits for {seat_words(board.acting, info)}, who is {away}.", style=AWAY_STYLE
+    )
 
 
 def legal_calls_words(legal: Sequence[str]) -> str:
@@ -551,7 +1076,14 @@ def legal_calls_words(legal: Sequence[str]) -> str:
     return " · ".join(others)
 
 
-# -- rendering -------------------------------------------------------------------------------
+def ruling_range(board: BoardView) -> tuple[int, int]:
+    """The declarer's side's tricks a ruling may give: those won so far to all the rest."""
+    declarer = board.declarer or "N"
+    won = board.tricks_ns if declarer in "NS" else board.tricks_ew
+    return won, won + 13 - board.tricks_ns - board.tricks_ew
+
+
+# -- rendering a board -----------------------------------------------------------------------
 
 
 def _sorted_hand(cards: Sequence[str]) -> list[str]:
@@ -585,22 +1117,47 @@ def _seat_label(seat: str, board: BoardView, me: str | None) -> Text:
     label = Text(name, style=VULNERABLE_STYLE if is_vulnerable(seat, board.vulnerability) else "")
     if roles:
         label.append(f" ({', '.join(roles)})")
-    if board.turn == seat:
+    if board.turn == seat and board.phase in ("auction", "play"):
         label = Text.assemble(("▶ ", "bold"), label)
         label.stylize(TURN_STYLE)
     return label
 
 
-def _hand_block(seat: Seat, board: BoardView, me: str | None) -> Text:
-    label = _seat_label(seat, board, me)
+def _who_line(info: PlayerInfo | None, now: int) -> Text | None:
+    """The seat's player's name, ``robot`` or how long they have been away."""
+    if info is None:
+        return None
+    parts: list[Text] = []
+    if info.name is not None and not (info.robot and info.name == "Robot"):
+        name = info.name if len(info.name) <= NAME_SHOWN else info.name[: NAME_SHOWN - 1] + "…"
+        parts.append(Text(name, style="italic"))
+    presence = presence_words(info, now)
+    if presence is not None:
+        parts.append(Text(presence, style="dim" if info.robot else AWAY_STYLE))
+    if not parts:
+        return None
+    return Text(" · ").join(parts)
+
+
+def _hand_block(
+    seat: Seat, board: BoardView, me: str | None, info: PlayerInfo | None, now: int
+) -> Text:
+    lines = [_seat_label(seat, board, me)]
+    if seat == me and info is not None:
+        info = info.model_copy(update={"connected": True})  # here, whatever the view says
+    who = _who_line(info, now)
+    if who is not None:
+        lines.append(who)
     if board.phase == "finished" and board.deal is not None:
         cards: list[str] | None = board.deal[seat]
     else:
         cards = board.hands.get(seat)
     if cards is None:
         count = board.hand_sizes.get(seat, 0)
-        return Text.assemble(label, "\n", (f"{count} card{'s' if count != 1 else ''}", "dim"))
-    return Text("\n").join([label, *hand_lines(cards)])
+        lines.append(Text(f"{count} card{'s' if count != 1 else ''}", style="dim"))
+    else:
+        lines += hand_lines(cards)
+    return Text("\n").join(lines)
 
 
 def _trick_cell(trick: TrickView, seat: str) -> Text:
@@ -613,26 +1170,7 @@ def _trick_cell(trick: TrickView, seat: str) -> Text:
     return Text("·", style="dim")
 
 
-def _centre(board: BoardView) -> RenderableType:
-    """The middle of the table: the board during the auction, the trick during the play."""
-    if board.phase == "auction" or (board.contract is None and board.phase != "finished"):
-        return Text.assemble(
-            f"Board {board.board}\n",
-            f"Dealer {SEAT_NAMES[board.dealer]}\n",
-            "Vul: ",
-            (
-                vulnerability_words(board.vulnerability),
-                VULNERABLE_STYLE if board.vulnerability != "None" else "",
-            ),
-        )
-    trick = board.current_trick
-    if trick is not None and trick.cards:
-        title = Text(f"Trick {len(board.tricks) + 1} ({trick.leader} led)", style="bold")
-    elif board.tricks:
-        trick = board.tricks[-1]
-        title = Text(f"Trick {len(board.tricks)} ({trick.leader} led) → {trick.winner}", "dim")
-    else:
-        return Text("Opening lead" if board.phase == "play" else "No card played", style="dim")
+def _trick_grid(title: Text, trick: TrickView) -> RenderableType:
     grid = Table.grid(padding=(0, 1))
     for _ in range(3):
         grid.add_column(justify="center", min_width=3)
@@ -642,16 +1180,59 @@ def _centre(board: BoardView) -> RenderableType:
     return Group(title, grid)
 
 
-def compass(board: BoardView, me: str | None) -> Table:
-    """The four hands round the table (those this viewer may see), the trick in the middle."""
+def _board_facts(board: BoardView) -> Text:
+    return Text.assemble(
+        f"Board {board.board}\n",
+        f"Dealer {SEAT_NAMES[board.dealer]}\n",
+        "Vul: ",
+        (
+            vulnerability_words(board.vulnerability),
+            VULNERABLE_STYLE if board.vulnerability != "None" else "",
+        ),
+    )
+
+
+def _centre(board: BoardView) -> RenderableType:
+    """The middle of the table: the board during the auction, the trick during the play
+    (the last quitted trick only while the viewer may see it)."""
+    if board.phase == "auction" or board.contract is None:
+        return _board_facts(board)
+    completed = board.tricks_ns + board.tricks_ew
+    trick = board.current_trick
+    if trick is not None and trick.cards:
+        number = min(completed + 1, 13) if board.phase != "finished" else len(board.tricks) + 1
+        return _trick_grid(Text(f"Trick {number} ({trick.leader} led)", style="bold"), trick)
+    last = board.last_trick or (board.tricks[-1] if board.tricks else None)
+    if last is not None:
+        number = len(board.tricks) if board.tricks else completed
+        return _trick_grid(
+            Text(f"Trick {number} ({last.leader} led) → {last.winner}", style="dim"), last
+        )
+    return Text("Opening lead" if board.phase != "finished" else "No card played", style="dim")
+
+
+def _compass_grid(blocks: dict[str, RenderableType], centre: RenderableType) -> Table:
     grid = Table.grid(padding=(0, 2))
     grid.add_column(min_width=COMPASS_SIDE)  # fixed widths: the table does not jump about
     grid.add_column(min_width=COMPASS_MIDDLE)
     grid.add_column(min_width=COMPASS_SIDE)
-    grid.add_row("", _hand_block("N", board, me), "")
-    grid.add_row(_hand_block("W", board, me), _centre(board), _hand_block("E", board, me))
-    grid.add_row("", _hand_block("S", board, me), "")
+    grid.add_row("", blocks["N"], "")
+    grid.add_row(blocks["W"], centre, blocks["E"])
+    grid.add_row("", blocks["S"], "")
     return grid
+
+
+def compass(
+    board: BoardView, me: str | None, players: Sequence[PlayerInfo] = (), now: int | None = None
+) -> Table:
+    """The four hands round the table (those this viewer may see) with who sits at each
+    seat, and the trick in the middle."""
+    at = now_ms() if now is None else now
+    blocks: dict[str, RenderableType] = {
+        seat: _hand_block(seat, board, me, _find_player(players, board.table, seat), at)
+        for seat in SEAT_ORDER
+    }
+    return _compass_grid(blocks, _centre(board))
 
 
 def auction_grid(board: BoardView) -> Table:
@@ -694,22 +1275,34 @@ def _alert_lines(board: BoardView) -> list[Text]:
 
 def _claim_lines(board: BoardView, me: str | None) -> list[Text]:
     claim = board.claim
-    if claim is None or board.phase not in ("claim", "director"):
+    if claim is None:
         return []
     claimer = SEAT_NAMES[claim.claimer]
-    lines = [
-        Text(
-            f"{claimer} claims {claim.tricks} of the {claim.remaining} remaining tricks"
-            + (" (concedes all)" if claim.tricks == 0 else ""),
-            style="bold yellow",
-        )
-    ]
-    if claim.cards is not None:
+    what = f"{claim.tricks} of the {claim.remaining} remaining tricks" + (
+        " (concedes all)" if claim.tricks == 0 else ""
+    )
+    lines: list[Text] = []
+    if claim.status == "pending":
+        lines.append(Text(f"{claimer} claims {what}", style="bold yellow"))
+    elif claim.status == "rejected":
+        lines.append(Text(f"{claimer} claimed {what}: rejected: play goes on", style="bold red"))
+    elif claim.status == "withdrawn":
+        lines.append(Text(f"{claimer}'s claim of {what} was withdrawn: play goes on", "yellow"))
+    else:
+        lines.append(Text(f"{claimer} claimed {what}: accepted", style="bold"))
+    if claim.statement is not None:
+        lines.append(Text.assemble(("Statement: ", "bold"), claim.statement))
+    if claim.cards is not None and claim.status == "pending":
         lines.append(Text.assemble(f"{claimer}'s cards: ", *_spaced(claim.cards)))
-    if board.phase == "director":
-        lines.append(
-            Text("The claim was rejected: the director is called and will rule.", "bold red")
-        )
+    if claim.status != "pending":
+        if claim.status == "accepted" and "withdraw_concession" in board.actions:
+            lines.append(
+                Text(
+                    "Your side conceded tricks: type withdraw-concession to withdraw the "
+                    "concession (the play resumes)",
+                    style="yellow",
+                )
+            )
         return lines
     waiting = [s for s in claim.deciders if s not in claim.accepted]
     if me in waiting:
@@ -717,6 +1310,39 @@ def _claim_lines(board: BoardView, me: str | None) -> list[Text]:
     elif waiting:
         names = " and ".join(SEAT_NAMES[s] for s in waiting)
         lines.append(Text(f"Waiting for {names} to accept or reject", style="yellow"))
+    if me == claim.claimer:
+        lines.append(Text("(type withdraw to withdraw your claim)", style="dim"))
+    return lines
+
+
+def _undo_lines(board: BoardView, me: str | None, *, director: bool = False) -> list[Text]:
+    request = board.undo
+    if request is None:
+        return []
+    what = _undo_what(request.call, request.card)
+    waiting = [s for s in request.deciders if s not in request.accepted]
+    names = " and ".join(SEAT_NAMES[s] for s in waiting)
+    if request.seat == me:
+        return [
+            Text.assemble(
+                ("You asked to take back your ", "bold yellow"),
+                what,
+                (f": waiting for {names} to agree", "bold yellow"),
+            )
+        ]
+    asked = Text.assemble(f"{SEAT_NAMES[request.seat]} asks to take back their ", what)
+    if me in waiting:
+        return [
+            Text.assemble(("YOU DECIDE: ", TURN_STYLE), asked, (": type agree or refuse", "bold"))
+        ]
+    lines = [Text.assemble(asked, (f": waiting for {names} to agree", "yellow"))]
+    if director:
+        lines.append(
+            Text(
+                f"DIRECTOR: type agree {board.table} or refuse {board.table} to decide it",
+                style=TURN_STYLE,
+            )
+        )
     return lines
 
 
@@ -743,15 +1369,15 @@ def _contract_line(board: BoardView) -> Text | None:
 def _turn_lines(view: PlayerView, board: BoardView) -> list[Text]:
     """Whose turn it is, unmistakably, and the legal calls or cards when it is yours."""
     me = view.seat
+    if board.phase not in ("auction", "play") or board.undo is not None:
+        return []
     if board.phase == "auction":
         if board.legal:
             return [
                 Text("YOUR TURN: your call", style=TURN_STYLE),
                 Text.assemble(("Legal calls: ", "bold"), legal_calls_words(board.legal)),
             ]
-        return [Text(f"Waiting: {_waiting_for(board)}.", style="dim")]
-    if board.phase != "play":
-        return []
+        return [Text(f"Waiting: {_waiting_for(board, view.players)}.", style="dim")]
     if board.legal:
         if board.turn == me:
             doing = "lead" if not board.current_trick or not board.current_trick.cards else "play"
@@ -765,33 +1391,123 @@ def _turn_lines(view: PlayerView, board: BoardView) -> list[Text]:
         ]
     if board.dummy == me:
         declarer = SEAT_NAMES[board.declarer or "N"]
-        return [Text(f"You are dummy: {declarer} plays your cards. {_waiting_for(board)}.")]
-    return [Text(f"Waiting: {_waiting_for(board)}.", style="dim")]
+        return [
+            Text(
+                f"You are dummy: {declarer} plays your cards. {_waiting_for(board, view.players)}."
+            )
+        ]
+    return [Text(f"Waiting: {_waiting_for(board, view.players)}.", style="dim")]
+
+
+def _review_lines(view: PlayerView, now: int) -> list[Text]:
+    """The finished board on review: when the next board starts, who is ready."""
+    review = view.review
+    if review is None:
+        return []
+    last = bool(view.match.boards) and review.board == view.match.boards[-1]
+    starts = "the review ends" if last else "the next board starts"
+    if review.until is not None:
+        seconds = max(0, math.ceil((review.until - now) / 1000))
+        when = f"{starts} in {seconds} s, or as soon as all four type next-board"
+    else:
+        when = f"{starts} when all four type next-board"
+    lines = [Text(f"REVIEW of board {review.board}: {when}", style="bold cyan")]
+    ready = [SEAT_NAMES[s] for s in "NESW" if s in review.ready]
+    waiting = [SEAT_NAMES[s] for s in "NESW" if s not in review.ready]
+    lines.append(
+        Text.assemble(
+            ("Ready: ", "bold"),
+            ", ".join(ready) if ready else "nobody yet",
+            f" · waiting for {', '.join(waiting)}" if ready and waiting else "",
+        )
+    )
+    board = view.board
+    if board is not None and "next_board" in board.actions:
+        lines.append(
+            Text("Type replay to go through the tricks, next-board (or n) when you are done.")
+        )
+    return lines
+
+
+def _director_call_line(call: DirectorCallView, now: int, *, with_table: bool) -> Text:
+    where = f"Table {call.table} · " if with_table else ""
+    board = f"board {call.board}" if call.board is not None else "between boards"
+    return Text.assemble(
+        f"  {where}{SEAT_NAMES[call.seat]} ({board})",
+        (f": {call.text}" if call.text else ""),
+        (f" · {duration_words(now - call.at)} ago", "dim"),
+    )
+
+
+def _chat_text(
+    line: ChatLine | ChatSent,
+    me: str | None,
+    players: Sequence[PlayerInfo] = (),
+    *,
+    with_table: bool = False,
+) -> Text:
+    """A chat line: who said it (the director, you, a seat and its player), whom it
+    reached, what was said."""
+    where = f"Table {line.table} · " if with_table else ""
+    if line.seat is None:
+        who = "Director says"
+    elif line.seat == me:
+        who = "You say"
+    else:
+        who = f"{seat_words(line.seat, _find_player(players, line.table, line.seat))} says"
+    return Text.assemble(
+        (f"{where}{who} ", "bold magenta" if line.seat is None else "bold cyan"),
+        (f"({audience_words(line.seat, line.to)}): ", "cyan"),
+        line.text,
+    )
+
+
+def _chat_lines(
+    lines: Sequence[ChatLine], me: str | None, players: Sequence[PlayerInfo], *, with_table: bool
+) -> list[Text]:
+    return [
+        Text("  ").append_text(_chat_text(line, me, players, with_table=with_table))
+        for line in lines
+    ]
+
+
+# -- the match -------------------------------------------------------------------------------
+
+
+def _swing_words(match: MatchSummary, swing: int) -> str:
+    if swing > 0:
+        return f"swing {swing} IMPs to {match.team_a}"
+    if swing < 0:
+        return f"swing {-swing} IMPs to {match.team_b}"
+    return "swing 0 IMPs (a push)"
 
 
 def comparison_line(comparison: ComparisonView, match: MatchSummary, table: int | None) -> Text:
     """One compared board: both tables' results, the swing and the running total."""
+    head = Text(f"Board {comparison.board}: ", style="bold")
+    standing = Text.assemble(" · running total: ", _standing(match, comparison.running_total))
+    if comparison.void:
+        return Text.assemble(head, "void (the director's decision): it counts for neither team")
+    if comparison.artificial is not None:
+        return Text.assemble(
+            head,
+            "artificial adjusted score: ",
+            (_swing_words(match, comparison.artificial).removeprefix("swing "), "bold"),
+            standing,
+        )
     first, second = comparison.table1, comparison.table2
     if table == 2:
         first, second = second, first
     names = ("here", "other table") if table is not None else ("table 1", "table 2")
-    swing = comparison.swing
-    if swing > 0:
-        swing_words = f"swing {swing} IMPs to {match.team_a}"
-    elif swing < 0:
-        swing_words = f"swing {-swing} IMPs to {match.team_b}"
-    else:
-        swing_words = "swing 0 IMPs (a push)"
     return Text.assemble(
-        (f"Board {comparison.board}: ", "bold"),
+        head,
         f"{names[0]} ",
         short_result(first),
         f" · {names[1]} ",
         short_result(second),
         "\n    ",
-        (swing_words, "bold"),
-        " · running total: ",
-        _standing(match, comparison.running_total),
+        (_swing_words(match, comparison.swing), "bold"),
+        standing,
     )
 
 
@@ -835,6 +1551,68 @@ def final_words(match: MatchSummary) -> str:
     return f"MATCH OVER: {winner} beat {loser} by {high - low} IMPs ({high} to {low})"
 
 
+def results_table(
+    match: MatchSummary, results: Sequence[TableResultView] = (), *, title: str = ""
+) -> Table:
+    """Every board with a result so far: each table's result, the swing and the running
+    total once the board is compared."""
+    grid = Table(
+        title=Text(title, style="bold") if title else None,
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
+    )
+    grid.add_column("Board", justify="right")
+    grid.add_column("Table 1")
+    grid.add_column("Table 2")
+    grid.add_column(match.team_a, justify="right")
+    grid.add_column(match.team_b, justify="right")
+    grid.add_column("Running total")
+    compared = {c.board: c for c in match.comparisons}
+    known = {(r.board, r.table): r for r in results}
+    for number in match.boards:
+        comparison = compared.get(number)
+        first = known.get((number, 1))
+        second = known.get((number, 2))
+        if comparison is None and first is None and second is None:
+            continue
+        if comparison is not None:
+            first = comparison.table1 or first
+            second = comparison.table2 or second
+        cells: list[Text] = [Text(str(number)), short_result(first), short_result(second)]
+        if comparison is None:
+            cells += [Text("·", "dim"), Text("·", "dim"), Text("not compared yet", "dim")]
+        elif comparison.void:
+            cells += [Text("void"), Text("void"), Text(_standing(match, comparison.running_total))]
+        else:
+            swing = comparison.swing
+            note = " (artificial)" if comparison.artificial is not None else ""
+            cells += [
+                Text(str(swing) if swing > 0 else "·"),
+                Text(str(-swing) if swing < 0 else "·"),
+                Text(_standing(match, comparison.running_total) + note),
+            ]
+        grid.add_row(*cells)
+    return grid
+
+
+def score_sheet(match: MatchSummary, results: Sequence[TableResultView] = ()) -> RenderableType:
+    """The score sheet: every board, both tables, the swing, the running total, and the
+    final result once the match is over."""
+    parts: list[RenderableType] = [
+        results_table(match, results, title=f"Score sheet: {match.team_a} v {match.team_b}"),
+        Text(
+            f"Total: {match.team_a} {match.imps_a} IMPs · {match.team_b} {match.imps_b} IMPs · "
+            f"compared {len(match.comparisons)} of {len(match.boards)} boards",
+            style="bold",
+        ),
+    ]
+    if match.finished:
+        parts.append(Text(final_words(match), style="bold reverse"))
+    return Group(*parts)
+
+
 def _header(board: BoardView, seq: int, who: str) -> Text:
     return Text.assemble(
         (f"Board {board.board}", "bold"),
@@ -848,17 +1626,24 @@ def _header(board: BoardView, seq: int, who: str) -> Text:
     )
 
 
-def render_player(view: PlayerView, seq: int, *, with_chat: bool = False) -> RenderableType:
-    """A player's table: the board, the auction, the play, whose turn, the match panel."""
+def render_player(
+    view: PlayerView, seq: int, *, with_chat: bool = False, now: int | None = None
+) -> RenderableType:
+    """A player's table: who sits where, the board, the auction, the play, whose turn,
+    claims and requests to undo, the review of a finished board, the calls for the
+    director, the match panel."""
+    at = now_ms() if now is None else now
     board = view.board
     me = view.seat
-    who = f"you: {SEAT_NAMES[me]}, {team_name(view.match, view.team)}"
+    mine = _find_player(view.players, view.table, me)
+    name = f" ({mine.name})" if mine is not None and mine.name else ""
+    who = f"you: {SEAT_NAMES[me]}{name}, {team_name(view.match, view.team)}"
     parts: list[RenderableType] = []
     if board is None:
         parts.append(Text(f"No board in play · {who} · #{seq}", style="bold"))
     else:
-        parts.append(Rule(_header(board, seq, who), style="cyan"))
-        parts.append(compass(board, me))
+        parts.append(Divider(_header(board, seq, who), style="cyan"))
+        parts.append(compass(board, me, view.players, at))
         if board.auction or board.phase == "auction":
             parts.append(auction_grid(board))
         parts += _alert_lines(board)
@@ -876,27 +1661,45 @@ def render_player(view: PlayerView, seq: int, *, with_chat: bool = False) -> Ren
         if contract is not None and board.phase != "finished":
             parts.append(contract)
         parts += _claim_lines(board, me)
+        parts += _undo_lines(board, me)
         if board.result is not None:
             parts.append(
                 Text.assemble((f"Board {board.board} result: ", "bold"), result_text(board.result))
             )
         parts += _turn_lines(view, board)
+        away = _away_line(board, view.players, at, me)
+        if away is not None:
+            parts.append(away)
+        parts += _review_lines(view, at)
+    if view.director_calls:
+        parts.append(Text("The director is called:", style="bold magenta"))
+        parts += [_director_call_line(c, at, with_table=False) for c in view.director_calls]
     if with_chat and view.chat:
         parts.append(Text("Chat:", style="bold"))
-        parts += [_chat_line(line.seat, line.text) for line in view.chat[-CHAT_SHOWN:]]
+        parts += _chat_lines(view.chat[-CHAT_SHOWN:], me, view.players, with_table=False)
     parts += match_panel(view.match, view.table, view.team)
     return Group(*parts)
 
 
-def render_watch(view: WatchView, seq: int, *, director: bool = False) -> RenderableType:
-    """What spectators and the director see: both tables, all hands, the match panel."""
+def render_watch(
+    view: WatchView,
+    seq: int,
+    *,
+    director: bool = False,
+    with_chat: bool = False,
+    now: int | None = None,
+) -> RenderableType:
+    """What spectators and the director see: both tables, all hands, who sits where, the
+    finished boards of each table, the match panel; the director also the queue of calls
+    and the chat."""
+    at = now_ms() if now is None else now
     parts: list[RenderableType] = []
     who = "director" if director else f"spectator ({view.mode})"
     if not view.tables:
         parts.append(Text(f"Nothing to show yet · {who} · #{seq}", style="bold"))
     for board in view.tables:
-        parts.append(Rule(_header(board, seq, who), style="cyan"))
-        parts.append(compass(board, None))
+        parts.append(Divider(_header(board, seq, who), style="cyan"))
+        parts.append(compass(board, None, view.players, at))
         if board.auction:
             parts.append(auction_grid(board))
         parts += _alert_lines(board)
@@ -904,36 +1707,199 @@ def render_watch(view: WatchView, seq: int, *, director: bool = False) -> Render
         if contract is not None and board.phase != "finished":
             parts.append(contract)
         parts += _claim_lines(board, None)
-        if board.phase == "director" and board.claim is not None and director:
+        if (
+            director
+            and board.phase == "play"
+            and board.claim is not None
+            and board.claim.status == "rejected"
+        ):
             low, high = ruling_range(board)
             parts.append(
                 Text(
                     f"DIRECTOR: type rule {board.table} TRICKS, declarer's side's tricks in all "
-                    f"({low} to {high})",
+                    f"({low} to {high}), or let the play go on",
                     style=TURN_STYLE,
                 )
             )
+        parts += _undo_lines(board, None, director=director)
         if board.result is not None:
             parts.append(
                 Text.assemble((f"Table {board.table} result: ", "bold"), result_text(board.result))
             )
         elif board.phase in ("auction", "play"):
-            waiting = _waiting_for(board)
+            waiting = _waiting_for(board, view.players)
             parts.append(Text(f"{waiting[0].upper()}{waiting[1:]}."))
-    parts += match_panel(view.match, None, None)
+            away = _away_line(board, view.players, at)
+            if away is not None:
+                parts.append(away)
+    if director:
+        if view.director_calls:
+            parts.append(
+                Text("CALLS FOR THE DIRECTOR (answer with say TABLE TEXT):", style=TURN_STYLE)
+            )
+            parts += [_director_call_line(c, at, with_table=True) for c in view.director_calls]
+        if with_chat and view.chat:
+            parts.append(Text("Chat:", style="bold"))
+            parts += _chat_lines(
+                view.chat[-DIRECTOR_CHAT_SHOWN:], None, view.players, with_table=True
+            )
+    if view.results or view.match.comparisons:
+        parts.append(results_table(view.match, view.results, title="Finished boards"))
+    parts.append(
+        Text.assemble(
+            ("Match: ", "bold"),
+            f"{view.match.team_a} {view.match.imps_a} IMPs · {view.match.team_b} "
+            f"{view.match.imps_b} IMPs · compared {len(view.match.comparisons)} of "
+            f"{len(view.match.boards)} boards",
+        )
+    )
+    if view.match.finished:
+        parts.append(Text(final_words(view.match), style="bold reverse"))
     return Group(*parts)
 
 
-def ruling_range(board: BoardView) -> tuple[int, int]:
-    """The declarer's side's tricks a ruling may give: those won so far to all the rest."""
-    declarer = board.declarer or "N"
-    won = board.tricks_ns if declarer in "NS" else board.tricks_ew
-    remaining = board.claim.remaining if board.claim is not None else 0
-    return won, won + remaining
+# -- a finished board: replay, both tables ---------------------------------------------------
 
 
-def _chat_line(seat: str, text: str) -> Text:
-    return Text.assemble((f"{SEAT_NAMES[seat]} says: ", "bold cyan"), text)
+def replay_steps(board: BoardView) -> list[TrickView]:
+    """A finished board's tricks in order, with the trick the play stopped in (a claim or a
+    ruling ended it) as the last."""
+    steps = list(board.tricks)
+    if board.current_trick is not None and board.current_trick.cards:
+        steps.append(board.current_trick)
+    return steps
+
+
+def replay_screen(board: BoardView, number: int) -> RenderableType:
+    """Trick ``number`` (from 1) of a finished board: the hands as they stood before it,
+    its cards, who led and who won it, and the tricks each side had won after it."""
+    steps = replay_steps(board)
+    trick = steps[number - 1]
+    before = {played.card for t in steps[: number - 1] for played in t.cards}
+    deal = board.deal or {}
+    blocks: dict[str, RenderableType] = {}
+    for seat in SEAT_ORDER:
+        label = Text(SEAT_NAMES[seat], style="bold")
+        if seat == trick.leader:
+            label.append(" (leads)")
+        remaining = [c for c in deal.get(seat, []) if c not in before]
+        blocks[seat] = Text("\n").join([label, *hand_lines(remaining)])
+    unfinished = trick.winner is None
+    title = Text(f"Trick {number} of {len(steps)}", style="bold")
+    won = [t.winner for t in steps[:number] if t.winner is not None]
+    ns = sum(1 for w in won if w in "NS")
+    cards: list[Text] = []
+    for played in trick.cards:
+        cards += [Text(f" {played.seat} "), card_text(played.card)]
+    summary = Text.assemble(
+        (f"Board {board.board}, trick {number} of {len(steps)}:", "bold"),
+        *cards,
+        (
+            " · the play stopped here (a claim or a ruling)"
+            if unfinished
+            else f" · won by {SEAT_NAMES[trick.winner or trick.leader]}"
+        ),
+        f" · N-S {ns}, E-W {len(won) - ns}",
+    )
+    hint = Text(
+        "next, prev, replay N"
+        + (f" (1 to {len(steps)})" if len(steps) > 1 else "")
+        + "; the board's review goes on meanwhile",
+        style="dim",
+    )
+    return Group(_compass_grid(blocks, _trick_grid(title, trick)), summary, hint)
+
+
+def _play_lines(board: BoardView) -> list[Text]:
+    lines = []
+    for number, trick in enumerate(replay_steps(board), start=1):
+        line = Text(f"{number:>2}. ", style="dim")
+        for played in trick.cards:
+            line.append(played.seat + " ")
+            line.append_text(card_text(played.card))
+            line.append(" ")
+        line.append(f"→ {trick.winner}" if trick.winner else "(claim)", style="bold")
+        lines.append(line)
+    return lines
+
+
+def _played_board(board: BoardView) -> RenderableType:
+    parts: list[RenderableType] = [auction_grid(board)]
+    parts += _alert_lines(board)
+    if board.result is not None:
+        parts.append(result_text(board.result))
+    elif board.phase != "finished":
+        parts.append(Text(f"still in play ({board.phase})", style="dim"))
+    claim = board.claim
+    if claim is not None and claim.status == "accepted":
+        parts.append(Text(f"{SEAT_NAMES[claim.claimer]} claimed {claim.tricks}: accepted"))
+    parts += _play_lines(board)
+    return Group(*parts)
+
+
+def _double_dummy(comparison: ComparisonView) -> list[RenderableType]:
+    parts: list[RenderableType] = []
+    table = comparison.double_dummy
+    if table is not None:
+        parts.append(Text("Double dummy: tricks for each declarer", style="bold"))
+        grid = Table(
+            box=box.SIMPLE_HEAD,
+            show_edge=False,
+            pad_edge=False,
+        )
+        strains: tuple[Literal["NT", "S", "H", "D", "C"], ...] = ("NT", "S", "H", "D", "C")
+        grid.add_column("")
+        for strain in strains:
+            grid.add_column(strain_text(strain), justify="right")
+        dd_order: tuple[Seat, ...] = ("N", "S", "E", "W")
+        for seat in dd_order:
+            row = table.get(seat)
+            if row is not None:
+                grid.add_row(SEAT_NAMES[seat], *[str(row.get(s, "")) for s in strains])
+        parts.append(grid)
+    if comparison.par is not None:
+        contracts = ", ".join(comparison.par.contracts) or "—"
+        parts.append(
+            Text.assemble(("Par: ", "bold"), score_words(comparison.par.score), f" ({contracts})")
+        )
+    return parts
+
+
+def board_record_screen(
+    record: BoardRecord, match: MatchSummary, table: int | None = None
+) -> RenderableType:
+    """``board N``: the deal, both tables' auctions and plays side by side (as far as the
+    viewer may see them), the swing, the double-dummy tricks and the par."""
+    parts: list[RenderableType] = [
+        Divider(Text(f"Board {record.board} as the tables played it", style="bold"), style="cyan")
+    ]
+    dealt = next((b for b in record.tables if b.deal is not None), None)
+    if dealt is not None and dealt.deal is not None:
+        blocks: dict[str, RenderableType] = {
+            seat: Text("\n").join(
+                [Text(SEAT_NAMES[seat], style="bold"), *hand_lines(dealt.deal[seat])]
+            )
+            for seat in SEAT_ORDER
+        }
+        parts.append(_compass_grid(blocks, _board_facts(dealt)))
+    if record.tables:
+        grid = Table(box=box.SQUARE, show_lines=False, pad_edge=True)
+        for board in record.tables:
+            grid.add_column(
+                Text(f"Table {board.table}" + (" (yours)" if board.table == table else ""), "bold")
+            )
+        grid.add_row(*[_played_board(board) for board in record.tables])
+        parts.append(grid)
+    comparison = record.comparison
+    if comparison is None:
+        parts.append(Text("Not compared yet: the other table's play stays hidden.", style="dim"))
+    else:
+        parts.append(comparison_line(comparison, match, table))
+        parts += _double_dummy(comparison)
+    return Group(*parts)
+
+
+# -- events ----------------------------------------------------------------------------------
 
 
 def event_lines(update: Update, me: str | None) -> list[Text]:
@@ -950,41 +1916,80 @@ def _event_line(event: Event, update: Update, me: str | None) -> Text | None:
     view = update.view
     table_number = getattr(event, "table", None)
     at = f"Table {table_number}: " if isinstance(view, WatchView) and table_number else ""
+
+    def who(seat: str) -> str:
+        table = table_number if isinstance(table_number, int) else 0
+        return seat_words(seat, _find_player(view.players, table, seat))
+
     if isinstance(event, Snapshot | CallMade):
         return None
     if isinstance(event, CardPlayed):
         if event.trick_winner is None:
             return None
         board = _board_of(view, event.table)
-        if board is None or not board.tricks:
+        if board is None:
             return None
-        trick = board.tricks[-1]
+        trick = board.last_trick or (board.tricks[-1] if board.tricks else None)
+        if trick is None:
+            return None
+        number = len(board.tricks) if board.tricks else board.tricks_ns + board.tricks_ew
         cards: list[Text] = []
         for played in trick.cards:
             cards += [Text(f" {played.seat} "), card_text(played.card)]
-        return Text.assemble(
-            at, f"Trick {len(board.tricks)} to {SEAT_NAMES[event.trick_winner]}:", *cards
-        )
+        return Text.assemble(at, f"Trick {number} to {SEAT_NAMES[event.trick_winner]}:", *cards)
     if isinstance(event, BoardStarted):
         return Text(f"{at}Board {event.board} starts", style="bold")
     if isinstance(event, ClaimMade):
-        return Text(f"{at}{SEAT_NAMES[event.claimer]} claims {event.tricks} tricks")
+        return Text(f"{at}{who(event.claimer)} claims {event.tricks} tricks")
     if isinstance(event, ClaimAnswered):
-        answer = "accepts" if event.accept else "rejects (the director is called)"
-        return Text(f"{at}{SEAT_NAMES[event.seat]} {answer} the claim")
+        answer = "accepts the claim" if event.accept else "rejects the claim: play goes on"
+        return Text(f"{at}{who(event.seat)} {answer}")
+    if isinstance(event, ClaimWithdrawn):
+        return Text(f"{at}{who(event.seat)} withdrew the claim: play goes on")
+    if isinstance(event, ConcessionWithdrawn):
+        return Text(f"{at}{who(event.seat)} withdrew the concession: the play resumes")
+    if isinstance(event, UndoRequested):
+        return Text.assemble(
+            f"{at}{who(event.seat)} asked to take back ",
+            _undo_what(event.call, event.card),
+            style="yellow",
+        )
+    if isinstance(event, UndoAnswered):
+        if event.seat is None:
+            verdict = "allows" if event.accept else "refuses"
+            return Text(f"{at}The director {verdict} the undo")
+        verdict = "agrees to" if event.accept else "refuses"
+        return Text(f"{at}{who(event.seat)} {verdict} the undo")
+    if isinstance(event, Undone):
+        owner = "Your" if event.seat == me else f"{SEAT_NAMES[event.seat]}'s"
+        return Text.assemble(
+            f"{at}{owner} ", _undo_what(event.call, event.card), " is taken back", style="bold"
+        )
     if isinstance(event, DirectorRuled):
-        return Text(f"{at}The director ruled: declarer's side takes {event.declarer_tricks}")
+        return Text(
+            f"{at}The director ruled: declarer's side takes {event.declarer_tricks} tricks in all"
+        )
+    if isinstance(event, ResultAssigned):
+        return Text.assemble(
+            f"{at}The director assigned table {event.table}'s result on board "
+            f"{event.result.board}: ",
+            result_text(event.result),
+        )
     if isinstance(event, BoardFinished):
         return Text.assemble(
             (f"{at}Board {event.result.board} result: ", "bold"), result_text(event.result)
         )
+    if isinstance(event, ReadyForNext):
+        return Text(f"{at}{who(event.seat)} is ready for the next board")
+    if isinstance(event, ReviewEnded):
+        return Text(f"{at}The review of board {event.board} is over")
     if isinstance(event, BoardCompared):
         table = view.table if isinstance(view, PlayerView) else None
         return comparison_line(event.comparison, view.match, table)
     if isinstance(event, MatchFinished):
         return Text(final_words(view.match), style="bold reverse")
     if isinstance(event, ChatSent):
-        return _chat_line(event.seat, event.text)
+        return _chat_text(event, me, view.players, with_table=isinstance(view, WatchView))
     if isinstance(event, QuestionAsked):
         if event.seat == me:
             return Text(f"You asked about call #{event.index + 1}: only the caller is told")
@@ -995,6 +2000,30 @@ def _event_line(event: Event, update: Update, me: str | None) -> Text | None:
         )
     if isinstance(event, CallExplained):
         return Text(f"{at}{SEAT_NAMES[event.seat]} explains call #{event.index + 1}: {event.text}")
+    if isinstance(event, DirectorCalled):
+        during = f"board {event.board}" if event.board is not None else "between boards"
+        text = f": {event.text}" if event.text else ""
+        line = Text(f"{at}{who(event.seat)} called the director ({during}){text}", "bold magenta")
+        if isinstance(view, WatchView) and view.mode == "director":
+            line.append(f" — answer with say {event.table} TEXT", style="magenta")
+        return line
+    if isinstance(event, NameSet):
+        seat = SEAT_NAMES[event.seat]
+        if event.name is None:
+            return Text(f"{at}{seat} has no name now")
+        whose = "Your name" if event.seat == me else f"{seat}'s name"
+        return Text(f"{at}{whose} is now {event.name}")
+    if isinstance(event, PresenceChanged):
+        if event.seat == me:
+            return None
+        if event.robot:
+            state = "joined the table" if event.connected else "left the table"
+        else:
+            state = "is back at the table" if event.connected else "has gone away"
+        return Text(f"{at}{who(event.seat)} {state}", style="" if event.connected else AWAY_STYLE)
+    if isinstance(event, SeatSubstituted):
+        player = "the server's robot" if event.robot else "a new player (a new link)"
+        return Text(f"{at}The director gave {SEAT_NAMES[event.seat]}'s seat to {player}", "bold")
     return None
 
 
@@ -1005,18 +2034,54 @@ def _board_of(view: PlayerView | WatchView, table: int) -> BoardView | None:
 
 
 def last_trick_text(board: BoardView | None) -> Text:
-    """The last completed trick, for ``last``."""
-    if board is None or not board.tricks:
+    """The last quitted trick, for ``last``: only while the view carries it (law 66: a
+    player sees it until their side has played to the next trick)."""
+    if board is None or board.contract is None or board.phase == "auction":
         return Text("No trick has been completed yet.")
-    trick = board.tricks[-1]
+    trick = board.last_trick
+    if trick is None and board.tricks and board.phase == "finished":
+        trick = board.tricks[-1]
+    completed = board.tricks_ns + board.tricks_ew
+    if trick is None:
+        if completed == 0 and not board.tricks:
+            return Text("No trick has been completed yet.")
+        return Text(
+            "The last trick is turned over: your side has played to the next trick "
+            "(law 66 lets you look at it only until then)."
+        )
+    number = len(board.tricks) if board.tricks else completed
     cards: list[Text] = []
     for played in trick.cards:
         cards += [Text(f" {SEAT_NAMES[played.seat]} "), card_text(played.card)]
     return Text.assemble(
-        f"Trick {len(board.tricks)}, led by {SEAT_NAMES[trick.leader]}, won by "
+        f"Trick {number}, led by {SEAT_NAMES[trick.leader]}, won by "
         f"{SEAT_NAMES[trick.winner or trick.leader]}:",
         *cards,
     )
+
+
+QUIET_EVENTS = (
+    ChatSent,
+    QuestionAsked,
+    CallExplained,
+    DirectorCalled,
+    ReadyForNext,
+    PresenceChanged,
+)
+"""Events told in a line of their own, without printing the table again."""
+
+
+def _is_quiet(event: Event, view: PlayerView | WatchView, me: str | None) -> bool:
+    """Whether a line says all about ``event``. A player going away or coming back while
+    their table waits for them changes what the table says: it is shown again."""
+    if isinstance(event, ReadyForNext) and event.seat == me:
+        return False
+    if not isinstance(event, QUIET_EVENTS):
+        return False
+    if isinstance(event, PresenceChanged) and event.seat != me:
+        board = _board_of(view, event.table)
+        return board is None or board.acting != event.seat
+    return True
 
 
 # -- input -----------------------------------------------------------------------------------
@@ -1081,10 +2146,6 @@ class LineReader:
 # -- the table -------------------------------------------------------------------------------
 
 
-QUIET_EVENTS = (ChatSent, QuestionAsked, CallExplained)
-"""Events told in a line of their own, without printing the table again."""
-
-
 class TerminalTable:
     """A connected client and what it prints: a table after each batch of updates, event
     lines, answers to commands, and the prompt."""
@@ -1097,6 +2158,8 @@ class TerminalTable:
         self._shown_seq = -1
         self._at_prompt = False
         """Whether the last thing printed is the prompt (so it is not printed twice)."""
+        self._replay: tuple[int, int] | None = None
+        """The board being replayed and the trick shown (from 1)."""
 
     @property
     def role(self) -> str:
@@ -1109,14 +2172,23 @@ class TerminalTable:
             return f"{SEAT_NAMES[welcome.seat]}> "
         return "Director> " if self.role == "director" else "Spectator> "
 
+    @property
+    def seat(self) -> str | None:
+        return self.client.welcome.seat if self.client.welcome is not None else None
+
     def prompt(self) -> None:
         self.console.print(Text(self.prompt_text, style="bold"), end="")
         self.console.file.flush()
         self._at_prompt = True
 
-    def say(self, message: Text | str, style: str = "") -> None:
+    def say(self, message: RenderableType | str, style: str = "") -> None:
         """A line of its own: a notice, a refusal, an answer to a command."""
-        self.console.print(message if isinstance(message, Text) else Text(message, style=style))
+        if self._at_prompt:
+            self.console.print()  # an update came meanwhile and left a prompt
+        if isinstance(message, str):
+            message = Text(message, style=style)
+        # A line of text is left to the terminal to wrap: a link stays whole for copying.
+        self.console.print(message, soft_wrap=isinstance(message, Text))
         self._at_prompt = False
 
     def show_new(self) -> bool:
@@ -1125,30 +2197,47 @@ class TerminalTable:
         received = self.client.received
         updates = [m for m in received[self._read :] if isinstance(m, Update)]
         self._read = len(received)
-        if not updates or self.client.view is None:
+        view = self.client.view
+        if not updates or view is None:
             return False
-        me = self.client.welcome.seat if self.client.welcome is not None else None
+        me = self.seat
         self._shown_seq = self.client.seq
         self.console.print()
         for update in updates:
             for line in event_lines(update, me):
-                self.console.print(line)
-        if all(isinstance(e, QUIET_EVENTS) for u in updates for e in u.events):
+                self.console.print(line, soft_wrap=True)
+        events = [(e, u.view) for u in updates for e in u.events]
+        if events and all(_is_quiet(event, seen, me) for event, seen in events):
             self.prompt()  # the line says it all: the table itself has not changed
             return True
-        snapshot = any(isinstance(e, Snapshot) for u in updates for e in u.events)
-        self.render(with_chat=snapshot)
+        snapshot = any(isinstance(event, Snapshot) for event, _ in events)
+        over = any(isinstance(event, MatchFinished) for event, _ in events)
+        self.render(with_chat=snapshot, prompt=False)
+        if over or (snapshot and view.match.finished):
+            self.show_scores(prompt=False)
+        self.prompt()
         return True
 
-    def render(self, *, with_chat: bool = False) -> None:
+    def render(self, *, with_chat: bool = False, prompt: bool = True) -> None:
         view = self.client.view
         if isinstance(view, PlayerView):
             self.console.print(render_player(view, self.client.seq, with_chat=with_chat))
         elif isinstance(view, WatchView):
             self.console.print(
-                render_watch(view, self.client.seq, director=self.role == "director")
+                render_watch(
+                    view, self.client.seq, director=self.role == "director", with_chat=with_chat
+                )
             )
-        self.prompt()
+        if prompt:
+            self.prompt()
+
+    def show_scores(self, *, prompt: bool = True) -> None:
+        """The score sheet (at the end of the match, and for ``scores``)."""
+        view = self.client.view
+        if view is not None:
+            self.console.print(score_sheet(view.match, view.results))
+        if prompt:
+            self.prompt()
 
     async def watch(self) -> None:
         """Show every update as it comes; after a dropped connection, say so, resume with
@@ -1191,9 +2280,8 @@ class TerminalTable:
         """Carry out one typed line; False once the player quits."""
         self._at_prompt = False  # the line typed ended with Enter
         view = self.client.view
-        director = self.role == "director"
         try:
-            command = parse_command(line, view, director=director)
+            command = parse_command(line, view, director=self.role == "director")
         except CommandError as error:
             self.say(f"Not sent: {error}", style="bold yellow")
             self.prompt()
@@ -1201,54 +2289,148 @@ class TerminalTable:
         if command is None:
             self.prompt()
             return True
-        if isinstance(command, SimpleCommand):
-            if command.name == "quit":
-                self.say("Goodbye: come back any time with the same link.")
-                return False
-            if command.name == "help":
-                self.say(WATCH_HELP if self.role != "player" else HELP)
-            else:
-                board = view.board if isinstance(view, PlayerView) else None
-                self.say(last_trick_text(board))
+        if isinstance(command, LocalCommand) and command.name == "quit":
+            self.say("Goodbye: come back any time with the same link.")
+            return False
+        if isinstance(command, LocalCommand | ReplayCommand):
+            self._local(command)
+        else:
+            await self._remote(command)
+        if not self._at_prompt:
             self.prompt()
-            return True
+        return True
+
+    def _local(self, command: LocalCommand | ReplayCommand) -> None:
+        view = self.client.view
+        if isinstance(command, ReplayCommand):
+            self._step_replay(command)
+        elif command.name == "help":
+            self.say(
+                PLAYER_HELP
+                if self.role == "player"
+                else DIRECTOR_HELP
+                if self.role == "director"
+                else SPECTATOR_HELP
+            )
+        elif command.name == "table":
+            self.render(with_chat=True)
+        elif command.name == "scores":
+            self.show_scores()
+        elif command.name == "chat":
+            self._show_chat()
+        elif isinstance(view, WatchView):
+            for board in view.tables:
+                self.say(Text(f"Table {board.table}: ").append_text(last_trick_text(board)))
+            if not view.tables:
+                self.say("No board is being played.")
+        else:
+            self.say(last_trick_text(view.board if isinstance(view, PlayerView) else None))
+
+    def _show_chat(self) -> None:
+        """``chat``: every chat line the view carries (the director's: both tables')."""
+        view = self.client.view
+        if view is None or not view.chat:
+            self.say("No chat yet.")
+            return
+        watching = isinstance(view, WatchView)
+        lines = _chat_lines(view.chat, self.seat, view.players, with_table=watching)
+        self.say(Text("\n").join([Text("Chat:", style="bold"), *lines]))
+
+    def _step_replay(self, command: ReplayCommand) -> None:
+        view = self.client.view
+        board = view.board if isinstance(view, PlayerView) else None
+        if board is None or board.phase != "finished" or board.deal is None:
+            self.say(
+                "Not shown: replay goes through a finished board's tricks (during its review); "
+                "board N shows any board both tables have finished",
+                "bold yellow",
+            )
+            return
+        steps = replay_steps(board)
+        if not steps:
+            self.say(f"Board {board.board} had no play: there are no tricks to replay.")
+            return
+        current = self._replay[1] if self._replay and self._replay[0] == board.board else 0
+        if command.step == "first":
+            number = 1
+        elif command.step == "next":
+            number = current + 1
+        elif command.step == "prev":
+            number = current - 1
+        else:
+            number = command.step
+        if not 1 <= number <= len(steps):
+            edge = (
+                "that was the last trick"
+                if command.step == "next"
+                else "that was the first trick"
+                if command.step == "prev"
+                else f"there is no trick {number}"
+            )
+            self.say(f"Not shown: {edge} (tricks 1 to {len(steps)})", "bold yellow")
+            return
+        self._replay = (board.board, number)
+        self.say(replay_screen(board, number))
+
+    async def _remote(self, command: Sendable | SaveRecordCommand) -> None:
+        message: Sendable | GetRecord = (
+            GetRecord() if isinstance(command, SaveRecordCommand) else command
+        )
         try:
-            await self._send(command)
+            reply = await self.client.request(lambda ref: message.model_copy(update={"ref": ref}))
         except ClientError as error:
             if error.code == "closed":
                 self.say("Not sent: the connection is down; wait until it is back", "bold red")
             else:
                 self.say(f"Refused by the server: {error.message} ({error.code})", "bold red")
+            return
         except TimeoutError:
             self.say("No answer from the server: check the table before trying again", "red")
-        if not self._at_prompt:
-            self.prompt()
-        return True
+            return
+        self._answer(command, reply)
 
-    async def _send(self, command: Command) -> None:
-        client = self.client
-        if isinstance(command, CallCommand):
-            await client.call(command.call, command.alert)
-        elif isinstance(command, CardCommand):
-            await client.play(command.card)
-        elif isinstance(command, ClaimCommand):
-            await client.claim(command.tricks)
-        elif isinstance(command, AnswerCommand):
-            await client.answer_claim(command.accept)
-        elif isinstance(command, AskCommand):
-            await client.ask(command.index)
-        elif isinstance(command, ExplainCommand):
-            await client.explain(command.index, command.text)
-        elif isinstance(command, SayCommand):
-            await client.chat(command.text)
-        elif isinstance(command, RuleCommand):
-            await client.rule(command.table, command.declarer_tricks)
+    def _answer(self, command: Sendable | SaveRecordCommand, reply: ServerMessage) -> None:
+        """Show what the server answered, when it is more than an ``ack``."""
+        view = self.client.view
+        if isinstance(reply, BoardRecord) and view is not None:
+            table = view.table if isinstance(view, PlayerView) else None
+            self.say(board_record_screen(reply, view.match, table))
+        elif isinstance(reply, Substituted):
+            seat = f"table {reply.table} {SEAT_NAMES[reply.seat]}"
+            if reply.link is None:
+                self.say(f"The server's robot now plays {seat}.", style="bold")
+            else:
+                self.say(
+                    Text.assemble(
+                        (f"New link for {seat} (the old one no longer works): ", "bold"),
+                        reply.link,
+                    )
+                )
+        elif isinstance(reply, MatchRecord) and isinstance(command, SaveRecordCommand):
+            self._save_record(command.path, reply.pbn)
+
+    def _save_record(self, path: str, pbn: str) -> None:
+        games = pbn.count("[Board ")
+        if games == 0:
+            self.say("Nothing saved: no board has been finished at both tables yet.", "yellow")
+            return
+        try:
+            Path(path).expanduser().write_text(pbn, encoding="utf-8")
+        except OSError as error:
+            self.say(f"Not saved: cannot write {path}: {error.strerror or error}", "bold red")
+            return
+        self.say(f"Saved the match record to {path} ({games} tables' boards, PBN).", "bold")
 
 
 async def run_terminal(
-    link: str, *, input_stream: IO[str] | None = None, output: IO[str] | None = None
+    link: str,
+    *,
+    name: str | None = None,
+    input_stream: IO[str] | None = None,
+    output: IO[str] | None = None,
 ) -> None:
-    """Join with ``link`` and run the terminal table until ``quit`` or the end of the input.
+    """Join with ``link`` and run the terminal table until ``quit`` or the end of the input;
+    ``name`` is sent as the player's name after joining when the seat has none.
 
     Raises :class:`ClientError` (or ``OSError``) when the first connection fails: a bad
     link, an unknown token, no server there."""
@@ -1274,6 +2456,8 @@ async def run_terminal(
         console.print(
             Text(f"Watching match {welcome.match_id} as {welcome.role}. Type help.", "bold")
         )
+    if name is not None:
+        await _send_name(client, console, name)
     lines = LineReader(input_stream if input_stream is not None else sys.stdin)
     watcher = asyncio.create_task(table.watch())
     try:
@@ -1294,16 +2478,48 @@ async def run_terminal(
         await client.close()
 
 
+async def _send_name(client: Client, console: Console, name: str) -> None:
+    """``--name``: the player's name, unless the seat already has one."""
+    view = client.view
+    if not isinstance(view, PlayerView):
+        console.print(Text("--name is for a player's seat: not sent", style="yellow"))
+        return
+    mine = _find_player(view.players, view.table, view.seat)
+    if mine is not None and mine.name is not None:
+        console.print(
+            Text(f"--name not sent: this seat's name is already {mine.name}", style="yellow")
+        )
+        return
+    try:
+        await client.request(lambda ref: SetName(name=name, ref=ref))
+    except ClientError as error:
+        console.print(Text(f"--name refused: {error.message} ({error.code})", style="bold red"))
+
+
+def _name_argument(text: str) -> str:
+    name = text.strip()
+    if not 1 <= len(name) <= MAX_NAME or _CONTROL.search(name):
+        raise argparse.ArgumentTypeError(
+            f"a name has 1 to {MAX_NAME} characters, no control characters"
+        )
+    return name
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m clients.terminal LINK``: run the table; the exit status is 0 after
-    ``quit``, 1 when the link does not join."""
+    """``python -m clients.terminal LINK [--name NAME]``: run the table; the exit status is
+    0 after ``quit``, 1 when the link does not join (2 for bad arguments)."""
     parser = argparse.ArgumentParser(
         prog="duplicate play", description="the duplicate bridge table in a terminal"
     )
     parser.add_argument("link", help="your seat's link (or the spectator's or director's)")
+    parser.add_argument(
+        "--name",
+        type=_name_argument,
+        help="your name at the table, sent after joining if the seat has none",
+    )
     args = parser.parse_args(argv)
     try:
-        asyncio.run(run_terminal(args.link))
+        asyncio.run(run_terminal(args.link, name=args.name))
     except ClientError as error:
         print(f"duplicate play: cannot join: {error.message}", file=sys.stderr)
         return 1

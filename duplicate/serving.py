@@ -378,7 +378,7 @@ def play(args: argparse.Namespace) -> str:
     """The table in a terminal, from a player's, the spectator's or the director's link."""
     from clients.terminal import main as run_table
 
-    status = run_table([args.link])
+    status = run_table([args.link] + (["--name", args.name] if args.name else []))
     if status:
         raise SystemExit(status)
     return ""
@@ -582,6 +582,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument(
         "link", help="your link: http://HOST:PORT/play#TOKEN (or /watch#..., /direct#...)"
     )
+    p.add_argument("--name", help="your name at the table, if the organiser gave you none")
     p.set_defaults(run=play)
 
     p = commands.add_parser("record", help="print the match record (PBN) from any link")

@@ -444,8 +444,9 @@ class MatchState:
 
     def _substitute(self, state: TableState, event: StoredEvent) -> Effect:
         robot = bool(event["robot"])
+        # A new player, not connected yet (``since`` None: never connected).
         state.seats[self._seat(event)] = SeatState(
-            name="Robot" if robot else None, server_robot=robot, robot=robot, since=event.get("at")
+            name="Robot" if robot else None, server_robot=robot, robot=robot
         )
         return Effect(state.current)
 

@@ -1,42 +1,80 @@
 """The terminal table (``duplicate play``) driven through a real pseudo-terminal against a
-real server: a whole board typed at the keyboard, refused commands, a dropped connection."""
+real server: a whole board typed at the keyboard, refused commands, a dropped connection,
+names and presence, undo, claims, the director called and answering, a board's review and
+replay, both tables side by side, and the director's tools. The other seats are the
+server's robots or Python clients the tests control."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import fcntl
+import functools
 import io
 import os
 import re
 import struct
 import sys
 import termios
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from rich.console import Console
+from rich.console import Console, RenderableType
 
 from bridge import Seat as BridgeSeat
-from clients.client import Client
+from clients.client import Client, ClientError
 from clients.terminal import (
     CommandError,
+    LocalCommand,
+    ReplayCommand,
+    SaveRecordCommand,
+    board_record_screen,
+    main,
     parse_call,
     parse_card,
     parse_command,
     render_player,
     render_watch,
+    replay_screen,
+    score_sheet,
 )
+from clients.terminal import last_trick_text as last_trick_words
 from protocol.messages import (
+    Action,
+    AdjustScore,
+    AnswerClaim,
+    AnswerUndo,
+    AssignResult,
+    BoardRecord,
     BoardView,
+    CallDirector,
+    ChatLine,
+    ComparisonView,
+    DirectorCallView,
+    GetBoard,
+    MakeClaim,
     MatchCreated,
     MatchSummary,
+    NextBoard,
+    PlayerInfo,
     PlayerView,
+    ReviewView,
+    Rule,
     Seat,
+    SendChat,
+    SetName,
+    Substitute,
+    TableResultView,
     Team,
+    TrickView,
+    Undo,
+    VoidBoard,
     WatchView,
+    WithdrawClaim,
+    WithdrawConcession,
 )
 from server.app import Server
 from server.views import Player
@@ -52,6 +90,7 @@ ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(\x07|\x1b\\)|\x1b
 HEADER = re.compile(r"Board (\d+) · Table (\d) · .*#(\d+)")
 PROMPT = "North> "
 SUIT_LETTERS = {"♠": "s", "♥": "h", "♦": "d", "♣": "c"}
+SYMBOLS = {letter.upper(): symbol for symbol, letter in SUIT_LETTERS.items()}
 
 
 class Terminal:
@@ -68,7 +107,7 @@ class Terminal:
         asyncio.get_running_loop().add_reader(master, self._readable)
 
     @classmethod
-    async def start(cls, link: str) -> Terminal:
+    async def start(cls, link: str, *options: str) -> Terminal:
         master, slave = os.openpty()
         # 50 rows of 110 columns, as an ssh session might have.
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 110, 0, 0))
@@ -76,7 +115,7 @@ class Terminal:
         environment.pop("NO_COLOR", None)
         environment.pop("COLUMNS", None)
         process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "clients.terminal", link,
+            sys.executable, "-m", "clients.terminal", link, *options,
             stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=environment,
             start_new_session=True,
         )  # fmt: skip
@@ -122,9 +161,18 @@ class Terminal:
                 f"no {pattern!r} within {timeout} s; the screen:\n{tail}"
             ) from None
 
-    async def latest_screen(self, after_seq: int, timeout: float = WAIT) -> tuple[int, str]:
+    async def latest_screen(
+        self,
+        after_seq: int,
+        timeout: float = WAIT,
+        *,
+        matching: str | None = None,
+        prompt: str = PROMPT,
+    ) -> tuple[int, str]:
         """The newest table printed whole (down to its prompt) for an update after
-        ``after_seq``, waiting for one: its update number and its text."""
+        ``after_seq``, waiting for one (and, with ``matching``, for one in which that
+        regular expression is found): its update number and its text (both tables', for
+        spectators and the director)."""
 
         async def waiting() -> tuple[int, str]:
             while True:
@@ -132,8 +180,13 @@ class Terminal:
                 if headers:
                     last = headers[-1]
                     seq = int(last.group(3))
-                    screen = self.output[last.start() :]
-                    if seq > after_seq and PROMPT in screen:
+                    first = next(h for h in headers if int(h.group(3)) == seq)
+                    screen = self.output[first.start() :]
+                    if (
+                        seq > after_seq
+                        and prompt in screen[last.end() - first.start() :]
+                        and (matching is None or re.search(matching, screen))
+                    ):
                         return seq, screen
                 if self._ended:
                     raise AssertionError("the terminal ended")
@@ -144,7 +197,8 @@ class Terminal:
             return await asyncio.wait_for(waiting(), timeout)
         except TimeoutError:
             tail = self.output[-3000:]
-            raise AssertionError(f"no table after update {after_seq}:\n{tail}") from None
+            wanted = f" showing {matching!r}" if matching else ""
+            raise AssertionError(f"no table{wanted} after update {after_seq}:\n{tail}") from None
 
     def type(self, line: str) -> int:
         """Type a line and press Enter; returns where the output stood before."""
@@ -172,8 +226,8 @@ async def created(server: Server) -> MatchCreated:
 
 
 @contextlib.asynccontextmanager
-async def running(link: str) -> AsyncIterator[Terminal]:
-    terminal = await Terminal.start(link)
+async def running(link: str, *options: str) -> AsyncIterator[Terminal]:
+    terminal = await Terminal.start(link, *options)
     try:
         yield terminal
     finally:
@@ -270,15 +324,27 @@ async def test_a_bad_command_is_explained_and_nothing_is_sent(
         ("2s!", r"Not sent: an alert needs its explanation"),
         ("8nt", r"Not sent: '8nt' is not a call"),
         ("claim many", r"Not sent: the tricks claimed must be a number"),
+        ("claim 3", r"Not sent: the auction is still on: a claim comes in the play"),
         ("ask 3", r"Not sent: no call has been made yet"),
+        ("accept", r"Not sent: there is no claim for you to accept or reject"),
+        ("withdraw", r"Not sent: you have no pending claim to withdraw"),
+        ("undo", r"Not sent: you may take back only your own last call or card"),
+        ("agree", r"Not sent: no request to take back a call or card waits for your answer"),
+        ("next-board", r"Not sent: no finished board is on review now"),
+        ("withdraw-concession", r"Not sent: there is no concession of your side to withdraw"),
+        ("board 9", r"Not sent: there is no board 9 in this match \(boards 1 to 1\)"),
+        ("rule 1 9", r"Not sent: only the director may rule"),
+        ("replay", r"Not shown: replay goes through a finished board's tricks"),
     ]
     for line, message in refusals:
         mark = terminal.type(line)
         await terminal.expect(message, mark)
         await terminal.expect(PROMPT, mark + len(line))
     # A command the server refuses: its reason is printed plainly, and nothing changes.
-    mark = terminal.type("accept")
-    await terminal.expect(r"Refused by the server: .*\(wrong_phase\)", mark)
+    mark = terminal.type("board 1")
+    await terminal.expect(
+        r"Refused by the server: board 1 is not compared yet.*\(forbidden\)", mark
+    )
     await observer.ping()  # anything the terminal caused has reached North's log by now
     assert observer.seq == before
     assert isinstance(observer.view, PlayerView)
@@ -287,6 +353,11 @@ async def test_a_bad_command_is_explained_and_nothing_is_sent(
     # `help` and `last` answer locally; the prompt comes back after each.
     mark = terminal.type("help")
     await terminal.expect(r"claim N .*\n(.*\n)*.*quit", mark)
+    help_text = terminal.output[mark:]
+    for command in ("withdraw ", "undo ", "agree, refuse", "director [TEXT]", "name NAME"):
+        assert command in help_text, command
+    for command in ("replay [N]", "next-board, n", "board N", "scores", "record FILE"):
+        assert command in help_text, command
     mark = terminal.type("last")
     await terminal.expect("No trick has been completed yet", mark)
     # A good command after all that is sent and shown.
@@ -320,11 +391,23 @@ async def test_the_director_sees_both_tables_and_may_only_rule(created: MatchCre
         assert "♣ 5 4 3 2" in table1, table1
         assert "13 cards" not in table1
         mark = terminal.type("1nt")
-        await terminal.expect("Not sent: you are watching: type rule, help or quit", mark)
+        await terminal.expect(
+            r"Not sent: '1nt' is not a command here: you are watching \(type help for the "
+            r"director's commands\)",
+            mark,
+        )
+        # The board is in its auction: there is nothing to rule yet (nothing is sent).
         mark = terminal.type("rule 1 9")
-        await terminal.expect(r"Refused by the server: .*\(wrong_phase\)", mark)
+        await terminal.expect(
+            r"Not sent: table 1 is not in the play: there is nothing to rule", mark
+        )
         mark = terminal.type("help")
         await terminal.expect("rule TABLE TRICKS", mark)
+        help_text = terminal.output[mark:]
+        for command in ("say TABLE TEXT", "undo TABLE", "agree TABLE, refuse TABLE", "assign "):
+            assert command in help_text, command
+        for command in ("adjust BOARD IMPS", "void BOARD", "substitute TABLE SEAT [robot]"):
+            assert command in help_text, command
         terminal.type("quit")
         assert await terminal.exit_status() == 0
 
@@ -420,7 +503,185 @@ class TestParsing:
     def test_words(self) -> None:
         assert parse_command("  ", None) is None
         with pytest.raises(CommandError, match="no board in play"):
+            parse_command("1nt", None, director=False)
+        with pytest.raises(CommandError, match="only the director may rule"):
             parse_command("rule 1 9", None, director=False)
+
+    @pytest.mark.parametrize(
+        ("typed", "message"),
+        [
+            ("claim 3 the spades are good", MakeClaim(tricks=3, statement="the spades are good")),
+            ("claim 0", MakeClaim(tricks=0)),
+            ("withdraw", WithdrawClaim()),
+            ("withdraw-concession", WithdrawConcession()),
+            ("undo", Undo()),
+            ("agree", AnswerUndo(accept=True)),
+            ("refuse", AnswerUndo(accept=False)),
+            ("accept", AnswerClaim(accept=True)),
+            ("director", CallDirector()),
+            ("director a revoke, I think", CallDirector(text="a revoke, I think")),
+            ("name Ann Smith", SetName(name="Ann Smith")),
+            ("say well played", SendChat(text="well played")),
+            ("n", NextBoard()),
+            ("next-board", NextBoard()),
+            ("board 1", GetBoard(board=1)),
+        ],
+    )
+    def test_a_player_s_commands_are_the_protocol_s_messages(
+        self, typed: str, message: object
+    ) -> None:
+        actions: list[Action] = ["claim", "withdraw_claim", "withdraw_concession", "undo"]
+        actions += ["undo_answer", "claim_answer", "next_board"]
+        view = player_view("N", phase="play", contract="1C", declarer="N", actions=actions)
+        assert parse_command(typed, view) == message
+
+    def test_the_name_option_is_checked_before_joining(
+        self, capsys: pytest.CaptureFixture[str]
+    ) -> None:
+        with pytest.raises(SystemExit) as exited:
+            main(["http://127.0.0.1:1/play#token", "--name", " "])
+        assert exited.value.code == 2
+        assert "a name has 1 to 40 characters" in capsys.readouterr().err
+
+    def test_local_commands(self) -> None:
+        assert parse_command("replay", None) == ReplayCommand("first")
+        assert parse_command("replay 3", None) == ReplayCommand(3)
+        assert parse_command("next", None) == ReplayCommand("next")
+        assert parse_command("prev", None) == ReplayCommand("prev")
+        assert parse_command("scores", None) == LocalCommand("scores")
+        assert parse_command("table", None) == LocalCommand("table")
+        assert parse_command("last", None) == LocalCommand("last")
+        assert parse_command("chat", None) == LocalCommand("chat")
+        assert parse_command("record my match.pbn", None) == SaveRecordCommand("my match.pbn")
+
+    @pytest.mark.parametrize(
+        ("typed", "actions", "message"),
+        [
+            ("withdraw", [], "you have no pending claim to withdraw"),
+            ("undo", ["claim"], "you may take back only your own last call or card"),
+            ("agree", [], "no request to take back a call or card waits for your answer"),
+            ("accept", [], "there is no claim for you to accept or reject"),
+            ("n", [], "no finished board is on review now"),
+            ("claim 13", ["claim"], "a claim is of 0 to 9 tricks: 9 remain"),
+            ("claim 3", [], "a claim is already pending"),
+            ("name " + "x" * 41, [], "a name has 1 to 40 characters"),
+            ("say " + "x" * 301, [], "a chat line has at most 300 characters"),
+            ("board 2", [], r"there is no board 2 in this match \(boards 1 to 1\)"),
+            ("record", [], "type record FILE"),
+            ("void 1", [], "only the director may void"),
+        ],
+    )
+    def test_a_player_s_commands_refused_here(
+        self, typed: str, actions: list[Action], message: str
+    ) -> None:
+        view = player_view(
+            "N",
+            phase="play",
+            contract="1C",
+            declarer="N",
+            tricks_ns=3,
+            tricks_ew=1,
+            actions=actions,
+        )
+        with pytest.raises(CommandError, match=message):
+            parse_command(typed, view)
+
+    def test_chat_is_refused_when_the_match_turns_it_off_during_a_board(self) -> None:
+        view = player_view("N")
+        off = view.model_copy(update={"match": view.match.model_copy(update={"chat": "off"})})
+        with pytest.raises(CommandError, match="table chat is off during a board"):
+            parse_command("say hello", off)
+        assert isinstance(off.board, BoardView)
+        between = off.model_copy(
+            update={"board": off.board.model_copy(update={"phase": "finished"})}
+        )
+        assert parse_command("say hello", between) == SendChat(text="hello")
+
+    @pytest.mark.parametrize(
+        ("typed", "message"),
+        [
+            ("say 2 I am coming", SendChat(text="I am coming", table=2)),
+            ("chat 1 play on", SendChat(text="play on", table=1)),
+            ("rule 1 9", Rule(table=1, declarer_tricks=9)),
+            ("undo 1", Undo(table=1)),
+            ("agree 2", AnswerUndo(accept=True, table=2)),
+            ("refuse 1", AnswerUndo(accept=False, table=1)),
+            (
+                "assign 1 1 4♠x n 8",
+                AssignResult(table=1, board=1, contract="4SX", declarer="N", tricks=8),
+            ),
+            (
+                "assign 2 1 3nt South 9",
+                AssignResult(table=2, board=1, contract="3NT", declarer="S", tricks=9),
+            ),
+            (
+                "assign 1 1 pass",
+                AssignResult(table=1, board=1, contract=None, declarer=None, tricks=0),
+            ),
+            ("adjust 1 +3", AdjustScore(board=1, imps_a=3)),
+            ("adjust 1 -2", AdjustScore(board=1, imps_a=-2)),
+            ("void 1", VoidBoard(board=1)),
+            ("substitute 1 e", Substitute(table=1, seat="E")),
+            ("substitute 2 west robot", Substitute(table=2, seat="W", robot=True)),
+            ("board 1", GetBoard(board=1)),
+        ],
+    )
+    def test_the_director_s_commands(self, typed: str, message: object) -> None:
+        assert parse_command(typed, None, director=True) == message
+
+    @pytest.mark.parametrize(
+        ("typed", "message"),
+        [
+            ("say 1", "type say TABLE TEXT"),
+            ("say 3 hello", "there is no table 3"),
+            ("rule 1", "type rule TABLE TRICKS"),
+            ("rule 1 14", "declarer's side takes 0 to 13 tricks"),
+            ("assign 1 1 4s", "type assign TABLE BOARD CONTRACT DECLARER TRICKS"),
+            ("assign 1 1 8s n 9", "'8s' is not a contract"),
+            ("assign 1 1 4s q 9", "'q' is not a seat"),
+            ("adjust 1 25", "of -24 to \\+24 IMPs"),
+            ("adjust 1 three", "must be a whole number like \\+3"),
+            ("substitute 1 n human", "type substitute TABLE SEAT, or substitute TABLE SEAT robot"),
+            ("1nt", "'1nt' is not a command here: you are watching"),
+        ],
+    )
+    def test_the_director_s_commands_refused_here(self, typed: str, message: str) -> None:
+        with pytest.raises(CommandError, match=message):
+            parse_command(typed, None, director=True)
+
+    def test_the_director_s_commands_are_checked_against_the_tables(self) -> None:
+        auction = board(auction=[{"seat": "N", "call": "1C"}], turn="E", acting="E")
+        undo = {"seat": "N", "call": "1C", "deciders": ["E", "W"], "accepted": []}
+        playing = board(
+            table=2,
+            phase="play",
+            contract="1C",
+            declarer="N",
+            dummy="S",
+            tricks_ns=4,
+            tricks_ew=2,
+            auction=[{"seat": "N", "call": "1C"}],
+            undo=undo,
+        )
+        view = WatchView(
+            match=player_view("N").match,
+            mode="director",
+            tables=[BoardView.model_validate(auction), BoardView.model_validate(playing)],
+        )
+        with pytest.raises(CommandError, match="table 1 is not in the play"):
+            parse_command("rule 1 9", view, director=True)
+        with pytest.raises(CommandError, match="declarer's side can end with 4 to 11 tricks"):
+            parse_command("rule 2 12", view, director=True)
+        assert parse_command("rule 2 11", view, director=True) == Rule(table=2, declarer_tricks=11)
+        with pytest.raises(
+            CommandError, match="no request to take back a call or card waits at table 1"
+        ):
+            parse_command("agree 1", view, director=True)
+        assert parse_command("refuse 2", view, director=True) == AnswerUndo(accept=False, table=2)
+        with pytest.raises(CommandError, match="table 2 is the robots' table"):
+            parse_command("substitute 2 n", view, director=True)  # no players at table 2
+        with pytest.raises(CommandError, match="only the director may void"):
+            parse_command("void 1", view.model_copy(update={"mode": "live"}))
 
 
 @pytest.mark.asyncio
@@ -436,11 +697,552 @@ async def test_a_concession_is_shown_answered_and_scored(
     await terminal.expect(r"Dummy's turn: you play from dummy \(South\)", mark)
     mark = terminal.type("claim 0")
     await terminal.expect(r"North claims 0 tricks", mark)
-    await terminal.expect(r"East accepts the claim", mark)
-    await terminal.expect(r"West accepts the claim", mark)
+    await terminal.expect(r"East \(robot\) accepts the claim", mark)
+    await terminal.expect(r"West \(robot\) accepts the claim", mark)
     await terminal.expect(r"Board 1 result: 1♣ by North, 0 tricks \(down 7\): E-W \+350", mark)
     terminal.type("quit")
     assert await terminal.exit_status() == 0
+
+
+# -- a table of Python clients around North's terminal -------------------------------------
+
+
+def link_of(created: MatchCreated, table: int, seat: str) -> str:
+    link = next(s.link for s in created.seats if (s.table, s.seat) == (table, seat))
+    assert link is not None, f"{table}{seat} is a robot's seat"
+    return link
+
+
+def deals(count: int) -> str:
+    """``count`` boards of the same cards (North holds every ace, king and queen), North
+    dealing, nobody vulnerable."""
+    return "\n".join(
+        one_board().replace('[Board "1"]', f'[Board "{number}"]') for number in range(1, count + 1)
+    )
+
+
+@dataclass
+class Seated:
+    """North's terminal at table 1, an observer on North's link (North's view, beside the
+    terminal) and Python clients in the other seats that are not the server's robots."""
+
+    created: MatchCreated
+    terminal: Terminal
+    north: Client
+    others: dict[str, Client]
+
+
+@contextlib.asynccontextmanager
+async def seated(server: Server, *options: str, **match: object) -> AsyncIterator[Seated]:
+    """A match (robots at table 2 unless told otherwise, one board unless told) with North's
+    terminal started with ``options``."""
+    match.setdefault("robots", ["t2"])
+    match.setdefault("boards", 1)
+    count = match["boards"]
+    assert isinstance(count, int)
+    match.setdefault("deals_pbn", deals(count))
+    created = await create(server, **match)
+    clients: list[Client] = []
+    try:
+        others: dict[str, Client] = {}
+        for link in created.seats:
+            if link.table == 1 and link.seat != "N" and link.link is not None:
+                others[link.seat] = await Client.connect(link.link, name=f"test {link.seat}")
+                clients.append(others[link.seat])
+        north = await Client.connect(link_of(created, 1, "N"), name="test observer")
+        clients.append(north)
+        async with running(link_of(created, 1, "N"), *options) as terminal:
+            await terminal.expect(r"Joined match \w+ as North at table 1")
+            yield Seated(created, terminal, north, others)
+    finally:
+        for client in clients:
+            await client.close()
+
+
+async def current_board(
+    client: Client, condition: Callable[[BoardView], bool] = lambda _board: True
+) -> BoardView:
+    """The client's board, once ``condition`` holds for it."""
+
+    def check(view: PlayerView) -> BoardView | None:
+        board = view.board
+        return board if board is not None and condition(board) else None
+
+    return await client.wait_for(check, WAIT)
+
+
+async def pass_in_turn(table: Seated, seats: str) -> None:
+    """Each of ``seats`` (Python clients) passes in turn."""
+    for seat in seats:
+        client = table.others[seat]
+        await current_board(client, lambda b: b.phase == "auction" and bool(b.legal))
+        await client.call("P")
+
+
+async def north_declares_one_club(table: Seated) -> None:
+    """North (at the terminal) opens 1♣ and the others pass: North declares, South is
+    dummy, East is to lead."""
+    await current_board(table.north, lambda b: "1C" in b.legal)
+    table.terminal.type("1c")
+    await current_board(table.north, lambda b: len(b.auction) == 1)
+    await pass_in_turn(table, "ESW")
+    await current_board(table.north, lambda b: b.phase == "play")
+
+
+def shown_cards(cards: list[str]) -> str:
+    """Cards as the table shows them: by suit, spades first, each from the ace down."""
+    order = sorted(cards, key=lambda card: ("SHDC".index(card[0]), "AKQJT98765432".index(card[1])))
+    return " ".join(SYMBOLS[card[0]] + card[1].replace("T", "10") for card in order)
+
+
+def cards_left(board: BoardView) -> int:
+    return sum(board.hand_sizes.values())
+
+
+def fewer_cards(than: int, board: BoardView) -> bool:
+    return cards_left(board) < than
+
+
+async def play_cards(table: Seated, count: int) -> None:
+    """Play ``count`` cards, each the acting seat's first legal card: North's (and dummy's)
+    typed at the terminal, the others' by their Python clients."""
+    for _ in range(count):
+        board = await current_board(
+            table.north, lambda b: b.phase == "play" and b.acting is not None and b.undo is None
+        )
+        left = cards_left(board)
+        if board.acting == "N":
+            table.terminal.type(board.legal[0].lower())
+        else:
+            assert board.acting is not None
+            client = table.others[board.acting]
+            own = await current_board(client, lambda b: bool(b.legal))
+            await client.play(own.legal[0])
+        await current_board(table.north, functools.partial(fewer_cards, left))
+
+
+@pytest.mark.asyncio
+async def test_names_are_shown_and_name_sets_yours(server: Server) -> None:
+    async with seated(server, "--name", "Ann", names={"1E": "Bob"}, robots=["t2", "1W"]) as table:
+        terminal = table.terminal
+        # --name: sent after joining, the seat having no name.
+        await terminal.expect(r"Your name is now Ann")
+        _, screen = await terminal.latest_screen(0, matching=r"North \(you\)[^\n]*\n *Ann\b")
+        assert "you: North (Ann), Team A" in screen
+        # East's name, West's robot and South with no name, beside their seats.
+        assert re.search(r"West .*East *\n *robot .*Bob", screen), screen
+        assert re.search(r"South *\n *13 cards", screen), screen
+        assert isinstance(table.north.view, PlayerView)
+        assert {p.seat: p.name for p in table.north.view.players}["N"] == "Ann"
+        # `name` changes it; a bad one is refused here.
+        mark = terminal.type("name")
+        await terminal.expect(r"Not sent: type name and your name", mark)
+        mark = terminal.type("name Annie")
+        await terminal.expect(r"Your name is now Annie", mark)
+        await terminal.latest_screen(0, matching=r"you: North \(Annie\), Team A")
+        # Another seat names itself: its name shows there.
+        mark = len(terminal.output)
+        await table.others["S"].set_name("Sue")
+        await terminal.expect(r"South's name is now Sue", mark)
+        await terminal.latest_screen(0, matching=r"South *\n *Sue\b")
+        # Chat says who spoke and whom it reached (the match's chat mode: the opponents).
+        mark = terminal.type("say hello all")
+        await terminal.expect(r"You say \(to the opponents\): hello all", mark)
+        await table.others["E"].chat("hi Ann")
+        await terminal.expect(r"East \(Bob\) says \(to the opponents\): hi Ann", mark)
+        terminal.type("quit")
+        assert await terminal.exit_status() == 0
+
+
+@pytest.mark.asyncio
+async def test_a_player_who_goes_away_is_shown_away(server: Server) -> None:
+    async with seated(server, "--name", "Zed", names={"1N": "Ann", "1E": "Bob"}) as table:
+        terminal = table.terminal
+        await terminal.expect(r"--name not sent: this seat's name is already Ann")
+        mark = terminal.type("name Zed")
+        await terminal.expect(
+            r"Refused by the server: the organiser gave this seat its player's name "
+            r"\(forbidden\)",
+            mark,
+        )
+        mark = terminal.type("1c")
+        await terminal.expect(r"Waiting: East \(Bob\) is to call\.", mark)
+        # East's connection goes: the table says so, and that it waits for East.
+        mark = len(terminal.output)
+        await table.others["E"].close()
+        await terminal.expect(r"East \(Bob\) has gone away", mark)
+        seq, screen = await terminal.latest_screen(
+            0, matching=r"The table waits for East \(Bob\), who is away <1 min\."
+        )
+        assert re.search(r"East *\n.*Bob · away <1 min", screen), screen
+        # East comes back.
+        mark = len(terminal.output)
+        table.others["E"] = await Client.connect(link_of(table.created, 1, "E"))
+        await terminal.expect(r"East \(Bob\) is back at the table", mark)
+        _, screen = await terminal.latest_screen(seq, matching=r"Waiting: East \(Bob\) is to call")
+        assert "away" not in screen
+        terminal.type("quit")
+        assert await terminal.exit_status() == 0
+
+
+@pytest.mark.asyncio
+async def test_undo_agreed_refused_and_decided_by_the_director(server: Server) -> None:
+    async with (
+        seated(server) as table,
+        running(table.created.director) as director,
+    ):
+        terminal, east, west = table.terminal, table.others["E"], table.others["W"]
+        await director.expect(r"Director> ")
+        # North asks to take back 1♣; both opponents agree: it is taken back.
+        await current_board(table.north, lambda b: "1C" in b.legal)
+        mark = terminal.type("1c")
+        await current_board(table.north, lambda b: "undo" in b.actions)
+        terminal.type("undo")
+        await terminal.expect(r"You asked to take back your 1♣: waiting for East and West", mark)
+        await current_board(east, lambda b: "undo_answer" in b.actions)
+        await east.answer_undo(True)
+        await terminal.expect(r"East agrees to the undo", mark)
+        await west.answer_undo(True)
+        await terminal.expect(r"Your 1♣ is taken back", mark)
+        board = await current_board(table.north, lambda b: b.undo is None and not b.auction)
+        assert "1C" in board.legal
+        # North asks again after 1♦; East refuses: the call stands.
+        mark = terminal.type("1d")
+        await current_board(table.north, lambda b: "undo" in b.actions)
+        terminal.type("undo")
+        await current_board(east, lambda b: "undo_answer" in b.actions)
+        await east.answer_undo(False)
+        await terminal.expect(r"East refuses the undo", mark)
+        board = await current_board(table.north, lambda b: b.undo is None)
+        assert [entry.call for entry in board.auction] == ["1D"]
+        # East passes and asks to take it back: North decides at the terminal.
+        await east.call("P")
+        await east.undo()
+        mark_request = await terminal.expect(
+            r"YOU DECIDE: East asks to take back their Pass: type agree or refuse", mark
+        )
+        mark = terminal.type("1h")  # not North's turn, and nothing is called meanwhile
+        await terminal.expect(r"Not sent: a request to take back a call or card waits", mark)
+        terminal.type("agree")
+        await terminal.expect(r"North agrees to the undo", mark_request.end())
+        await table.others["S"].answer_undo(True)  # East's other opponent
+        await terminal.expect(r"East's Pass is taken back", mark)
+        board = await current_board(table.north, lambda b: b.undo is None and len(b.auction) == 1)
+        mark = terminal.type("agree")
+        await terminal.expect(r"Not sent: no request to take back a call or card waits", mark)
+        # The director decides East's next request: refused, then allowed.
+        await east.call("P")
+        mark, at_north = len(director.output), len(terminal.output)
+        await east.undo()
+        await director.expect(r"DIRECTOR: type agree 1 or refuse 1 to decide it", mark)
+        mark = director.type("refuse 1")
+        await director.expect(r"Table 1: The director refuses the undo", mark)
+        await terminal.expect(r"The director refuses the undo", at_north)
+        board = await current_board(table.north, lambda b: b.undo is None)
+        assert [entry.call for entry in board.auction] == ["1D", "P"]
+        await current_board(east, lambda b: "undo" in b.actions)
+        await east.undo()
+        await current_board(table.north, lambda b: b.undo is not None)
+        mark = director.type("agree 1")
+        await director.expect(r"Table 1: East's Pass is taken back", mark)
+        board = await current_board(table.north, lambda b: len(b.auction) == 1)
+        mark = director.type("agree 1")
+        await director.expect(
+            r"Not sent: no request to take back a call or card waits at table 1", mark
+        )
+        # The director takes back the table's last call at once.
+        mark = director.type("undo 1")
+        await director.expect(r"Table 1: North's 1♦ is taken back", mark)
+        board = await current_board(table.north, lambda b: not b.auction)
+        assert "1D" in board.legal
+
+
+@pytest.mark.asyncio
+async def test_a_claim_is_rejected_and_play_goes_on(server: Server) -> None:
+    async with seated(server) as table:
+        terminal, east, west = table.terminal, table.others["E"], table.others["W"]
+        await north_declares_one_club(table)
+        await play_cards(table, 2)  # East leads, North plays from dummy
+        # East claims, with a statement: North, who decides, sees it and East's cards.
+        mark = len(terminal.output)
+        await east.claim(3, "my hearts are good")
+        _, screen = await terminal.latest_screen(0, matching=r"YOU DECIDE: type accept or reject")
+        assert "East claims 3 of the 13 remaining tricks" in screen
+        assert "Statement: my hearts are good" in screen
+        east_hand = (await current_board(east)).hands["E"]
+        assert len(east_hand) == 12
+        assert f"East's cards: {shown_cards(east_hand)}\n" in screen
+        mark = terminal.type("sa")
+        await terminal.expect(r"Not sent: no card can be played while a claim is pending", mark)
+        mark = terminal.type("reject")
+        await terminal.expect(r"North rejects the claim: play goes on", mark)
+        await terminal.latest_screen(
+            0, matching=r"East claimed 3 of the 13 remaining tricks: rejected: play goes on"
+        )
+        # The play goes on: the trick is finished, North to lead.
+        await play_cards(table, 2)
+        board = await current_board(table.north, lambda b: b.acting == "N")
+        assert board.tricks_ns == 1
+        assert board.claim is None  # a settled claim shows until the next card
+        # Law 66: the last trick may be looked at until North's side plays to the next.
+        mark = terminal.type("last")
+        await terminal.expect(r"Trick 1, led by East, won by North: East \S+ South", mark)
+        await play_cards(table, 1)  # North leads to trick 2
+        mark = terminal.type("last")
+        await terminal.expect(r"The last trick is turned over: your side has played", mark)
+        # North claims with a line of play, withdraws it, then claims again.
+        mark = terminal.type("claim 13 all high")
+        await terminal.expect(r"Not sent: a claim is of 0 to 12 tricks: 12 remain", mark)
+        mark = terminal.type("claim 12 all my cards are high")
+        await terminal.expect(r"North claims 12 tricks", mark)
+        _, screen = await terminal.latest_screen(
+            0, matching=r"Waiting for East and West to accept or reject"
+        )
+        assert "Statement: all my cards are high" in screen
+        assert "(type withdraw to withdraw your claim)" in screen
+        mark = terminal.type("withdraw")
+        await terminal.expect(r"North withdrew the claim: play goes on", mark)
+        await current_board(table.north, lambda b: b.phase == "play" and "claim" in b.actions)
+        mark = terminal.type("claim 12")
+        await current_board(east, lambda b: "claim_answer" in b.actions)
+        await east.answer_claim(True)
+        await west.answer_claim(True)
+        await terminal.expect(
+            r"Board 1 result: 1♣ by North, 13 tricks \(made \+6\): N-S \+190", mark
+        )
+        terminal.type("quit")
+        assert await terminal.exit_status() == 0
+
+
+@pytest.mark.asyncio
+async def test_the_director_is_called_and_answers_at_the_table(server: Server) -> None:
+    created = await create(
+        server, boards=1, robots=ROBOTS, deals_pbn=one_board(), chat="off", names={"1N": "Ann"}
+    )
+    async with (
+        running(link_of(created, 1, "N")) as north,
+        running(created.director) as director,
+    ):
+        await north.latest_screen(0, matching="YOUR TURN")
+        await director.expect(r"Director> ")
+        # The match's chat is off during a board: refused here.
+        mark = north.type("say hello")
+        await north.expect(r"Not sent: table chat is off during a board in this match", mark)
+        mark = north.type("director East's card was exposed")
+        await north.expect(
+            r"North \(Ann\) called the director \(board 1\): East's card was exposed", mark
+        )
+        # The director's terminal: the call at once, and in the queue.
+        await director.expect(
+            r"Table 1: North \(Ann\) called the director \(board 1\): East's card was exposed"
+            r" — answer with say 1 TEXT"
+        )
+        mark = director.type("table")
+        await director.expect(r"CALLS FOR THE DIRECTOR \(answer with say TABLE TEXT\):", mark)
+        await director.expect(
+            r"Table 1 · North \(board 1\): East's card was exposed · <1 min ago", mark
+        )
+        # The table shows its open call too.
+        mark = north.type("table")
+        await north.expect(r"The director is called:\n +North \(board 1\): East's card", mark)
+        # The director answers in the table's chat: it reaches the table and closes the call.
+        at_north = len(north.output)
+        mark = director.type("say 1 I am on my way")
+        await director.expect(r"Table 1 · Director says \(to the table\): I am on my way", mark)
+        await north.expect(r"Director says \(to the table\): I am on my way", at_north)
+        mark = director.type("table")
+        shown = await director.expect(
+            r"Chat:\n +Table 1 · Director says \(to the table\): I am on my way", mark
+        )
+        assert "CALLS FOR THE DIRECTOR" not in director.output[mark : shown.end()]
+        mark = north.type("chat")
+        await north.expect(r"Chat:\n +Director says \(to the table\): I am on my way", mark)
+        mark = director.type("say 3 hello")
+        await director.expect(r"Not sent: there is no table 3: the tables are 1 and 2", mark)
+        mark = north.type("quit")
+        assert await north.exit_status() == 0
+
+
+@pytest.mark.asyncio
+async def test_a_finished_board_is_reviewed_replayed_and_left(server: Server) -> None:
+    async with seated(server, boards=2, review_seconds=120) as table:
+        terminal, east, west = table.terminal, table.others["E"], table.others["W"]
+        await north_declares_one_club(table)
+        await play_cards(table, 8)  # two tricks, both North's
+        # North concedes one of the eleven left: accepted, the board goes on review.
+        mark = terminal.type("claim 10 the rest but one")
+        await current_board(east, lambda b: "claim_answer" in b.actions)
+        await east.answer_claim(True)
+        await west.answer_claim(True)
+        _, screen = await terminal.latest_screen(
+            0, matching=r"REVIEW of board 1: the next board starts in \d+ s"
+        )
+        assert "Board 1 result: 1♣ by North, 12 tricks (made +5): N-S +170" in screen
+        assert "Ready: nobody yet" in screen
+        assert "♣ 5 4 3 2" in screen  # West's hand as dealt: all four are shown
+        assert "type withdraw-concession to withdraw the concession" in screen
+        # The concession is withdrawn: the play resumes; then all eleven are claimed.
+        mark = terminal.type("withdraw-concession")
+        await terminal.expect(r"North withdrew the concession: the play resumes", mark)
+        await current_board(table.north, lambda b: b.phase == "play" and "claim" in b.actions)
+        mark = terminal.type("claim 11")
+        await current_board(east, lambda b: "claim_answer" in b.actions)
+        await east.answer_claim(True)
+        await west.answer_claim(True)
+        await terminal.expect(r"Board 1 result: 1♣ by North, 13 tricks \(made \+6\)", mark)
+        await terminal.latest_screen(0, matching=r"REVIEW of board 1")
+        # replay: trick by trick.
+        mark = terminal.type("replay")
+        found = await terminal.expect(
+            r"Board 1, trick 1 of 2: E \S+ S \S+ W \S+ N \S+ · won by North · N-S 1, E-W 0",
+            mark,
+        )
+        replayed = terminal.output[mark : found.start()]
+        assert "♣ 5 4 3 2" in replayed  # the hands before it
+        assert "♠ A K Q J" in replayed
+        mark = terminal.type("next")
+        await terminal.expect(
+            r"Board 1, trick 2 of 2: N \S+ E \S+ S \S+ W \S+ · won by North · N-S 2, E-W 0", mark
+        )
+        mark = terminal.type("next")
+        await terminal.expect(r"Not shown: that was the last trick \(tricks 1 to 2\)", mark)
+        mark = terminal.type("replay 1")
+        await terminal.expect(r"Board 1, trick 1 of 2", mark)
+        mark = terminal.type("prev")
+        await terminal.expect(r"Not shown: that was the first trick", mark)
+        mark = terminal.type("replay 3")
+        await terminal.expect(r"Not shown: there is no trick 3", mark)
+        # next-board: North is ready; the others follow; board 2 starts.
+        mark = terminal.type("n")
+        await terminal.expect(r"North is ready for the next board", mark)
+        await terminal.latest_screen(0, matching=r"Ready: North · waiting for East, South, West")
+        mark = terminal.type("next-board")
+        await terminal.expect(r"Not sent: you have already asked for the next board", mark)
+        for seat in "ESW":
+            await table.others[seat].next_board()
+        await terminal.expect(r"The review of board 1 is over", mark)
+        await terminal.expect(r"Board 2 starts", mark)
+        await terminal.expect(r"Board 1: here 1♣ N \+6 \(N-S \+190\) · other table", mark)
+        terminal.type("quit")
+        assert await terminal.exit_status() == 0
+
+
+@pytest.mark.asyncio
+async def test_a_compared_board_the_score_sheet_and_the_record(
+    north: tuple[MatchCreated, Terminal], tmp_path: Path
+) -> None:
+    _, terminal = north
+    await terminal.latest_screen(0, matching="YOUR TURN")
+    mark = terminal.type("record early.pbn")
+    await terminal.expect(r"Nothing saved: no board has been finished at both tables yet", mark)
+    terminal.type("1c")
+    await terminal.expect(r"Dummy's turn: you play from dummy \(South\)", mark)
+    terminal.type("claim 0")
+    await terminal.expect(r"MATCH OVER: ", mark)
+    # The score sheet, once the match is over.
+    sheet = await terminal.expect(
+        r"Score sheet: Team A v Team B *\n.*Board +Table 1 +Table 2", mark
+    )
+    await terminal.expect(
+        r" 1 +1♣ N -7 \(E-W \+350\) +7NT N = \(N-S \+1520\) +· +18 +Team B by 18", sheet.start()
+    )
+    await terminal.expect(r"Total: Team A 0 IMPs · Team B 18 IMPs", sheet.start())
+    # Both tables side by side, the swing, double dummy and par.
+    mark = terminal.type("board 1")
+    found = await terminal.expect(r"Par: N-S \+\d+ \(7NT N =", mark)
+    record = terminal.output[mark : found.end()]
+    assert "Board 1 as the tables played it" in record
+    assert re.search(r"Table 1 \(yours\) +│ Table 2", record), record
+    assert re.search(r"#1 1♣ +#2 Pass .*│ .*#1 \S+", record), record
+    assert "1♣ by North, 0 tricks (down 7): E-W +350" in record
+    assert "7NT by North, 13 tricks (made): N-S +1520" in record
+    assert re.search(r" 1\. E ♠10 +\(claim\)", record), record  # table 1 stopped at trick 1
+    assert re.search(r"13\. \w ..?.? \w ..?.? \w ..?.? \w ..?.? → N", record), record
+    assert "swing 18 IMPs to Team B" in record
+    assert re.search(r"Double dummy: tricks for each declarer\n.*NT", record), record
+    assert re.search(r"North +13 +", record), record
+    # The record, as PBN.
+    path = tmp_path / "match.pbn"
+    mark = terminal.type(f"record {path}")
+    await terminal.expect(r"Saved the match record to .*match\.pbn \(2 tables' boards, PBN\)", mark)
+    text = path.read_text(encoding="utf-8")
+    assert text.count('[Board "1"]') == 2
+    assert '[Contract "7NT"]' in text
+    mark = terminal.type(f"record {tmp_path / 'no-such-folder' / 'match.pbn'}")
+    await terminal.expect(r"Not saved: cannot write .*No such file or directory", mark)
+    mark = terminal.type("scores")
+    await terminal.expect(r"Score sheet: Team A v Team B", mark)
+    terminal.type("quit")
+    assert await terminal.exit_status() == 0
+
+
+@pytest.mark.asyncio
+async def test_the_director_rules_assigns_adjusts_voids_and_substitutes(server: Server) -> None:
+    created = await create(server, boards=3, robots=ROBOTS, deals_pbn=deals(3))
+    north = await Client.connect(link_of(created, 1, "N"), name="test North")
+    async with running(created.director) as director:
+        await director.latest_screen(0, prompt="Director> ")
+        # A new player for North: a new link, and the old one stops working.
+        mark = director.type("substitute 1 N")
+        found = await director.expect(
+            r"New link for table 1 North \(the old one no longer works\): (\S+)", mark
+        )
+        await director.expect(r"Table 1: The director gave North's seat to a new player", mark)
+        with pytest.raises(ClientError):
+            await north.wait_for(lambda _view: None, timeout=WAIT)
+        north = await Client.connect(found.group(1), name="test new North")
+        mark = director.type("substitute 1 W robot")
+        await director.expect(r"The server's robot now plays table 1 West\.", mark)
+        mark = director.type("substitute 1 X")
+        await director.expect(r"Not sent: 'X' is not a seat: type n, e, s or w", mark)
+        # The new North opens; the robots pass and East leads: the director takes it back.
+        await current_board(north, lambda b: "1C" in b.legal)
+        await north.call("1C")
+        await current_board(north, lambda b: b.phase == "play" and bool(b.legal))
+        mark = director.type("undo 1")
+        await director.expect(r"Table 1: East's \S+ is taken back", mark)
+        await current_board(north, lambda b: b.phase == "play" and bool(b.legal))  # led again
+        # A ruling during the play ends it.
+        mark = director.type("rule 1 14")
+        await director.expect(r"Not sent: declarer's side takes 0 to 13 tricks", mark)
+        mark = director.type("rule 1 9")
+        await director.expect(r"Table 1: The director ruled: declarer's side takes 9 tricks", mark)
+        await director.expect(r"Table 1: Board 1 result: 1♣ by North, 9 tricks \(made \+2\)", mark)
+        await director.expect(r"Board 1: table 1 1♣ N \+2 \(N-S \+110\) · table 2 7NT N =", mark)
+        # An assigned adjusted score replaces table 1's result; the board is compared again.
+        mark = director.type("assign 1 1 3nt s 9")
+        await director.expect(
+            r"Table 1: The director assigned table 1's result on board 1: 3NT by South, 9 "
+            r"tricks \(made\): N-S \+400 \(assigned by the director\)",
+            mark,
+        )
+        await director.expect(r"Board 1: table 1 3NT S = \(N-S \+400, assigned\) · table 2", mark)
+        # Board 2 is being played at table 1: an artificial score ends it there.
+        await current_board(north, lambda b: b.board == 2)
+        mark = director.type("adjust 2 +3")
+        await director.expect(
+            r"Board 2: artificial adjusted score: 3 IMPs to Team A · running total", mark
+        )
+        await current_board(north, lambda b: b.board == 3)
+        mark = director.type("void 4")
+        await director.expect(
+            r"Not sent: there is no board 4 in this match \(boards 1 to 3\)", mark
+        )
+        mark = director.type("void 3")
+        await director.expect(r"Board 3: void \(the director's decision\)", mark)
+        await director.expect(r"MATCH OVER: ", mark)
+        sheet = await director.expect(r"Score sheet: Team A v Team B", mark)
+        await director.expect(r" 1 +3NT S = \(N-S \+400, assigned\) +7NT N = ", sheet.start())
+        await director.expect(r" 2 +— +\S.* +3 +· +Team B by 12 \(artificial\)", sheet.start())
+        await director.expect(r" 3 +— +\S.* +void +void +Team B by 12", sheet.start())
+        await director.expect(
+            r"MATCH OVER: Team B beat Team A by 12 IMPs \(15 to 3\)", sheet.start()
+        )
+        assert isinstance(north.view, PlayerView)
+        assert north.view.match.finished
+        director.type("quit")
+        assert await director.exit_status() == 0
+    await north.close()
 
 
 def board(**fields: object) -> dict[str, object]:
@@ -478,18 +1280,29 @@ def player_view(seat: Seat, **fields: object) -> PlayerView:
         team=team,
         board=BoardView.model_validate(board(**fields)),
         results=[],
+        players=[],
         chat=[],
     )
 
 
+NOW = 1_700_000_000_000
+"""The clock of the screens made by hand (ms since the epoch)."""
+
+
 def screen_of(
-    view: PlayerView | WatchView, *, director: bool = False, colours: bool = False
+    view: RenderableType | PlayerView | WatchView,
+    *,
+    director: bool = False,
+    colours: bool = False,
+    now: int = NOW,
 ) -> str:
     console = Console(file=io.StringIO(), width=100, color_system="standard" if colours else None)
     if isinstance(view, PlayerView):
-        console.print(render_player(view, 7))
+        console.print(render_player(view, 7, now=now))
+    elif isinstance(view, WatchView):
+        console.print(render_watch(view, 7, director=director, now=now))
     else:
-        console.print(render_watch(view, 7, director=director))
+        console.print(view)
     assert isinstance(console.file, io.StringIO)
     return console.file.getvalue()
 
@@ -546,11 +1359,247 @@ class TestScreens:
             "remaining": 13,
             "deciders": ["N", "S"],
             "accepted": [],
-            "rejected": True,
+            "status": "rejected",
         }
-        table = board(phase="director", contract="3NT", declarer="W", dummy="E", claim=claim)
+        table = board(phase="play", contract="3NT", declarer="W", dummy="E", claim=claim)
         match = player_view("N").match
         view = WatchView(match=match, mode="director", tables=[BoardView.model_validate(table)])
         screen = screen_of(view, director=True)
-        assert "The claim was rejected: the director is called" in screen
+        assert "East claimed 5 of the 13 remaining tricks: rejected: play goes on" in screen
         assert "DIRECTOR: type rule 1 TRICKS, declarer's side's tricks in all (0 to 13)" in screen
+
+    def test_names_presence_and_whom_the_table_waits_for(self) -> None:
+        players = [
+            PlayerInfo(table=1, seat="N", name="Ann", connected=False, since=NOW - 5_000),
+            PlayerInfo(table=1, seat="E", name="Bob", connected=False, since=NOW - 150_000),
+            PlayerInfo(table=1, seat="S", connected=False),
+            PlayerInfo(table=1, seat="W", name="Robot", robot=True, connected=True),
+        ]
+        view = player_view("N", turn="E", acting="E", auction=[{"seat": "N", "call": "1C"}])
+        view = view.model_copy(update={"players": players})
+        screen = screen_of(view)
+        assert "you: North (Ann), Sharks" in screen
+        assert re.search(r"North \(you\) *\n *Ann *\n", screen), screen  # never away to yourself
+        assert re.search(r"West .*East *\n *robot .*Bob · away 2 min", screen), screen
+        assert re.search(r"South *\n *not here yet", screen), screen
+        assert "Waiting: East (Bob) is to call." in screen
+        assert "The table waits for East (Bob), who is away 2 min." in screen
+        # A watcher sees every seat's presence, and whom each table waits for.
+        watch = WatchView(
+            match=view.match,
+            mode="live",
+            tables=[view.board],
+            players=players,  # type: ignore[list-item]
+        )
+        watched = screen_of(watch)
+        assert re.search(r"North *\n *Ann · away <1 min", watched), watched
+        assert "East (Bob) is to call." in watched
+        assert "The table waits for East (Bob), who is away 2 min." in watched
+
+    def test_undo_requests(self) -> None:
+        undo = {"seat": "E", "card": "HT", "deciders": ["N", "S"], "accepted": ["S"]}
+        fields = {"phase": "play", "contract": "1C", "declarer": "N", "dummy": "S"}
+        north = screen_of(player_view("N", undo=undo, actions=["undo_answer"], **fields))
+        assert "YOU DECIDE: East asks to take back their ♥10: type agree or refuse" in north
+        east = screen_of(player_view("E", undo=undo, **fields))
+        assert "You asked to take back your ♥10: waiting for North to agree" in east
+        west = screen_of(player_view("W", undo=undo, **fields))
+        assert "East asks to take back their ♥10: waiting for North to agree" in west
+        assert "YOUR TURN" not in west
+
+    def test_a_claim_with_its_statement_rejected_then_withdrawn(self) -> None:
+        claim = {
+            "claimer": "N",
+            "tricks": 8,
+            "remaining": 12,
+            "statement": "trumps first",
+            "deciders": ["E", "W"],
+            "accepted": [],
+            "status": "rejected",
+        }
+        fields = {"phase": "play", "contract": "3NT", "declarer": "N", "dummy": "S"}
+        screen = screen_of(player_view("E", claim=claim, **fields))
+        assert "North claimed 8 of the 12 remaining tricks: rejected: play goes on" in screen
+        assert "Statement: trumps first" in screen
+        claim["status"] = "withdrawn"
+        screen = screen_of(player_view("E", claim=claim, **fields))
+        assert "North's claim of 8 of the 12 remaining tricks was withdrawn: play goes on" in screen
+
+    def test_the_last_trick_only_while_the_view_carries_it(self) -> None:
+        trick = TrickView(
+            leader="E",
+            cards=[
+                {"seat": "E", "card": "HT"},  # type: ignore[list-item]
+                {"seat": "S", "card": "H2"},  # type: ignore[list-item]
+                {"seat": "W", "card": "H3"},  # type: ignore[list-item]
+                {"seat": "N", "card": "HA"},  # type: ignore[list-item]
+            ],
+            winner="N",
+        )
+        fields = {"phase": "play", "contract": "3NT", "declarer": "N", "dummy": "S"}
+        shown = player_view("N", last_trick=trick, tricks_ns=1, **fields).board
+        assert last_trick_words(shown).plain == (
+            "Trick 1, led by East, won by North: East ♥10 South ♥2 West ♥3 North ♥A"
+        )
+        gone = player_view("N", tricks_ns=1, **fields).board
+        assert "turned over" in last_trick_words(gone).plain
+        assert "law 66" in last_trick_words(gone).plain
+        assert "No trick" in last_trick_words(player_view("N", **fields).board).plain
+
+    def test_the_review_of_a_finished_board(self) -> None:
+        deal = {
+            "N": ["SA", "SK"],
+            "E": ["S2", "HA"],
+            "S": ["S3", "H2"],
+            "W": ["S4", "H3"],
+        }
+        tricks = [
+            {"leader": "E", "winner": "N", "cards": [
+                {"seat": "E", "card": "S2"}, {"seat": "S", "card": "S3"},
+                {"seat": "W", "card": "S4"}, {"seat": "N", "card": "SA"},
+            ]},
+        ]  # fmt: skip
+        current = {"leader": "N", "cards": [{"seat": "N", "card": "SK"}]}
+        result = {"table": 1, "board": 1, "contract": "1S", "declarer": "N", "tricks": 7}
+        view = player_view(
+            "N",
+            phase="finished",
+            contract="1S",
+            declarer="N",
+            dummy="S",
+            deal=deal,
+            tricks=tricks,
+            current_trick=current,
+            result=result | {"ns_score": 80},
+            actions=["next_board"],
+        )
+        view = view.model_copy(
+            update={"review": ReviewView(board=1, until=NOW + 20_000, ready=["E", "W"])}
+        )
+        screen = screen_of(view)
+        assert "Board 1 result: 1♠ by North, 7 tricks (made): N-S +80" in screen
+        assert "REVIEW of board 1: the review ends in 20 s, or as soon as all four" in screen
+        assert "Ready: East, West · waiting for North, South" in screen
+        assert "Type replay to go through the tricks, next-board (or n)" in screen
+        assert view.board is not None
+        first = screen_of(replay_screen(view.board, 1))
+        assert "Board 1, trick 1 of 2: E ♠2 S ♠3 W ♠4 N ♠A · won by North · N-S 1, E-W 0" in first
+        assert "East (leads)" in first
+        last = screen_of(replay_screen(view.board, 2))
+        assert "trick 2 of 2: N ♠K · the play stopped here (a claim or a ruling)" in last
+        assert "♠ A K" not in last  # North's ace was played to trick 1
+        assert re.search(r"North \(leads\) *\n *♠ K *\n", last), last
+
+    def test_chat_says_whom_it_reached(self) -> None:
+        chat = [
+            ChatLine(table=1, seat="E", text="hello", to=["N", "E", "S"]),
+            ChatLine(table=1, seat="N", text="hi", to=["N", "E", "S", "W"]),
+            ChatLine(table=1, seat=None, text="play on", to=["N", "E", "S", "W"]),
+        ]
+        players = [PlayerInfo(table=1, seat="E", name="Bob", connected=True)]
+        view = player_view("N").model_copy(update={"chat": chat, "players": players})
+        console = Console(file=io.StringIO(), width=100, color_system=None)
+        console.print(render_player(view, 7, with_chat=True, now=NOW))
+        assert isinstance(console.file, io.StringIO)
+        screen = console.file.getvalue()
+        assert "East (Bob) says (to the opponents): hello" in screen
+        assert "You say (to the table): hi" in screen
+        assert "Director says (to the table): play on" in screen
+
+    def test_the_director_s_queue_chat_and_finished_boards(self) -> None:
+        match = player_view("N").match.model_copy(update={"boards": [1, 2]})
+        calls = [DirectorCallView(table=2, seat="W", board=1, text="revoke", at=NOW - 180_000)]
+        chat = [ChatLine(table=2, seat="W", text="director please", to=["N", "E", "S", "W"])]
+        results = [
+            TableResultView(table=1, board=1, contract="4S", declarer="N", tricks=10, ns_score=420),
+        ]
+        view = WatchView(
+            match=match,
+            mode="director",
+            tables=[],
+            results=results,
+            chat=chat,
+            director_calls=calls,
+        )
+        console = Console(file=io.StringIO(), width=100, color_system=None)
+        console.print(render_watch(view, 7, director=True, with_chat=True, now=NOW))
+        assert isinstance(console.file, io.StringIO)
+        screen = console.file.getvalue()
+        assert "CALLS FOR THE DIRECTOR (answer with say TABLE TEXT):" in screen
+        assert "Table 2 · West (board 1): revoke · 3 min ago" in screen
+        assert "Table 2 · West says (to the table): director please" in screen
+        assert re.search(r"1 +4♠ N = \(N-S \+420\) +— +· +· +not compared yet", screen), screen
+        # A spectator sees neither the calls nor the chat.
+        spectator = screen_of(view.model_copy(update={"mode": "live"}))
+        assert "CALLS" not in spectator
+        assert "director please" not in spectator
+
+    def test_the_score_sheet_and_a_board_as_both_tables_played_it(self) -> None:
+        first = TableResultView(
+            table=1, board=1, contract="4S", declarer="N", tricks=10, ns_score=420
+        )
+        second = TableResultView(
+            table=2, board=1, contract="4S", declarer="N", tricks=9, ns_score=-50
+        )
+        comparisons = [
+            ComparisonView(
+                board=1,
+                table1=first,
+                table2=second,
+                difference=470,
+                swing=10,
+                running_total=10,
+                double_dummy={s: {"NT": 9, "S": 10, "H": 8, "D": 7, "C": 6} for s in "NESW"},  # type: ignore[misc]
+                par={"score": 420, "contracts": ["4S N ="]},  # type: ignore[arg-type]
+            ),
+            ComparisonView(
+                board=2, table1=None, table2=None, difference=None, swing=3, running_total=13,
+                artificial=3,
+            ),
+            ComparisonView(
+                board=3, table1=None, table2=None, difference=None, swing=0, running_total=13,
+                void=True,
+            ),
+        ]  # fmt: skip
+        match = player_view("N").match.model_copy(
+            update={
+                "boards": [1, 2, 3],
+                "comparisons": comparisons,
+                "imps_a": 13,
+                "finished": True,
+                "winner": "A",
+            }
+        )
+        sheet = screen_of(score_sheet(match))
+        assert re.search(
+            r"1 +4♠ N = \(N-S \+420\) +4♠ N -1 \(E-W \+50\) +10 +· +Sharks by 10", sheet
+        )
+        assert re.search(r"2 +— +— +3 +· +Sharks by 13 \(artificial\)", sheet), sheet
+        assert re.search(r"3 +— +— +void +void +Sharks by 13", sheet), sheet
+        assert "MATCH OVER: Sharks beat Minnows by 13 IMPs (13 to 0)" in sheet
+        played = board(
+            phase="finished",
+            contract="4S",
+            declarer="N",
+            dummy="S",
+            auction=[{"seat": "N", "call": "4S"}, {"seat": "E", "call": "P"}],
+            result=first.model_dump(),
+            deal={"N": ["SA"], "E": ["S2"], "S": ["S3"], "W": ["S4"]},
+        )
+        record = BoardRecord(
+            board=1,
+            tables=[
+                BoardView.model_validate(played),
+                BoardView.model_validate(played | {"table": 2, "result": second.model_dump()}),
+            ],
+            comparison=comparisons[0],
+        )
+        screen = screen_of(board_record_screen(record, match, 1))
+        assert "Board 1 as the tables played it" in screen
+        assert re.search(r"Table 1 \(yours\) +│ Table 2", screen), screen
+        assert re.search(
+            r"4♠ by North, 10 tricks \(made\): N-S \+420 +│ 4♠ by North, 9 tricks", screen
+        )
+        assert "swing 10 IMPs to Sharks" in screen
+        assert re.search(r"North +9 +10 +8 +7 +6", screen), screen
+        assert "Par: N-S +420 (4S N =)" in screen

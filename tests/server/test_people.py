@@ -120,6 +120,9 @@ async def test_the_director_gives_a_seat_to_a_new_player_or_a_robot(server: Serv
 
     substituted = await director.substitute(1, "E")
     assert substituted.link is not None
+    watched = await director.wait_for(lambda v: v if seat_info(v, 1, "E").name is None else None)
+    fresh = seat_info(watched, 1, "E")
+    assert (fresh.connected, fresh.since, fresh.robot) == (False, None, False)  # not here yet
     # The old connection is closed and its link no longer works.
     await east.wait_for(lambda _v: not east.is_connected or None)
     old = next(s.link for s in created.seats if (s.table, s.seat) == (1, "E"))
