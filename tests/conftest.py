@@ -11,6 +11,7 @@ from redis.asyncio import Redis
 
 from server.app import Server
 from server.redis_process import RedisProcess
+from server.store import ROBOT_MATCHES_KEY
 
 ORGANISER_KEY = "test-organiser-key"
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -33,9 +34,18 @@ async def redis(redis_process: RedisProcess) -> AsyncIterator[Redis]:
     await client.aclose()
 
 
+async def forget_earlier_robots(redis: Redis) -> None:
+    """Make a server about to start on the run's Redis resume no earlier test's robots."""
+    await redis.delete(ROBOT_MATCHES_KEY)
+
+
 @pytest_asyncio.fixture
 async def server(redis: Redis) -> AsyncIterator[Server]:
-    """A match server on a free port over the test run's Redis; its robots act at once."""
+    """A match server on a free port over the test run's Redis; its robots act at once.
+
+    The run's Redis holds every earlier test's matches: a server starting on it would seat
+    robots again in each one left unfinished (:func:`forget_earlier_robots`)."""
+    await forget_earlier_robots(redis)
     instance = Server(redis, ORGANISER_KEY, robot_delay=0)
     await instance.start()
     yield instance

@@ -5,12 +5,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from redis.asyncio import Redis
 
 from bridge import Deal
 from clients.client import Client, ClientError
 from protocol.errors import ErrorCode
 from protocol.messages import PlayerInfo, PlayerView, WatchView
 from server.app import Server
+from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import (
     STRONG_NORTH,
     audit_match,
@@ -158,12 +160,8 @@ async def test_the_director_gives_a_seat_to_a_new_player_or_a_robot(server: Serv
 
 
 @pytest.mark.asyncio
-async def test_robots_play_at_a_human_pace(redis: object) -> None:
-    from redis.asyncio import Redis
-
-    from tests.conftest import ORGANISER_KEY
-
-    assert isinstance(redis, Redis)
+async def test_robots_play_at_a_human_pace(redis: Redis) -> None:
+    await forget_earlier_robots(redis)
     paced = Server(redis, ORGANISER_KEY, robot_delay=0.4)
     await paced.start()
     try:

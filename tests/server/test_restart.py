@@ -16,7 +16,7 @@ from protocol.messages import CardPlayed, PlayerView, Snapshot, Update
 from server.app import Server
 from server.matches import RESUME_LIMIT
 from server.redis_process import RedisProcess
-from tests.conftest import ORGANISER_KEY
+from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import (
     bid,
     board_view,
@@ -37,6 +37,7 @@ async def stored_cards(redis: Redis, match_id: str, table: int) -> list[str]:
 
 @pytest.mark.asyncio
 async def test_server_restart_mid_board_loses_nothing(redis: Redis) -> None:
+    await forget_earlier_robots(redis)
     first = Server(redis, ORGANISER_KEY, robot_delay=0)
     await first.start()
     port = first.port

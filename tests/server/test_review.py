@@ -13,7 +13,7 @@ from clients.client import Client, ClientError
 from protocol.errors import ErrorCode
 from protocol.messages import PlayerView
 from server.app import Server
-from tests.conftest import ORGANISER_KEY
+from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import (
     STRONG_NORTH,
     Match,
@@ -114,6 +114,7 @@ async def test_the_next_board_starts_when_the_review_time_is_up(server: Server) 
 
 @pytest.mark.asyncio
 async def test_a_review_outlives_a_server_restart(redis: Redis) -> None:
+    await forget_earlier_robots(redis)
     first = Server(redis, ORGANISER_KEY, robot_delay=0)
     await first.start()
     created = await create(first, boards=2, deals_pbn=TWO, review_seconds=2)

@@ -25,7 +25,7 @@ from clients.client import Client
 from protocol.messages import BoardCompared, Update, WatchView
 from robots.table2 import play_robot_table
 from server.app import Server
-from tests.conftest import ORGANISER_KEY
+from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import (
     audit_player_frame,
     bid,
@@ -193,6 +193,7 @@ async def test_robots_answer_questions_and_reject_a_wrong_claim(server: Server) 
 
 @pytest.mark.asyncio
 async def test_a_restarted_server_restarts_its_robots(redis: Redis) -> None:
+    await forget_earlier_robots(redis)
     first = Server(redis, ORGANISER_KEY, robot_delay=0)
     await first.start()
     created = await create(first, boards=2, robots=["t1", "t2"], spectators="off")
