@@ -118,6 +118,8 @@ class Robot:
         self.errors: list[ClientError] = []
         """Refusals the server sent this robot (a correct robot gets none)."""
         self.memory = TrickMemory()
+        self.plain_cards = 0
+        """Cards played without the quitted tricks in memory (after a restart mid-board)."""
         self._seen = 0  # messages of client.received already noted in the memory
         self._acted_at = -1
 
@@ -246,7 +248,11 @@ class Robot:
         tricks = self.memory.completed(board)
         # Restarted in the middle of the play, the robot never saw the quitted tricks: it
         # plays safe rather than reason from a wrong count of the cards out.
-        card = _plain_card(board) if tricks is None else str(choose_card(seat_view(view, tricks)))
+        if tricks is None:
+            self.plain_cards += 1
+            card = _plain_card(board)
+        else:
+            card = str(choose_card(seat_view(view, tricks)))
         return (lambda: client.play(card)), True
 
     def _judge(self, view: PlayerView, board: BoardView) -> bool:

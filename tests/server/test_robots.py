@@ -147,6 +147,8 @@ async def test_eight_robots_play_a_whole_match(server: Server) -> None:
     ours = [r for r in server.robot_players if created.match_id in r.name]
     assert len(ours) == 8
     assert [robot.errors for robot in ours] == [[]] * 8
+    # Each remembered every trick it saw quitted (a view shows only the last one).
+    assert [robot.plain_cards for robot in ours] == [0] * 8
     compared = [e for m in director.received if isinstance(m, Update) for e in m.events]
     assert sum(isinstance(e, BoardCompared) for e in compared) == 4
     await director.close()
