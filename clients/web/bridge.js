@@ -91,3 +91,17 @@ export function scoreText(nsScore) {
   if (nsScore === 0) return "0";
   return nsScore > 0 ? `N-S +${nsScore}` : `E-W +${-nsScore}`;
 }
+
+/** A call as a scorecard prints it: "2♣", "3NT", "Pass", "Dbl", "Rdbl". */
+export function callText(call) {
+  if (call === "P") return "Pass";
+  if (call === "X") return "Dbl";
+  if (call === "XX") return "Rdbl";
+  const bid = parseCall(call);
+  return `${bid.level}${bid.strain === "NT" ? "NT" : SUIT_SYMBOL[bid.strain]}${bid.doubled}`;
+}
+
+/** A card as a scorecard prints it: "♠4", "♥10". */
+export function cardPlain(card) {
+  return `${SUIT_SYMBOL[card[0]]}${rankText(card[1])}`;
+}

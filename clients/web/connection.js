@@ -4,7 +4,7 @@
 
 import { decode, encode } from "./vendor/msgpack.mjs";
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 const CLIENT_NAME = "duplicate-web";
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const PING_EVERY_MS = 15000;
@@ -27,9 +27,10 @@ export function socketUrl(location) {
 
 export class Connection {
   /**
-   * `handlers`: welcome(message), update(message), answer(message, request) for an ack or
-   * error with a ref, refused(message) for an error without one, status(state, detail)
-   * with state "connecting", "connected", "lost" or "failed".
+   * `handlers`: welcome(message), update(message), answer(message, request) for an answer
+   * with a ref (an ack, an error, a board or match record, a new link), refused(message)
+   * for an error without one, status(state, detail) with state "connecting", "connected",
+   * "lost" or "failed".
    */
   constructor(url, token, handlers) {
     this.url = url;
@@ -129,10 +130,13 @@ export class Connection {
         break;
       case "ack":
       case "error":
+      case "board_record":
+      case "match_record":
+      case "substituted":
         this.answer(message);
         break;
       default:
-        break; // match_created and match_record: never asked for here
+        break; // match_created: never asked for here
     }
   }
 

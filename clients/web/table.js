@@ -2,108 +2,18 @@
 // the token after '#', connects, and draws the latest view the server sent; every action
 // is a protocol message with a ref, answered by an ack or an error (protocol/SPEC.md).
 
-import {
-  SEAT_NAME, SEATS, STRAINS, SUITS, SUIT_SYMBOL,
-  bySuit, callName, cardName, isVulnerable, next, overtricks, parseCall, partner,
-  rankText, scoreText, sideOf, sortHand, vulnerabilityText,
-} from "./bridge.js";
+import { SEAT_NAME, STRAINS, SUITS, bySuit, callName, callText, cardPlain, partner, sideOf, sortHand } from "./bridge.js";
+import { auctionGrid, compass } from "./compass.js";
 import { Connection, socketUrl } from "./connection.js";
+import { renderWatch } from "./director.js";
+import {
+  $, awayText, callNode, cardText, cardTile, clock, h, isAway, personAt, resultNode, seatWithName, tickClocks,
+} from "./dom.js";
+import { liveMiddle } from "./live.js";
+import { recordBoard, renderMatch, replayView } from "./match.js";
+import { BUSY, app, canAct, draftInput, guarded, say, send, settings, startGuard, state, takeDraft } from "./ui.js";
 
-const $ = (id) => document.getElementById(id);
-
-const state = {
-  welcome: null,
-  view: null,
-  busy: false, // an action is on its way and not answered yet
-  showLastTrick: false,
-  claimOpen: false,
-  claimTricks: null,
-  explainIndex: null,
-  turnText: "",
-  wasLost: false,
-  seenComparisons: 0,
-};
-let connection = null;
-
-// -- building the DOM -----------------------------------------------------------------------
-
-/** h("button", {class: "call", "data-call": "1NT"}, "1NT"): an element with its children. */
-function h(tag, props = {}, ...children) {
-  const element = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") element.className = value;
-    else if (key === "text") element.textContent = value;
-    else element.setAttribute(key, value === true ? "" : String(value));
-  }
-  for (const child of children.flat(Infinity)) {
-    if (child === null || child === undefined || child === false) continue;
-    element.append(child instanceof Node ? child : String(child));
-  }
-  return element;
-}
-
-function suitSymbol(suit) {
-  return h("span", { class: `suit suit-${suit}` }, SUIT_SYMBOL[suit]);
-}
-
-/** A call or contract with its suit symbol in the suit's colour: 4♠X, 3NT, Pass, Dbl. */
-function callNode(call) {
-  if (call === "P") return h("span", { class: "call-text pass" }, "Pass");
-  if (call === "X") return h("span", { class: "call-text double" }, "Dbl");
-  if (call === "XX") return h("span", { class: "call-text redouble" }, "Rdbl");
-  const bid = parseCall(call);
-  return h(
-    "span",
-    { class: "call-text bid" },
-    String(bid.level),
-    bid.strain === "NT" ? h("span", { class: "nt" }, "NT") : suitSymbol(bid.strain),
-    bid.doubled,
-  );
-}
-
-/** "3NT by N" with the result once known: "3NT by N, 9 tricks (=), N-S +400". */
-function resultNode(result) {
-  if (!result) return h("span", { class: "result" }, "–");
-  if (result.contract === null) return h("span", { class: "result" }, "Passed out, 0");
-  return h(
-    "span",
-    { class: "result" },
-    callNode(result.contract),
-    ` ${result.declarer} ${overtricks(result.contract, result.tricks)}`,
-    h("span", { class: "score" }, ` ${scoreText(result.ns_score)}`),
-  );
-}
-
-function cardTile(card, props = {}, tag = "span") {
-  return h(
-    tag,
-    {
-      class: `card suit-${card[0]}`,
-      "data-card": card,
-      "aria-label": cardName(card),
-      title: tag === "button" ? cardName(card) : null,
-      ...props,
-    },
-    h("span", { class: "rank", "aria-hidden": "true" }, rankText(card[1])),
-    h("span", { class: "pip", "aria-hidden": "true" }, SUIT_SYMBOL[card[0]]),
-  );
-}
-
-// -- what the viewer may do now -----------------------------------------------------------
-
-function canAct() {
-  return connection !== null && connection.connected && !state.busy;
-}
-
-function teamOf(table, seat) {
-  const nsTeam = table === 1 ? "A" : "B";
-  return sideOf(seat) === "NS" ? nsTeam : nsTeam === "A" ? "B" : "A";
-}
-
-function teamName(match, team) {
-  return team === "A" ? match.team_a : match.team_b;
-}
+// -- what the viewer sees of the board ------------------------------------------------------
 
 /** The hands this board lets the viewer see, as they are now (the deal once finished). */
 function visibleHands(board) {
@@ -112,249 +22,26 @@ function visibleHands(board) {
 }
 
 function remainingTricks(board) {
-  return 13 - board.tricks.length;
+  return 13 - board.tricks_ns - board.tricks_ew;
 }
 
-// -- the compass: four seats around the trick ---------------------------------------------
-
-/**
- * One table as a compass. `bottom` is the seat drawn at the bottom (the player, or South for
- * watchers); `me` the player's seat (null for watchers), whose own hand is drawn below the
- * table rather than in it.
- */
-function compass(board, { bottom, me, match }) {
-  const places = { bottom, left: next(bottom), top: partner(bottom), right: next(bottom, 3) };
-  const grid = h("div", { class: "compass-grid", "data-board": board.board, "data-table": board.table });
-  grid.append(boardInfo(board), contractInfo(board));
-  const hands = visibleHands(board);
-  const legal = new Set(board.phase === "play" && me && board.acting === me ? board.legal : []);
-  for (const [place, seat] of Object.entries(places)) {
-    const playable = me !== null && board.declarer === me && seat === board.dummy && seat !== me;
-    const drawHand = seat in hands && !(me !== null && seat === me);
-    grid.append(
-      h(
-        "div",
-        { class: `seat-box place-${place}`, "data-seat": seat },
-        seatTag(board, seat, { me, match, hidden: !(seat in hands) }),
-        drawHand ? handRows(hands[seat], seat, { playable, legal }) : null,
-      ),
-    );
-  }
-  grid.append(centre(board, places, me));
-  return grid;
+/** Whether the board on the table is the finished one under review. */
+function isReviewing(view) {
+  return view.review != null && view.board?.phase === "finished" && view.review.board === view.board.board;
 }
 
-function boardInfo(board) {
-  const vulnerable = board.vulnerability;
-  return h(
-    "div",
-    { class: "board-info", "aria-label": `Board ${board.board}, dealer ${SEAT_NAME[board.dealer]}, vulnerable ${vulnerabilityText(vulnerable)}` },
-    h("span", { class: "board-number", "data-test": "board-number" }, `Board ${board.board}`),
-    h("span", { class: "dealer" }, `Dealer ${board.dealer}`),
-    h(
-      "span",
-      { class: `vulnerability vul-${vulnerable}`, "data-vulnerability": vulnerable },
-      `Vul ${vulnerabilityText(vulnerable)}`,
-    ),
-  );
+function person(view, seat) {
+  return personAt(view.players, view.table, seat);
 }
 
-function contractInfo(board) {
-  const box = h("div", { class: "contract-info" });
-  if (board.contract) {
-    box.append(
-      h("span", { class: "contract", "data-contract": board.contract }, callNode(board.contract), ` by ${board.declarer}`),
-    );
-  } else if (board.phase === "auction") {
-    box.append(h("span", { class: "contract" }, "Auction"));
-  } else {
-    box.append(h("span", { class: "contract" }, "Passed out"));
-  }
-  if (board.phase !== "auction" && board.contract) {
-    box.append(
-      h(
-        "span",
-        { class: "trick-count", "data-tricks-ns": board.tricks_ns, "data-tricks-ew": board.tricks_ew },
-        `N-S ${board.tricks_ns} · E-W ${board.tricks_ew}`,
-      ),
-    );
-  }
-  return box;
+function seatsText(view, seats) {
+  return seats.map((seat) => seatWithName(person(view, seat), seat)).join(" and ");
 }
 
-function seatTag(board, seat, { me, match, hidden }) {
-  const onTurn = board.turn === seat;
-  const vulnerable = isVulnerable(seat, board.vulnerability);
-  const roles = [];
-  if (me !== null && seat === me) roles.push("You");
-  if (board.declarer === seat && board.phase !== "auction") roles.push("Declarer");
-  if (board.dummy === seat) roles.push("Dummy");
-  if (board.dealer === seat && board.phase === "auction") roles.push("Dealer");
-  const team = match ? teamName(match, teamOf(board.table, seat)) : null;
-  const count = board.hand_sizes[seat];
-  return h(
-    "div",
-    {
-      class: `seat-tag${vulnerable ? " vulnerable" : ""}${onTurn ? " on-turn" : ""}${me === seat ? " me" : ""}`,
-      "aria-current": onTurn ? "step" : null,
-    },
-    h("span", { class: "seat-name" }, SEAT_NAME[seat]),
-    roles.length ? h("span", { class: "roles" }, roles.join(" · ")) : null,
-    team ? h("span", { class: "team" }, team) : null,
-    hidden && board.phase !== "finished" ? h("span", { class: "count" }, `${count} cards`) : null,
-    onTurn ? h("span", { class: "turn-mark" }, board.phase === "auction" ? "to call" : "to play") : null,
-  );
-}
-
-/** A hand in four suit rows; dummy's cards are buttons for declarer. */
-function handRows(cards, seat, { playable, legal }) {
-  const groups = bySuit(cards);
-  const enabled = playable && canAct();
-  return h(
-    "div",
-    { class: "hand-rows", role: "group", "aria-label": `${SEAT_NAME[seat]}'s cards` },
-    SUITS.map((suit) =>
-      h(
-        "div",
-        { class: `suit-row suit-${suit}` },
-        h("span", { class: "row-symbol", "aria-hidden": "true" }, SUIT_SYMBOL[suit]),
-        groups[suit].length
-          ? groups[suit].map((card) =>
-              playable
-                ? h(
-                    "button",
-                    {
-                      type: "button",
-                      class: `rank-button suit-${suit}`,
-                      "data-card": card,
-                      "aria-label": `${cardName(card)}, from ${SEAT_NAME[seat]}`,
-                      disabled: !(enabled && legal.has(card)),
-                    },
-                    rankText(card[1]),
-                  )
-                : h("span", { class: "rank-text", "data-card": card, "aria-label": cardName(card) }, rankText(card[1])),
-            )
-          : h("span", { class: "void", "aria-label": "none" }, "—"),
-      ),
-    ),
-  );
-}
-
-/** The middle of the table: the auction while it lasts, then the trick. */
-function centre(board, places, me) {
-  const middle = h("div", { class: "centre" });
-  if (board.phase === "auction") {
-    middle.append(auctionGrid(board, me, "auction"));
-    return middle;
-  }
-  if (board.contract === null) {
-    middle.append(h("p", { class: "centre-note" }, "Passed out"));
-    return middle;
-  }
-  let trick = board.current_trick;
-  let caption = null;
-  let faded = false;
-  const last = board.tricks[board.tricks.length - 1];
-  if (state.showLastTrick && last && me !== null) {
-    trick = last;
-    caption = `Last trick: won by ${SEAT_NAME[last.winner]}`;
-  } else if ((!trick || trick.cards.length === 0) && last) {
-    trick = last;
-    faded = true;
-    caption = board.phase === "finished" ? `Last trick: ${SEAT_NAME[last.winner]}` : `${SEAT_NAME[last.winner]} won the trick`;
-  }
-  const slots = h("div", { class: `trick${faded ? " faded" : ""}`, id: me !== null ? "trick" : null, "aria-label": "The trick" });
-  const played = new Map((trick?.cards ?? []).map((entry) => [entry.seat, entry.card]));
-  const leader = trick?.cards[0]?.seat;
-  for (const [place, seat] of Object.entries(places)) {
-    const card = played.get(seat);
-    const waiting = !card && !faded && board.turn === seat && board.phase === "play";
-    slots.append(
-      h(
-        "div",
-        {
-          class: `trick-slot slot-${place}${trick?.winner === seat ? " winner" : ""}`,
-          "data-seat": seat,
-          "data-led": card && seat === leader ? card : null,
-        },
-        card
-          ? cardTile(card, { "data-card": null, "data-trick-card": card, "aria-label": `${SEAT_NAME[seat]}: ${cardName(card)}` })
-          : waiting
-            ? h("span", { class: "card placeholder", "aria-label": `${SEAT_NAME[seat]} to play` }, "?")
-            : null,
-      ),
-    );
-  }
-  middle.append(slots);
-  if (board.phase === "finished" && board.result) {
-    middle.append(h("p", { class: "centre-note final-result" }, resultNode(board.result)));
-  } else if (caption) {
-    middle.append(h("p", { class: "centre-note" }, caption));
-  }
-  return middle;
-}
-
-// -- the auction ----------------------------------------------------------------------------
-
-const AUCTION_ORDER = ["W", "N", "E", "S"];
-
-function auctionGrid(board, me, id) {
-  const head = h(
-    "tr",
-    {},
-    AUCTION_ORDER.map((seat) =>
-      h(
-        "th",
-        { scope: "col", class: isVulnerable(seat, board.vulnerability) ? "vulnerable" : null, title: SEAT_NAME[seat] },
-        seat,
-      ),
-    ),
-  );
-  const cells = [];
-  for (let i = 0; i < AUCTION_ORDER.indexOf(board.dealer); i += 1) cells.push(h("td", {}));
-  const opponents = me === null ? new Set() : new Set([next(me), next(me, 3)]);
-  board.auction.forEach((entry, index) => {
-    const content = [callNode(entry.call), entry.alert ? h("sup", { class: "alert-mark", title: entry.alert }, "!") : null];
-    let cell;
-    if (me !== null && opponents.has(entry.seat) && entry.call !== "P") {
-      cell = h(
-        "button",
-        { type: "button", class: "auction-call", "data-ask": index, "aria-label": `${SEAT_NAME[entry.seat]}: ${callName(entry.call)}${entry.alert ? `, alerted: ${entry.alert}` : ""}. Ask what it means` },
-        content,
-      );
-    } else if (me !== null && entry.seat === me) {
-      cell = h(
-        "button",
-        { type: "button", class: "auction-call own", "data-explain": index, "aria-label": `Your ${callName(entry.call)}${entry.alert ? `, explained: ${entry.alert}` : ""}. Explain it` },
-        content,
-      );
-    } else {
-      cell = h("span", { class: "auction-call" }, content);
-    }
-    cells.push(
-      h("td", { "data-index": index, "data-seat": entry.seat, "data-called": entry.call, class: entry.alert ? "alerted" : null }, cell),
-    );
-  });
-  if (board.phase === "auction" && board.turn) {
-    cells.push(h("td", { class: "to-call", "aria-label": `${SEAT_NAME[board.turn]} to call` }, "?"));
-  }
-  const rows = [];
-  for (let i = 0; i < cells.length; i += 4) rows.push(h("tr", {}, cells.slice(i, i + 4)));
-  const explanations = board.auction
-    .map((entry, index) => ({ ...entry, index }))
-    .filter((entry) => entry.alert);
-  return h(
-    "div",
-    { class: "auction", id },
-    h("table", { class: "auction-grid" }, h("caption", { class: "visually-hidden" }, "Auction"), h("thead", {}, head), h("tbody", {}, rows)),
-    explanations.length
-      ? h(
-          "ul",
-          { class: "explanations" },
-          explanations.map((entry) => h("li", {}, callNode(entry.call), ` (${entry.seat}): ${entry.alert}`)),
-        )
-      : null,
-  );
+/** "their 1♣" / "their ♠4": what an undo request would take back. */
+function undoWhat(undo, own) {
+  const whose = own ? "your " : "their ";
+  return undo.call ? h("span", {}, whose, callNode(undo.call)) : h("span", {}, whose, cardText(undo.card));
 }
 
 // -- the player's page ------------------------------------------------------------------------
@@ -363,45 +50,103 @@ function renderPlayer(view) {
   $("player").hidden = false;
   $("watch").hidden = true;
   const board = view.board;
-  const me = view.seat;
+  const seat = view.seat;
+  const reviewing = isReviewing(view);
   document.body.dataset.phase = board?.phase ?? "none";
   document.body.dataset.acting = board?.acting ?? "";
+  document.body.dataset.review = reviewing ? "on" : "off";
+  if (!board?.last_trick) state.showLastTrick = false;
+  renderNamePrompt(view);
+  renderDirectorCalls(view);
   const area = $("compass");
   area.replaceChildren();
   if (!board) {
     area.append(h("p", { class: "centre-note" }, view.match.finished ? "The match is over." : "Waiting for the next board…"));
+  } else if (reviewing) {
+    area.append(replayView(board, { key: `review:${board.table}:${board.board}`, bottom: seat, me: seat, match: view.match, players: view.players }));
   } else {
-    area.append(compass(board, { bottom: me, me, match: view.match }));
+    area.append(
+      compass(board, {
+        bottom: seat,
+        me: seat,
+        match: view.match,
+        players: view.players,
+        hands: visibleHands(board),
+        middle: liveMiddle(board, seat, seat),
+        dummyEnabled: canAct(),
+      }),
+    );
   }
-  renderHand(board, me);
-  renderBiddingBox(board, me);
-  renderPlayControls(board, me);
-  renderClaimPanel(board, me);
+  $("hand-area").hidden = reviewing;
+  renderHand(board, seat);
+  renderBiddingBox(board, seat);
+  renderControls(board, seat, reviewing);
+  renderClaimChoices(board);
+  renderClaimPanel(view);
+  renderUndoPanel(view);
+  renderReview(view, reviewing);
   renderQuestions(board);
-  const reviewing = board !== null && board.phase !== "auction";
-  $("auction-review").hidden = !reviewing;
-  $("auction-side").replaceChildren(reviewing ? auctionGrid(board, me, "auction-played") : "");
-  renderChat(view.chat, me);
+  renderDirectorForm(board);
+  const played = board !== null && board.phase !== "auction";
+  $("auction-review").hidden = !played;
+  $("auction-side").replaceChildren(played ? auctionGrid(board, seat, "auction-played") : "");
+  renderChat(view);
+  placeMatchPanel(view.match.finished);
 }
 
-function renderHand(board, me) {
+/** A player's match panel sits beside the table; at the end of the match, above it. */
+function placeMatchPanel(finished) {
+  const panel = $("match");
+  if (finished && panel.parentElement !== $("main")) $("player").before(panel);
+  else if (!finished && panel.previousElementSibling !== $("auction-review")) $("auction-review").after(panel);
+}
+
+function renderNamePrompt(view) {
+  const info = person(view, view.seat);
+  const show = info !== undefined && !info.name && !state.namePending && !state.nameDismissed;
+  $("name-form").hidden = !show;
+  $("name-send").disabled = !canAct();
+}
+
+function renderDirectorCalls(view) {
+  const box = $("director-calls");
+  const calls = view.director_calls;
+  box.hidden = !calls.length;
+  box.replaceChildren(
+    ...calls.map((call) =>
+      h(
+        "p",
+        { class: "director-call", "data-called-by": call.seat },
+        h("strong", {}, "The director has been called"),
+        ` by ${call.seat === view.seat ? "you" : seatWithName(person(view, call.seat), call.seat)}`,
+        call.board !== null ? ` (board ${call.board})` : "",
+        call.text ? `: “${call.text}”` : "",
+        ", ",
+        clock(call.at, "ago"),
+        ". The director answers in the table chat.",
+      ),
+    ),
+  );
+}
+
+function renderHand(board, seat) {
   const hand = $("hand");
   hand.replaceChildren();
   if (!board) return;
-  const cards = visibleHands(board)[me] ?? [];
-  const myTurn = board.phase === "play" && board.acting === me && board.turn === me;
+  const cards = visibleHands(board)[seat] ?? [];
+  const myTurn = board.phase === "play" && board.acting === seat && board.turn === seat;
   const legal = new Set(myTurn ? board.legal : []);
   const enabled = myTurn && canAct();
   hand.classList.toggle("my-turn", myTurn);
   hand.style.setProperty("--cards", String(Math.max(cards.length, 2)));
-  hand.setAttribute("aria-label", `Your hand, ${SEAT_NAME[me]}`);
+  hand.setAttribute("aria-label", `Your hand, ${SEAT_NAME[seat]}`);
   const groups = bySuit(cards);
   for (const suit of SUITS) {
     if (!groups[suit].length) continue;
     hand.append(
       h(
         "div",
-        { class: `hand-suit suit-${suit}`, role: "group", "aria-label": `${suit === "S" ? "Spades" : suit === "H" ? "Hearts" : suit === "D" ? "Diamonds" : "Clubs"}` },
+        { class: `hand-suit suit-${suit}`, role: "group", "aria-label": { S: "Spades", H: "Hearts", D: "Diamonds", C: "Clubs" }[suit] },
         groups[suit].map((card) =>
           cardTile(card, { type: "button", disabled: !(enabled && legal.has(card)), class: `card suit-${card[0]}${legal.has(card) ? " legal" : ""}` }, "button"),
         ),
@@ -411,56 +156,93 @@ function renderHand(board, me) {
   if (!cards.length) hand.append(h("p", { class: "empty" }, "No cards left"));
 }
 
-function renderBiddingBox(board, me) {
+function renderBiddingBox(board, seat) {
   const box = $("bidding-box");
-  const show = board !== null && board.phase === "auction" && board.acting === me;
+  const show = board !== null && board.phase === "auction" && board.acting === seat && board.legal.length > 0;
   const wasHidden = box.hidden;
   box.hidden = !show;
+  const specials = $("call-specials");
   const calls = $("calls");
+  specials.replaceChildren();
   calls.replaceChildren();
-  if (!show) return;
+  if (!show) {
+    state.chosenCall = null;
+    return;
+  }
   const legal = new Set(board.legal);
+  if (state.chosenCall !== null && !legal.has(state.chosenCall)) state.chosenCall = null;
+  const confirming = settings.confirmBid;
+  if (!confirming) state.chosenCall = null;
+  $("confirm-bid").checked = confirming;
   const enabled = canAct();
   const button = (call, extra = "") =>
     h(
       "button",
-      { type: "button", class: `call-button${extra}`, "data-call": call, "aria-label": callName(call), disabled: !(enabled && legal.has(call)) },
+      {
+        type: "button",
+        class: `call-button${extra}${state.chosenCall === call ? " chosen" : ""}`,
+        "data-call": call,
+        "aria-label": callName(call),
+        "aria-pressed": confirming ? String(state.chosenCall === call) : null,
+        disabled: !(enabled && legal.has(call)),
+      },
       callNode(call),
     );
-  calls.append(
-    h("div", { class: "call-row specials" }, button("P", " pass"), button("X", " double"), button("XX", " redouble")),
-  );
+  specials.append(button("P", " pass"), button("X", " double"), button("XX", " redouble"));
   for (let level = 1; level <= 7; level += 1) {
     const bids = STRAINS.map((strain) => `${level}${strain}`);
     const any = bids.some((bid) => legal.has(bid));
     calls.append(h("div", { class: "call-row level", "data-level": level, hidden: !any }, bids.map((bid) => button(bid))));
   }
-  if (wasHidden) scrollIntoViewIfNeeded(box);
+  $("confirm-row").hidden = !confirming;
+  const confirm = $("call-confirm");
+  confirm.disabled = !(confirming && state.chosenCall !== null && enabled);
+  confirm.replaceChildren(...(state.chosenCall === null ? ["Choose a call, then confirm"] : ["Confirm ", callNode(state.chosenCall)]));
+  $("call-cancel").disabled = state.chosenCall === null;
+  // The box's first screen: Pass, Dbl, Rdbl, the alert and the three lowest levels open.
+  if (wasHidden) scrollIntoViewIfNeeded([...calls.querySelectorAll(".level:not([hidden])")].slice(0, 3).pop() ?? box);
 }
 
-function renderPlayControls(board, me) {
-  const controls = $("play-controls");
-  const inPlay = board !== null && board.contract !== null && ["play", "claim", "director"].includes(board.phase);
-  controls.hidden = !inPlay;
+/** The row of buttons under the hand: the last trick, claim, undo, the director. */
+function renderControls(board, seat, reviewing) {
+  const controls = $("table-controls");
+  controls.hidden = board === null;
+  if (board === null) return;
+  const inProgress = !reviewing && board.phase !== "finished";
+  const inPlay = inProgress && board.contract !== null && board.phase !== "auction";
   if (!inPlay) {
     state.claimOpen = false;
     state.showLastTrick = false;
   }
-  const ours = sideOf(me) === "NS" ? board?.tricks_ns : board?.tricks_ew;
-  const theirs = sideOf(me) === "NS" ? board?.tricks_ew : board?.tricks_ns;
+  const ours = sideOf(seat) === "NS" ? board.tricks_ns : board.tricks_ew;
+  const theirs = sideOf(seat) === "NS" ? board.tricks_ew : board.tricks_ns;
   $("tricks").textContent = inPlay ? `Tricks: you ${ours}, they ${theirs}` : "";
+  $("tricks").hidden = !inPlay;
   const lastTrick = $("last-trick");
-  lastTrick.disabled = !inPlay || board.tricks.length === 0;
+  lastTrick.hidden = !inPlay;
+  lastTrick.disabled = !board.last_trick;
   lastTrick.setAttribute("aria-pressed", String(state.showLastTrick));
   const claim = $("claim");
-  const mayClaim = inPlay && board.phase === "play" && board.dummy !== me;
+  claim.hidden = !inPlay;
+  const mayClaim = board.actions.includes("claim");
   claim.disabled = !(mayClaim && canAct());
   if (!mayClaim) state.claimOpen = false;
   claim.setAttribute("aria-expanded", String(state.claimOpen));
+  const undo = $("undo");
+  undo.hidden = !inProgress;
+  undo.disabled = !(board.actions.includes("undo") && canAct());
+  undo.title = board.actions.includes("undo") ? "Ask the opponents to let you take back your last call or card" : "You may take back only the table's last call or card, and only your own";
+  $("call-director").disabled = !app.connection?.connected;
+  $("call-director").setAttribute("aria-expanded", String(state.directorFormOpen));
+}
+
+function renderClaimChoices(board) {
   const choices = $("claim-choices");
   choices.hidden = !state.claimOpen;
-  choices.replaceChildren();
-  if (!state.claimOpen) return;
+  if (!state.claimOpen) {
+    choices.replaceChildren();
+    return;
+  }
   const remaining = remainingTricks(board);
   if (state.claimTricks !== null && state.claimTricks > remaining) state.claimTricks = null;
   const numbers = [];
@@ -473,9 +255,11 @@ function renderPlayControls(board, me) {
       ),
     );
   }
-  choices.append(
+  const input = draftInput("claim-statement", { maxlength: 300, placeholder: "e.g. “draw trumps, then the clubs are good”" });
+  choices.replaceChildren(
     h("p", { id: "claim-question" }, `Claim how many of the ${remaining} remaining tricks for your side?`),
     h("div", { class: "claim-numbers", role: "group", "aria-labelledby": "claim-question" }, numbers),
+    h("label", { for: "claim-statement", class: "statement-field" }, h("span", {}, "How you will play the rest (optional)"), input),
     h(
       "div",
       { class: "claim-confirm" },
@@ -489,37 +273,129 @@ function renderPlayControls(board, me) {
   );
 }
 
-function renderClaimPanel(board, me) {
+function renderClaimPanel(view) {
+  const board = view.board;
   const panel = $("claim-panel");
   const claim = board?.claim;
-  const show = claim && ["claim", "director"].includes(board.phase);
+  const show = claim && board.phase !== "finished" && ["pending", "rejected", "withdrawn"].includes(claim.status);
   panel.hidden = !show;
   panel.replaceChildren();
   if (!show) return;
-  const who = claim.claimer === me ? "You claim" : `${SEAT_NAME[claim.claimer]} claims`;
-  panel.append(
-    h("p", { class: "claim-text", "data-claim-tricks": claim.tricks }, `${who} ${claim.tricks} of the ${claim.remaining} remaining tricks.`),
-  );
-  if (claim.cards) {
-    panel.append(h("div", { class: "claim-cards", "aria-label": "The claimer's cards" }, sortHand(claim.cards).map((card) => cardTile(card, { "data-card": null }))));
-  }
-  if (board.phase === "director") {
-    panel.append(h("p", { class: "claim-status" }, "The claim was rejected: the director has been called."));
+  panel.dataset.claimStatus = claim.status;
+  const seat = view.seat;
+  const who = claim.claimer === seat ? "You claim" : `${seatWithName(person(view, claim.claimer), claim.claimer)} claims`;
+  const what = `${claim.tricks} of the ${claim.remaining} remaining tricks`;
+  if (claim.status !== "pending") {
+    const verdict = claim.status === "rejected" ? "was rejected: play goes on." : "was withdrawn: play goes on.";
+    panel.append(h("p", { class: "claim-status", "data-claim-status": claim.status }, `The claim (${what}) ${verdict}`));
     return;
   }
-  const waiting = claim.deciders.filter((seat) => !claim.accepted.includes(seat));
-  if (claim.deciders.includes(me) && !claim.accepted.includes(me)) {
+  panel.append(h("p", { class: "claim-text", "data-claim-tricks": claim.tricks }, `${who} ${what}.`));
+  if (claim.statement) panel.append(h("p", { class: "claim-statement" }, h("span", { class: "label" }, "Line of play: "), `“${claim.statement}”`));
+  if (claim.cards) {
+    panel.append(
+      h("div", { class: "claim-cards", "aria-label": "The claimer's cards" }, sortHand(claim.cards).map((card) => cardTile(card, { "data-card": null }))),
+    );
+  }
+  const waiting = claim.deciders.filter((s) => !claim.accepted.includes(s));
+  if (board.actions.includes("claim_answer")) {
     panel.append(
       h(
         "div",
         { class: "claim-answer" },
         h("button", { type: "button", id: "claim-accept", class: "primary", disabled: !canAct() }, "Accept"),
-        h("button", { type: "button", id: "claim-reject", class: "danger", disabled: !canAct() }, "Reject (call the director)"),
+        h("button", { type: "button", id: "claim-reject", class: "danger", disabled: !canAct() }, "Reject: play on"),
       ),
     );
   } else {
-    panel.append(h("p", { class: "claim-status" }, `Waiting for ${waiting.map((seat) => SEAT_NAME[seat]).join(" and ")}.`));
+    panel.append(h("p", { class: "claim-status" }, `Waiting for ${seatsText(view, waiting)}.`));
   }
+  if (board.actions.includes("withdraw_claim")) {
+    panel.append(h("div", { class: "claim-answer" }, h("button", { type: "button", id: "claim-withdraw", disabled: !canAct() }, "Withdraw my claim")));
+  }
+}
+
+function renderUndoPanel(view) {
+  const board = view.board;
+  const panel = $("undo-panel");
+  const undo = board?.undo;
+  const show = undo != null && board.phase !== "finished";
+  panel.hidden = !show;
+  panel.replaceChildren();
+  if (!show) return;
+  const seat = view.seat;
+  const waiting = undo.deciders.filter((s) => !undo.accepted.includes(s));
+  panel.dataset.undoSeat = undo.seat;
+  if (board.actions.includes("undo_answer")) {
+    panel.append(
+      h("p", { class: "undo-text" }, `${seatWithName(person(view, undo.seat), undo.seat)} asks to take back `, undoWhat(undo, false), "."),
+      h(
+        "div",
+        { class: "claim-answer" },
+        h("button", { type: "button", id: "undo-agree", class: "primary", disabled: !canAct() }, "Agree"),
+        h("button", { type: "button", id: "undo-refuse", class: "danger", disabled: !canAct() }, "Refuse"),
+      ),
+    );
+    return;
+  }
+  const asker = undo.seat === seat ? "You ask" : `${seatWithName(person(view, undo.seat), undo.seat)} asks`;
+  panel.append(
+    h("p", { class: "undo-text" }, `${asker} to take back `, undoWhat(undo, undo.seat === seat), `: waiting for ${seatsText(view, waiting)}.`),
+  );
+}
+
+function renderReview(view, reviewing) {
+  const box = $("review-controls");
+  box.hidden = !reviewing;
+  box.replaceChildren();
+  if (!reviewing) return;
+  const board = view.board;
+  const review = view.review;
+  const seat = view.seat;
+  const claim = board.claim;
+  const last = view.match.boards[view.match.boards.length - 1] === board.board;
+  const ready = new Set(review.ready);
+  const mayGo = board.actions.includes("next_board");
+  const parts = [
+    h("p", { class: "review-result" }, `Board ${board.board}: `, resultNode(board.result)),
+    claim && claim.status === "accepted"
+      ? h(
+          "p",
+          { class: "claim-note" },
+          `${claim.claimer === seat ? "You" : seatWithName(person(view, claim.claimer), claim.claimer)} claimed ${claim.tricks} of the last ${claim.remaining}`,
+          claim.statement ? `: “${claim.statement}”` : "",
+          ".",
+        )
+      : null,
+    board.actions.includes("withdraw_concession")
+      ? h("button", { type: "button", id: "withdraw-concession", class: "danger", disabled: !canAct() }, "Withdraw the concession")
+      : null,
+    h(
+      "ul",
+      { class: "ready-list", "aria-label": "Ready for the next board" },
+      ["N", "E", "S", "W"].map((s) =>
+        h(
+          "li",
+          { "data-ready": ready.has(s) ? "yes" : "no", "data-seat": s },
+          ready.has(s) ? "✓ " : "… ",
+          s === seat ? "You" : seatWithName(person(view, s), s),
+        ),
+      ),
+    ),
+    h(
+      "div",
+      { class: "button-row" },
+      h(
+        "button",
+        { type: "button", id: "next-board", class: "primary", disabled: !(mayGo && canAct()) },
+        mayGo ? (last ? "Done with the last board" : "Next board") : "Waiting for the others…",
+      ),
+      review.until != null
+        ? h("span", { class: "countdown" }, last ? "(the match ends by itself in " : "(it starts by itself in ", clock(review.until, "in", { "data-countdown": "" }), ")")
+        : null,
+    ),
+  ];
+  box.append(...parts.filter(Boolean));
 }
 
 function renderQuestions(board) {
@@ -541,261 +417,112 @@ function renderQuestions(board) {
   }
 }
 
-function renderChat(chat, me) {
+function renderDirectorForm(board) {
+  $("director-form").hidden = !state.directorFormOpen;
+  $("director-send").disabled = !app.connection?.connected;
+  if (!board) state.directorFormOpen = false;
+}
+
+function renderChat(view) {
+  const seat = view.seat;
+  const mode = view.match.chat;
+  const between = !view.board || view.board.phase === "finished";
+  const off = mode === "off" && !between;
+  const input = $("chat-input");
+  input.disabled = off;
+  $("chat-send").disabled = off;
+  $("chat-area").dataset.chat = off ? "off" : mode;
+  const note = $("chat-note");
+  if (off) note.textContent = "Chat is off during a board in this match: it opens between boards.";
+  else if (between) note.textContent = "Between boards your lines reach all four players.";
+  else if (mode === "opponents") note.textContent = "During a board your lines reach your opponents only, not your partner.";
+  else note.textContent = "";
+  note.hidden = !note.textContent;
+  input.placeholder = off ? "Chat is off during the board" : between || mode === "table" ? "Message to your table" : "Message to your opponents";
   const log = $("chat-log");
-  const key = JSON.stringify(chat);
+  const key = JSON.stringify(view.chat);
   if (log.dataset.key === key) return;
   log.dataset.key = key;
   log.replaceChildren(
-    ...chat.map((line) =>
-      h("li", {}, h("span", { class: "chat-seat" }, line.seat === me ? "You" : SEAT_NAME[line.seat]), ": ", line.text),
-    ),
+    ...view.chat.map((line) => {
+      const from = line.seat === null ? "Director" : line.seat === seat ? "You" : seatWithName(person(view, line.seat), line.seat);
+      const missesPartner = line.seat !== null && !line.to.includes(partner(line.seat));
+      return h(
+        "li",
+        { class: line.seat === null ? "from-director" : null, "data-to": line.to.join("") },
+        h("span", { class: "chat-seat" }, from),
+        ": ",
+        line.text,
+        missesPartner ? h("span", { class: "chat-to" }, line.seat === seat ? " (to your opponents)" : " (not to their partner)") : null,
+      );
+    }),
   );
   log.scrollTop = log.scrollHeight;
 }
 
-// -- the spectator's and director's page ----------------------------------------------------
-
-function renderWatch(view) {
-  $("player").hidden = true;
-  $("watch").hidden = false;
-  $("auction-review").hidden = true;
-  const modes = {
-    live: "Watching live: both tables as they are played.",
-    delayed: "Watching with a delay: each board appears once both tables have finished it.",
-    director: "Directing: both tables, every hand.",
-  };
-  $("watch-mode").textContent = modes[view.mode] ?? "";
-  const tables = $("tables");
-  tables.replaceChildren();
-  if (!view.tables.length) {
-    tables.append(h("p", { class: "centre-note" }, "Nothing to show yet: boards appear here once both tables have finished them."));
-  }
-  for (const board of view.tables) {
-    const match = view.match;
-    tables.append(
-      h(
-        "section",
-        { class: "watch-table", id: `table-${board.table}`, "data-table": board.table, "aria-label": `Table ${board.table}` },
-        h(
-          "h2",
-          {},
-          `Table ${board.table}`,
-          h("span", { class: "teams" }, ` ${teamName(match, teamOf(board.table, "N"))} N-S, ${teamName(match, teamOf(board.table, "E"))} E-W`),
-        ),
-        compass(board, { bottom: "S", me: null, match }),
-        board.phase !== "auction" ? auctionGrid(board, null, null) : null,
-        watchClaim(board, view.mode),
-      ),
-    );
-  }
-}
-
-function watchClaim(board, mode) {
-  const claim = board.claim;
-  if (!claim || !["claim", "director"].includes(board.phase)) return null;
-  const box = h(
-    "div",
-    { class: "claim-panel" },
-    h("p", {}, `${SEAT_NAME[claim.claimer]} claims ${claim.tricks} of the ${claim.remaining} remaining tricks.`),
-  );
-  if (board.phase === "director") {
-    box.append(h("p", {}, "The claim was rejected: the director must rule."));
-    if (mode === "director") {
-      const declarerSide = sideOf(board.declarer);
-      const already = declarerSide === "NS" ? board.tricks_ns : board.tricks_ew;
-      const remaining = remainingTricks(board);
-      const options = [];
-      for (let tricks = already; tricks <= already + remaining; tricks += 1) {
-        options.push(h("button", { type: "button", "data-rule-table": board.table, "data-rule-tricks": tricks }, String(tricks)));
-      }
-      box.append(h("p", {}, "Declarer's side takes, in all:"), h("div", { class: "claim-numbers" }, options));
-    }
-  }
-  return box;
-}
-
-// -- the match panel ------------------------------------------------------------------------
-
-function renderMatch(view) {
-  const match = view.match;
-  const player = view.type === "player_view";
-  const myTeam = player ? view.team : null;
-  const name = (team) => teamName(match, team);
-  const marker = (team) => (team === myTeam ? " (you)" : "");
-  $("score").replaceChildren(
-    h("span", { class: "team-a" }, `${match.team_a}${marker("A")} `),
-    h("strong", { "data-imps-a": match.imps_a }, String(match.imps_a)),
-    " – ",
-    h("strong", { "data-imps-b": match.imps_b }, String(match.imps_b)),
-    h("span", { class: "team-b" }, ` ${match.team_b}${marker("B")}`),
-  );
-  const final = $("final");
-  final.hidden = !match.finished;
-  if (match.finished) {
-    const verdict = match.winner === "draw" ? "The match is a draw." : `${name(match.winner)} win${match.winner === myTeam ? " — well played!" : "."}`;
-    final.replaceChildren(
-      h("h3", {}, "Final result"),
-      h("p", { "data-winner": match.winner }, `${match.team_a} ${match.imps_a} – ${match.imps_b} ${match.team_b}. ${verdict}`),
-    );
-  }
-
-  const swingFor = (swing) => (myTeam === "B" ? -swing : swing);
-  const swingText = (swing) => {
-    if (swing === 0) return "0";
-    if (player) return swingFor(swing) > 0 ? `+${swingFor(swing)}` : `−${-swingFor(swing)}`;
-    return `${Math.abs(swing)} ${swing > 0 ? match.team_a : match.team_b}`;
-  };
-  const totalText = (total) => {
-    if (total === 0) return "level";
-    const leader = total > 0 ? "A" : "B";
-    return `${name(leader)} +${Math.abs(total)}`;
-  };
-
-  const leadText = (total) => {
-    if (total === 0) return "The teams are level.";
-    const leader = total > 0 ? "A" : "B";
-    return `${name(leader)} lead by ${Math.abs(total)} IMP${Math.abs(total) === 1 ? "" : "s"}.`;
-  };
-
-  // The latest comparison in full: both tables, the swing and the running total.
-  const comparisons = match.comparisons;
-  const box = $("comparison");
-  box.replaceChildren();
-  if (comparisons.length) {
-    const latest = comparisons[comparisons.length - 1];
-    const mine = player ? (view.table === 1 ? latest.table1 : latest.table2) : latest.table1;
-    const other = player ? (view.table === 1 ? latest.table2 : latest.table1) : latest.table2;
-    const gainer = latest.swing === 0 ? null : latest.swing > 0 ? "A" : "B";
-    box.append(
-      h("h3", {}, `Board ${latest.board}: both tables finished`),
-      h(
-        "dl",
-        { class: "comparison-list", "data-board": latest.board, "data-swing": latest.swing },
-        h("dt", {}, player ? "Your table" : "Table 1"),
-        h("dd", {}, resultNode(mine)),
-        h("dt", {}, player ? "Other table" : "Table 2"),
-        h("dd", { "data-other-table": "" }, resultNode(other)),
-        h("dt", {}, "Swing"),
-        h("dd", { class: "swing" }, gainer ? `${Math.abs(latest.swing)} IMP${Math.abs(latest.swing) === 1 ? "" : "s"} to ${name(gainer)}` : "0 IMPs (no swing)"),
-        h("dt", {}, "Running total"),
-        h("dd", {}, leadText(latest.running_total)),
-        latest.par ? [h("dt", {}, "Par"), h("dd", {}, `${scoreText(latest.par.score)}: ${latest.par.contracts.join(", ")}`)] : null,
-      ),
-    );
-    if (latest.double_dummy) box.append(doubleDummyTable(latest.double_dummy));
-  }
-
-  const rows = match.boards.map((number) => {
-    const comparison = comparisons.find((c) => c.board === number);
-    const current = player ? view.board?.board === number && view.board.phase !== "finished" : false;
-    let here = null;
-    let there = null;
-    if (comparison) {
-      here = player && view.table === 2 ? comparison.table2 : comparison.table1;
-      there = player && view.table === 2 ? comparison.table1 : comparison.table2;
-    } else if (player) {
-      here = view.results.find((r) => r.board === number) ?? null;
-    } else {
-      // Live spectators and the director see each table's result as it comes.
-      const at = (table) => view.tables.find((b) => b.table === table && b.board === number)?.result ?? null;
-      here = at(1);
-      there = at(2);
-    }
-    const status = comparison || !player ? null : current ? "playing" : here ? "waiting for the other table" : "";
-    return h(
-      "tr",
-      { "data-board": number, class: current ? "current" : null },
-      h("th", { scope: "row" }, String(number)),
-      h("td", {}, here ? resultNode(here) : status === "playing" ? "playing" : "–"),
-      h("td", {}, there ? resultNode(there) : comparison ? "–" : status && status !== "playing" ? status : "–"),
-      h("td", { class: "swing" }, comparison ? swingText(comparison.swing) : ""),
-      h("td", {}, comparison ? totalText(comparison.running_total) : ""),
-    );
-  });
-  $("boards").replaceChildren(
-    h(
-      "table",
-      { class: "boards-table" },
-      h("caption", {}, "Boards"),
-      h(
-        "thead",
-        {},
-        h(
-          "tr",
-          {},
-          h("th", { scope: "col" }, "Bd"),
-          h("th", { scope: "col" }, player ? "Your table" : "Table 1"),
-          h("th", { scope: "col" }, player ? "Other table" : "Table 2"),
-          h("th", { scope: "col" }, player ? "IMPs" : "Swing"),
-          h("th", { scope: "col" }, "Total"),
-        ),
-      ),
-      h("tbody", {}, rows),
-    ),
-  );
-}
-
-function doubleDummyTable(doubleDummy) {
-  const strains = ["NT", "S", "H", "D", "C"];
-  return h(
-    "details",
-    { class: "double-dummy" },
-    h("summary", {}, "Double-dummy tricks"),
-    h(
-      "table",
-      {},
-      h("thead", {}, h("tr", {}, h("td", {}), strains.map((strain) => h("th", { scope: "col" }, strain === "NT" ? "NT" : suitSymbol(strain))))),
-      h(
-        "tbody",
-        {},
-        SEATS.map((seat) => h("tr", {}, h("th", { scope: "row" }, seat), strains.map((strain) => h("td", {}, String(doubleDummy[seat][strain]))))),
-      ),
-    ),
-  );
-}
-
 // -- whose turn ------------------------------------------------------------------------------
 
+/** Who the table waits for now, and a word of it. */
 function turnText(view) {
   if (view.type !== "player_view") return { text: "", mine: false };
   const board = view.board;
-  const me = view.seat;
-  if (view.match.finished && (!board || board.phase === "finished")) return { text: "The match is over.", mine: false };
+  const seat = view.seat;
+  const waitingFor = (seats, doing) => {
+    const away = seats.map((s) => [s, person(view, s)]).find(([, info]) => isAway(info));
+    if (!away) return null;
+    const [s, info] = away;
+    return { text: `Waiting for ${seatWithName(info, s)}, ${doing}`, away: info, mine: false };
+  };
+  if (view.match.finished && (!board || board.phase === "finished") && !isReviewing(view)) return { text: "The match is over.", mine: false };
   if (!board) return { text: "Waiting for the next board…", mine: false };
+  if (isReviewing(view)) {
+    return { text: `Board ${board.board} is over: look it over, then go on when you are ready.`, mine: false };
+  }
+  if (board.undo && board.phase !== "finished") {
+    const undo = board.undo;
+    const waiting = undo.deciders.filter((s) => !undo.accepted.includes(s));
+    if (board.actions.includes("undo_answer")) return { text: `Your answer: ${SEAT_NAME[undo.seat]} asks to take back a ${undo.call ? "call" : "card"}`, mine: true };
+    return waitingFor(waiting, "who must answer the undo request") ?? { text: `Waiting for ${seatsText(view, waiting)} to answer the undo request`, mine: false };
+  }
   switch (board.phase) {
     case "auction":
-      if (board.acting === me) return { text: "Your turn to call", mine: true };
-      return { text: `${SEAT_NAME[board.turn]} to call`, mine: false };
+      if (board.acting === seat) return { text: "Your turn to call", mine: true };
+      return waitingFor([board.acting], "who must call") ?? { text: `${SEAT_NAME[board.turn]} to call`, mine: false };
     case "play":
-      if (board.acting === me) {
-        if (board.turn === me) return { text: "Your turn: play a card", mine: true };
+      if (board.acting === seat) {
+        if (board.turn === seat) return { text: "Your turn: play a card", mine: true };
         return { text: `Your turn: play from dummy (${SEAT_NAME[board.turn]})`, mine: true };
       }
-      if (board.turn === board.dummy) return { text: `${SEAT_NAME[board.declarer]} to play from dummy`, mine: false };
-      return { text: `${SEAT_NAME[board.turn]} to play`, mine: false };
+      return (
+        waitingFor([board.acting], "who must play") ??
+        (board.turn === board.dummy
+          ? { text: `${SEAT_NAME[board.declarer]} to play from dummy`, mine: false }
+          : { text: `${SEAT_NAME[board.turn]} to play`, mine: false })
+      );
     case "claim": {
       const claim = board.claim;
-      if (claim.deciders.includes(me) && !claim.accepted.includes(me)) {
+      if (board.actions.includes("claim_answer")) {
         return { text: `Your turn: accept or reject ${SEAT_NAME[claim.claimer]}'s claim`, mine: true };
       }
-      return { text: `${SEAT_NAME[claim.claimer]} claims ${claim.tricks}: waiting for the answer`, mine: false };
+      const waiting = claim.deciders.filter((s) => !claim.accepted.includes(s));
+      return waitingFor(waiting, "who must answer the claim") ?? { text: `${SEAT_NAME[claim.claimer]} claims ${claim.tricks}: waiting for the answer`, mine: false };
     }
-    case "director":
-      return { text: "A claim was rejected: waiting for the director", mine: false };
     default:
       return { text: view.match.finished ? "The match is over." : "Board finished", mine: false };
   }
 }
 
 function renderTurn(view) {
-  const { text, mine } = turnText(view);
+  const { text, mine, away } = turnText(view);
   const turn = $("turn");
   turn.classList.toggle("mine", mine);
+  turn.classList.toggle("waiting-away", Boolean(away));
   turn.hidden = !text;
-  if (state.turnText !== text) {
-    turn.textContent = text;
-    state.turnText = text;
+  const key = `${text}|${away?.since ?? ""}`;
+  if (state.turnKey !== key) {
+    const since = away ? [" (", away.since == null ? awayText(away) : clock(away.since, "away-minutes", { class: "away-mark" }), ")"] : [];
+    turn.replaceChildren(text, ...since);
+    state.turnKey = key;
   }
   const board = view.type === "player_view" ? view.board : view.tables?.[0];
   const where = board ? `Board ${board.board} · ` : "";
@@ -804,20 +531,38 @@ function renderTurn(view) {
 
 // -- rendering, keeping the focus where it was ----------------------------------------------
 
-const FOCUS_KEYS = ["card", "call", "claim", "ask", "explain", "ruleTricks"];
+const FOCUS_KEYS = ["card", "call", "claim", "ask", "explain", "ruleTricks", "getBoard", "recordTable", "adjust", "answerTable"];
 
 function focusSelector(element) {
   if (!element || element === document.body) return null;
+  const data = element.dataset ?? {};
+  if (data.replay !== undefined && data.move !== undefined) {
+    return { selector: `[data-replay="${data.replay}"][data-move="${data.move}"]`, kind: "replay" };
+  }
+  if (data.director !== undefined) {
+    return { selector: `[data-director="${data.director}"][data-table="${data.table ?? ""}"]`, kind: "director" };
+  }
   for (const key of FOCUS_KEYS) {
-    if (element.dataset?.[key] !== undefined) {
+    if (data[key] !== undefined) {
       const attribute = key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-      return { selector: `[data-${attribute}="${element.dataset[key]}"]`, kind: key };
+      return { selector: `[data-${attribute}="${data[key]}"]`, kind: key };
     }
   }
-  return element.id ? { selector: `#${element.id}`, kind: "id" } : null;
+  if (!element.id) return null;
+  const caret = typeof element.selectionStart === "number" ? [element.selectionStart, element.selectionEnd] : null;
+  return { selector: `#${CSS.escape(element.id)}`, kind: "id", caret };
+}
+
+let renderTimer = null;
+
+/** Draw the page soon: a burst of updates (a table of robots) is drawn once. */
+function renderSoon() {
+  if (renderTimer === null) renderTimer = setTimeout(render, 15);
 }
 
 function render() {
+  clearTimeout(renderTimer);
+  renderTimer = null;
   const view = state.view;
   if (!view) return;
   const focused = focusSelector(document.activeElement);
@@ -830,10 +575,11 @@ function render() {
   }
 }
 
-function restoreFocus({ selector, kind }) {
+function restoreFocus({ selector, kind, caret }) {
   const same = document.querySelector(selector);
   if (same && !same.disabled && same.offsetParent !== null) {
     same.focus({ preventScroll: true });
+    if (caret && typeof same.setSelectionRange === "function") same.setSelectionRange(caret[0], caret[1]);
     return;
   }
   const fallback =
@@ -852,43 +598,63 @@ function scrollIntoViewIfNeeded(element) {
 
 // -- messages to the user ---------------------------------------------------------------------
 
-function say(text, kind = "info") {
-  const line = h("p", { class: `message ${kind}` }, text);
-  const box = $("messages");
-  box.append(line);
-  while (box.children.length > 3) box.firstChild.remove();
-  setTimeout(() => line.remove(), kind === "error" ? 8000 : 4000);
+function who(view, seat) {
+  if (seat === null || seat === undefined) return "The director";
+  if (view.type === "player_view") {
+    if (seat === view.seat) return "You";
+    return seatWithName(person(view, seat), seat);
+  }
+  return SEAT_NAME[seat];
 }
 
-function announce(update) {
+/** "Your 2♣" / "East's ♠4": the call or card an undo event is about, and whose it is. */
+function taken(view, event) {
+  const what = event.call ? callText(event.call) : cardPlain(event.card);
+  const whose = view.type === "player_view" && event.seat === view.seat ? "Your" : `${SEAT_NAME[event.seat]}'s`;
+  return `${whose} ${what}`;
+}
+
+/**
+ * What to tell the viewer of each event: `(event, view, before)` gives a message, a
+ * [message, kind] pair, or nothing. Table events reach a player of their own table only.
+ */
+const ANNOUNCEMENTS = {
+  board_compared({ comparison: c }, view) {
+    if (c.void) return `Board ${c.board} is void.`;
+    if (c.swing === 0) return `Board ${c.board} compared: no swing.`;
+    return `Board ${c.board} compared: ${Math.abs(c.swing)} IMPs to ${c.swing > 0 ? view.match.team_a : view.match.team_b}.`;
+  },
+  match_finished: () => "The match is over.",
+  board_started: (event, view) => (view.type === "player_view" ? `Board ${event.board} has started.` : null),
+  claim_answered: (event, view) => (event.accept ? null : [`${who(view, event.seat)} rejected the claim: play goes on.`, "error"]),
+  claim_withdrawn: (event, view) => `${who(view, event.seat)} withdrew the claim: play goes on.`,
+  concession_withdrawn: (event, view) => `${who(view, event.seat)} withdrew the concession: the play resumes.`,
+  undo_requested(event, view) {
+    const asker = who(view, event.seat);
+    return `${asker} asked to take back ${asker === "You" ? "your" : "their"} ${event.call ? callText(event.call) : cardPlain(event.card)}.`;
+  },
+  undo_answered: (event, view) => [`${who(view, event.seat)} ${event.accept ? "agreed to" : "refused"} the undo.`, event.accept ? "info" : "error"],
+  undone: (event, view) => `${taken(view, event)} was taken back.`,
+  director_ruled: (event) => `The director ruled: declarer's side takes ${event.declarer_tricks} tricks.`,
+  result_assigned: (event) => `The director assigned the result of board ${event.result.board} at table ${event.table}.`,
+  director_called: (event, view) => (event.seat === view.seat ? null : `${who(view, event.seat)} called the director.`),
+  seat_substituted: (event) => `${SEAT_NAME[event.seat]} at table ${event.table} has a new ${event.robot ? "robot" : "player"}.`,
+  presence_changed(event, view, before) {
+    if (view.type !== "player_view" || event.seat === view.seat || event.robot) return null;
+    const joined = event.connected && before && person(before, event.seat)?.since == null;
+    return `${who(view, event.seat)} ${joined ? "has joined the table" : event.connected ? "is back" : "is away"}.`;
+  },
+  question_asked: (event, view) => (view.type === "player_view" && event.seat !== view.seat ? `${SEAT_NAME[event.seat]} asks what your call means.` : null),
+  chat_sent: (event, view) => (view.type === "player_view" && event.seat !== view.seat ? [`${who(view, event.seat)}: ${event.text}`, "chat"] : null),
+};
+
+function announce(update, before) {
   const view = update.view;
   for (const event of update.events) {
-    switch (event.type) {
-      case "board_compared": {
-        const c = event.comparison;
-        const match = view.match;
-        const gainer = c.swing > 0 ? match.team_a : match.team_b;
-        say(c.swing === 0 ? `Board ${c.board} compared: no swing.` : `Board ${c.board} compared: ${Math.abs(c.swing)} IMPs to ${gainer}.`);
-        break;
-      }
-      case "match_finished":
-        say("The match is over.");
-        break;
-      case "board_started":
-        if (view.type === "player_view") say(`Board ${event.board} has started.`);
-        break;
-      case "claim_answered":
-        if (!event.accept) say(`${SEAT_NAME[event.seat]} rejected the claim: the director is called.`, "error");
-        break;
-      case "question_asked":
-        if (view.type === "player_view" && event.seat !== view.seat) say(`${SEAT_NAME[event.seat]} asks what your call means.`);
-        break;
-      case "chat_sent":
-        if (view.type === "player_view" && event.seat !== view.seat) say(`${SEAT_NAME[event.seat]}: ${event.text}`, "chat");
-        break;
-      default:
-        break;
-    }
+    const tell = ANNOUNCEMENTS[event.type];
+    if (!tell || (view.type === "player_view" && event.table !== undefined && event.table !== view.table)) continue;
+    const message = tell(event, view, before);
+    if (message) say(...(Array.isArray(message) ? message : [message]));
   }
 }
 
@@ -907,13 +673,54 @@ function showNotice(text, kind) {
   if (kind === "back") notice.timer = setTimeout(() => { notice.hidden = true; }, 5000);
 }
 
+// -- after each update: what the page asks for itself -----------------------------------------
+
+/** What is under the pointer on a player's board: when it changes, clicks wait a moment. */
+function boardKey(view) {
+  const board = view.type === "player_view" ? view.board : null;
+  if (!board) return "";
+  return JSON.stringify([board.board, board.phase, board.auction.length, board.current_trick?.cards, board.tricks_ns + board.tricks_ew, board.legal, board.actions]);
+}
+
+const requested = new Set();
+
+/** Ask for the board the record panel shows (both tables' play), unless already there. */
+function fetchRecord(view) {
+  const board = recordBoard(view);
+  if (board === null || state.records.has(board) || requested.has(board)) return;
+  if (send({ type: "get_board", board }, `board ${board}`) !== null) requested.add(board);
+}
+
+/** A seat with no name: send the name this browser remembers, once per page. */
+function offerName(view) {
+  if (view.type !== "player_view" || state.nameOffered) return;
+  const info = person(view, view.seat);
+  const name = settings.name;
+  if (!info || info.name || !name) return;
+  state.nameOffered = true;
+  sendName(name);
+}
+
+function sendName(name) {
+  if (send({ type: "set_name", name }, "name") !== null) state.namePending = true;
+}
+
+function download(text, filename) {
+  const url = URL.createObjectURL(new Blob([text], { type: "application/x-bridge-pbn" }));
+  const link = h("a", { href: url, download: filename, hidden: true });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 // -- the connection's handlers ----------------------------------------------------------------
 
 const handlers = {
   welcome(message) {
     state.welcome = message;
     const role = { player: `${SEAT_NAME[message.seat]}, table ${message.table}`, spectator: "Spectator", director: "Director" }[message.role];
-    $("title").textContent = role ? `Duplicate bridge · ${role}` : "Duplicate bridge";
+    $("title").replaceChildren(h("span", { class: "app-name" }, role ? "Duplicate bridge · " : "Duplicate bridge"), role ?? "");
     document.body.dataset.role = message.role;
     // A player's match panel sits beside the table, below the auction; a watcher's below both tables.
     if (message.role === "player") $("auction-review").after($("match"));
@@ -924,26 +731,34 @@ const handlers = {
     }
   },
   update(update) {
-    const first = state.view === null;
+    const before = state.view;
+    const first = before === null;
     state.view = update.view;
-    if (!first) announce(update);
-    render();
+    const key = boardKey(update.view);
+    if (key !== state.boardKey) startGuard();
+    state.boardKey = key;
+    for (const event of update.events) {
+      if (event.type === "board_compared") {
+        state.records.delete(event.comparison.board);
+        requested.delete(event.comparison.board);
+      }
+    }
+    if (!first) announce(update, before);
+    offerName(update.view);
+    fetchRecord(update.view);
+    renderSoon();
   },
   answer(message, request) {
-    state.busy = false;
-    if (message.type === "ack") {
-      if (request.type === "call") $("alert-text").value = "";
-      if (request.type === "chat") $("chat-input").value = "";
-      if (request.type === "claim") {
-        state.claimOpen = false;
-        state.claimTricks = null;
-      }
-      if (request.type === "explain") closeExplain();
-      if (request.type === "ask") say("Asked: the explanation will show under the auction.");
-    } else if (message.type === "lost") {
-      say(`The connection dropped before the server answered your ${request.label}: check the table once it is back.`, "error");
-    } else {
+    if (BUSY.has(request.type)) state.busy = false;
+    if (request.type === "set_name") state.namePending = false;
+    if (message.type === "lost") {
+      if (request.type === "get_board") requested.delete(request.board); // asked again once back
+      else say(`The connection dropped before the server answered your ${request.label}: check the table once it is back.`, "error");
+    } else if (message.type === "error") {
+      if (request.type === "get_board") requested.delete(request.board);
       say(`${request.label} refused: ${message.message}`, "error");
+    } else {
+      answered(message, request);
     }
     render();
   },
@@ -972,19 +787,60 @@ const handlers = {
   },
 };
 
-// -- actions -----------------------------------------------------------------------------------
-
-function send(message, label) {
-  if (!connection || !connection.connected) {
-    say("Not connected: wait until the connection is back.", "error");
-    return;
+/** A request the server accepted (an ack) or answered (a record, a new link). */
+function answered(message, request) {
+  switch (message.type) {
+    case "board_record":
+      state.records.set(message.board, message);
+      requested.delete(message.board);
+      return;
+    case "match_record":
+      download(message.pbn, `match-${state.view?.match.match_id ?? "record"}.pbn`);
+      say("The match record is saved (PBN).");
+      return;
+    case "substituted":
+      state.substituted = { table: message.table, seat: message.seat, link: message.link };
+      return;
+    default:
+      break;
   }
-  const ref = connection.send(message, label);
-  if (ref !== null && ["call", "card", "claim", "claim_answer"].includes(message.type)) {
-    state.busy = true;
-    render();
+  switch (request.type) {
+    case "call":
+      $("alert-text").value = "";
+      state.chosenCall = null;
+      break;
+    case "chat":
+      if (request.table == null) $("chat-input").value = "";
+      break;
+    case "claim":
+      state.claimOpen = false;
+      state.claimTricks = null;
+      state.drafts.delete("claim-statement");
+      break;
+    case "explain":
+      closeExplain();
+      break;
+    case "ask":
+      say("Asked: the explanation will show under the auction.");
+      break;
+    case "set_name":
+      settings.name = request.name;
+      say(`Welcome, ${request.name}.`);
+      break;
+    case "call_director":
+      state.directorFormOpen = false;
+      $("director-text").value = "";
+      say("The director has been called to your table.");
+      break;
+    case "next_board":
+      say("Ready: the next board starts when all four are.");
+      break;
+    default:
+      break;
   }
 }
+
+// -- actions -----------------------------------------------------------------------------------
 
 function openExplain(index) {
   const board = state.view?.board;
@@ -1003,15 +859,78 @@ function closeExplain() {
   $("explain-form").hidden = true;
 }
 
+function makeCall(call) {
+  const alert = $("alert-text").value.trim();
+  send({ type: "call", call, alert: alert ? alert : null }, `call ${call}`);
+}
+
+/** A click on a card or a call: ignored while the view just changed under it. */
+function playOrCall(data) {
+  if (guarded()) {
+    document.body.dataset.ignored = String(Number(document.body.dataset.ignored ?? 0) + 1);
+    return;
+  }
+  if (data.card !== undefined) {
+    state.showLastTrick = false;
+    send({ type: "card", card: data.card }, `card ${data.card}`);
+  } else if (settings.confirmBid) {
+    state.chosenCall = state.chosenCall === data.call ? null : data.call;
+    render();
+  } else {
+    makeCall(data.call);
+  }
+}
+
+/** The director's buttons at a table (and "void" for the match). */
+function directorAction(button) {
+  const table = Number(button.dataset.table);
+  switch (button.dataset.director) {
+    case "undo":
+      if (window.confirm(`Take back the last call or card at table ${table}?`)) send({ type: "undo", table }, "undo");
+      break;
+    case "undo-allow":
+      send({ type: "undo_answer", accept: true, table }, "decision on the undo");
+      break;
+    case "undo-refuse":
+      send({ type: "undo_answer", accept: false, table }, "decision on the undo");
+      break;
+    case "substitute":
+    case "substitute-robot": {
+      const seat = $(`substitute-seat-${table}`).value;
+      const robot = button.dataset.director === "substitute-robot";
+      const what = robot ? "the server's robot" : "a new player (a new link; the old one stops working)";
+      if (window.confirm(`Give ${SEAT_NAME[seat]} at table ${table} to ${what}?`)) {
+        send({ type: "substitute", table, seat, robot }, "substitution");
+      }
+      break;
+    }
+    case "void": {
+      const board = Number($("adjust-board").value);
+      if (window.confirm(`Void board ${board}? It then counts for neither team.`)) send({ type: "void_board", board }, "void board");
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+function adjust(imps) {
+  const board = Number($("adjust-board").value);
+  if (Number.isNaN(imps) || imps < -24 || imps > 24) {
+    say("An adjusted score is between −24 and 24 IMPs.", "error");
+    return;
+  }
+  if (window.confirm(`Board ${board}: artificial adjusted score, ${imps} IMPs to ${state.view.match.team_a}?`)) {
+    send({ type: "adjust_score", board, imps_a: imps }, "adjusted score");
+  }
+}
+
 function onClick(event) {
   const button = event.target.closest("button");
   if (!button || button.disabled) return;
   const data = button.dataset;
-  if (data.card !== undefined) {
-    send({ type: "card", card: data.card }, `card ${data.card}`);
-  } else if (data.call !== undefined) {
-    const alert = $("alert-text").value.trim();
-    send({ type: "call", call: data.call, alert: alert ? alert : null }, `call ${data.call}`);
+  if (data.card !== undefined || data.call !== undefined) {
+    playOrCall(data);
   } else if (data.claim !== undefined) {
     state.claimTricks = Number(data.claim);
     render();
@@ -1027,38 +946,185 @@ function onClick(event) {
     if (window.confirm(`Rule: declarer's side takes ${tricks} tricks in all at table ${table}?`)) {
       send({ type: "rule", table, declarer_tricks: tricks }, "ruling");
     }
+  } else if (data.replay !== undefined) {
+    state.replay.set(data.replay, Number(data.step));
+    render();
+  } else if (data.recordTable !== undefined) {
+    state.recordTable.set(Number(data.recordBoard), Number(data.recordTable));
+    render();
+  } else if (data.getBoard !== undefined) {
+    state.recordBoard = Number(data.getBoard);
+    fetchRecord(state.view);
+    render();
+    $("comparison").scrollIntoView({ block: "start" });
+  } else if (data.director !== undefined) {
+    directorAction(button);
+  } else if (data.adjust !== undefined) {
+    adjust(Number(data.adjust));
+  } else if (data.answerTable !== undefined) {
+    $(`director-chat-${data.answerTable}`)?.focus();
+  } else if (data.copy !== undefined) {
+    const input = $(data.copy);
+    input.select();
+    navigator.clipboard?.writeText(input.value).then(() => say("Link copied."), () => say("Select the link and copy it."));
   } else {
-    switch (button.id) {
-      case "last-trick":
-        state.showLastTrick = !state.showLastTrick;
-        render();
-        break;
-      case "claim":
-        state.claimOpen = !state.claimOpen;
-        state.claimTricks = null;
-        render();
-        if (state.claimOpen) document.querySelector("[data-claim]")?.focus();
-        break;
-      case "claim-send":
-        if (state.claimTricks !== null) send({ type: "claim", tricks: state.claimTricks }, "claim");
-        break;
-      case "claim-cancel":
-        state.claimOpen = false;
-        render();
-        $("claim").focus();
-        break;
-      case "claim-accept":
-        send({ type: "claim_answer", accept: true }, "answer to the claim");
-        break;
-      case "claim-reject":
-        send({ type: "claim_answer", accept: false }, "answer to the claim");
-        break;
-      case "explain-cancel":
-        closeExplain();
-        break;
-      default:
-        break;
+    onButton(button);
+  }
+}
+
+function onButton(button) {
+  switch (button.id) {
+    case "last-trick":
+      state.showLastTrick = !state.showLastTrick;
+      render();
+      break;
+    case "claim":
+      state.claimOpen = !state.claimOpen;
+      state.claimTricks = null;
+      render();
+      if (state.claimOpen) document.querySelector("[data-claim]")?.focus();
+      break;
+    case "claim-send":
+      if (state.claimTricks !== null) {
+        const statement = (state.drafts.get("claim-statement") ?? "").trim();
+        send({ type: "claim", tricks: state.claimTricks, statement: statement || null }, "claim");
+      }
+      break;
+    case "claim-cancel":
+      state.claimOpen = false;
+      render();
+      $("claim").focus();
+      break;
+    case "claim-accept":
+      send({ type: "claim_answer", accept: true }, "answer to the claim");
+      break;
+    case "claim-reject":
+      send({ type: "claim_answer", accept: false }, "answer to the claim");
+      break;
+    case "claim-withdraw":
+      send({ type: "withdraw_claim" }, "withdrawal of the claim");
+      break;
+    case "withdraw-concession":
+      send({ type: "withdraw_concession" }, "withdrawal of the concession");
+      break;
+    case "undo":
+      send({ type: "undo" }, "undo request");
+      break;
+    case "undo-agree":
+      send({ type: "undo_answer", accept: true }, "answer to the undo");
+      break;
+    case "undo-refuse":
+      send({ type: "undo_answer", accept: false }, "answer to the undo");
+      break;
+    case "next-board":
+      send({ type: "next_board" }, "next board");
+      break;
+    case "call-confirm":
+      if (guarded()) return;
+      if (state.chosenCall !== null) makeCall(state.chosenCall);
+      break;
+    case "call-cancel":
+      state.chosenCall = null;
+      render();
+      break;
+    case "call-director":
+      state.directorFormOpen = !state.directorFormOpen;
+      render();
+      if (state.directorFormOpen) $("director-text").focus();
+      break;
+    case "director-cancel":
+      state.directorFormOpen = false;
+      render();
+      $("call-director").focus();
+      break;
+    case "download-record":
+      send({ type: "get_record" }, "match record");
+      break;
+    case "name-later":
+      state.nameDismissed = true;
+      render();
+      break;
+    case "record-close":
+      state.recordBoard = null;
+      render();
+      break;
+    case "explain-cancel":
+      closeExplain();
+      break;
+    default:
+      break;
+  }
+}
+
+function onSubmit(event) {
+  const form = event.target;
+  event.preventDefault();
+  switch (form.id || form.dataset.form) {
+    case "chat-form": {
+      const text = $("chat-input").value.trim();
+      if (text) send({ type: "chat", text }, "chat message");
+      break;
     }
+    case "explain-form": {
+      const text = $("explain-text").value.trim();
+      if (text && state.explainIndex !== null) send({ type: "explain", index: state.explainIndex, text }, "explanation");
+      break;
+    }
+    case "name-form": {
+      const name = $("name-input").value.trim();
+      if (name) sendName(name);
+      break;
+    }
+    case "director-form": {
+      const text = $("director-text").value.trim();
+      send({ type: "call_director", text: text || null }, "call for the director");
+      break;
+    }
+    case "director-chat": {
+      const table = Number(form.dataset.table);
+      const text = takeDraft(`director-chat-${table}`);
+      if (text) send({ type: "chat", text, table }, `message to table ${table}`);
+      break;
+    }
+    case "assign":
+      assignResult(Number(form.dataset.table));
+      break;
+    case "adjust":
+      adjust(Number($("adjust-imps").value));
+      break;
+    default:
+      break;
+  }
+}
+
+function assignResult(table) {
+  const field = (name) => $(`assign-${name}-${table}`).value.trim();
+  const board = Number(field("board"));
+  const contract = field("contract").toUpperCase();
+  const passed = contract === "PASS" || contract === "P";
+  if (!passed && !/^[1-7]([CDHS]|NT)(X|XX)?$/.test(contract)) {
+    say("Write the contract like 4S, 3NTX or 2HXX, or Pass.", "error");
+    return;
+  }
+  const tricks = passed ? 0 : Number(field("tricks"));
+  if (!passed && !(Number.isInteger(tricks) && tricks >= 0 && tricks <= 13)) {
+    say("Declarer's tricks: a number from 0 to 13.", "error");
+    return;
+  }
+  const declarer = passed ? null : field("declarer");
+  const what = passed ? "passed out" : `${contract} by ${declarer}, ${tricks} tricks`;
+  if (window.confirm(`Assign table ${table}'s result on board ${board}: ${what}?`)) {
+    send({ type: "assign_result", table, board, contract: passed ? null : contract, declarer, tricks }, "assigned result");
+  }
+}
+
+function onInput(event) {
+  const input = event.target;
+  if (input.dataset?.draft !== undefined && input.id) state.drafts.set(input.id, input.value);
+  if (input.id === "confirm-bid" && event.type === "change") {
+    settings.confirmBid = input.checked;
+    state.chosenCall = null;
+    render();
   }
 }
 
@@ -1067,7 +1133,7 @@ function onKey(event) {
   if (event.target.closest("input, textarea, select")) return;
   const board = state.view?.type === "player_view" ? state.view.board : null;
   const key = event.key.toLowerCase();
-  if (key === "l" && !$("last-trick").disabled) {
+  if (key === "l" && !$("last-trick").disabled && !$("table-controls").hidden) {
     $("last-trick").click();
     return;
   }
@@ -1089,27 +1155,25 @@ function onKey(event) {
 }
 
 function start() {
+  app.render = render;
+  document.body.dataset.guard = "off";
   document.addEventListener("click", onClick);
   document.addEventListener("keydown", onKey);
-  $("bidding-box").addEventListener("submit", (event) => event.preventDefault());
-  $("chat-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const text = $("chat-input").value.trim();
-    if (text) send({ type: "chat", text }, "chat message");
-  });
-  $("explain-form").addEventListener("submit", (event) => {
-    event.preventDefault();
-    const text = $("explain-text").value.trim();
-    if (text && state.explainIndex !== null) send({ type: "explain", index: state.explainIndex, text }, "explanation");
-  });
+  document.addEventListener("submit", onSubmit);
+  document.addEventListener("input", onInput);
+  document.addEventListener("change", onInput);
+  setInterval(() => {
+    tickClocks();
+    if (state.view) renderTurn(state.view);
+  }, 1000);
   const token = decodeURIComponent(location.hash.slice(1));
   if (!token) {
     setStatus("failed", "No link");
     showNotice("This page needs a join link with its token, like …/play#TOKEN: ask the organiser for yours.", "failed");
     return;
   }
-  connection = new Connection(socketUrl(location), token, handlers);
-  connection.start();
+  app.connection = new Connection(socketUrl(location), token, handlers);
+  app.connection.start();
 }
 
 start();

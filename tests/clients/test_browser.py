@@ -17,7 +17,9 @@ import pytest
 import pytest_asyncio
 from playwright.async_api import (
     Browser,
+    BrowserContext,
     ConsoleMessage,
+    Dialog,
     Page,
     WebSocketRoute,
     async_playwright,
@@ -26,7 +28,7 @@ from playwright.async_api import (
 
 from bridge import Auction, Deal, Seat
 from clients.client import Client
-from protocol.messages import PlayerView
+from protocol.messages import MatchCreated, PlayerView, WatchView
 from server.app import Server
 from tests.server.harness import create, one_board
 
@@ -45,6 +47,7 @@ ROBOTS_BESIDE_NORTH = ["t2", "1E", "1S", "1W"]
 WAIT_MS = 10_000
 
 pytestmark = pytest.mark.asyncio
+expect.set_options(timeout=WAIT_MS)  # a busy machine may take a while to draw a change
 
 
 def chromium_path() -> str:
@@ -60,8 +63,9 @@ def chromium_path() -> str:
     return path
 
 
-@pytest_asyncio.fixture
-async def browser() -> AsyncIterator[Browser]:
+async def chromium() -> AsyncIterator[Browser]:
+    """Chromium, headless, for one test: the ``browser`` fixture of every browser test
+    module (``browser = pytest_asyncio.fixture(chromium, name="browser")``)."""
     async with async_playwright() as playwright:
         instance = await playwright.chromium.launch(
             executable_path=chromium_path(), headless=True, args=CHROMIUM_ARGS
@@ -72,18 +76,27 @@ async def browser() -> AsyncIterator[Browser]:
             await instance.close()
 
 
+browser = pytest_asyncio.fixture(chromium, name="browser")
+
+
 async def open_page(
-    browser: Browser,
+    browser: Browser | BrowserContext,
     link: str,
     width: int,
     height: int,
     network: Callable[[WebSocketRoute], Awaitable[None]] | None = None,
 ) -> Page:
     """A fresh page at ``link`` whose script errors fail the test; ``network`` (when given)
-    handles every WebSocket the page opens."""
-    page = await browser.new_page(viewport={"width": width, "height": height})
+    handles every WebSocket the page opens. A browser gives the page a context of its own
+    (its own storage); a context shares its storage with its other pages."""
+    if isinstance(browser, BrowserContext):
+        page = await browser.new_page()
+        await page.set_viewport_size({"width": width, "height": height})
+    else:
+        page = await browser.new_page(viewport={"width": width, "height": height})
     if network is not None:
         await page.route_web_socket(lambda url: url.endswith("/ws"), network)
+    page.on("dialog", accept_dialog)
     problems: list[str] = []
 
     def console(message: ConsoleMessage) -> None:
@@ -106,10 +119,80 @@ def assert_no_script_errors(page: Page) -> None:
     assert not problems, problems
 
 
+async def accept_dialog(dialog: Dialog) -> None:
+    """The director's confirmations (window.confirm) are answered yes."""
+    await dialog.accept()
+
+
 async def screenshot(page: Page, name: str, *, full_page: bool = True) -> None:
     """Save a screenshot as an artifact (the phone's: what its screen shows)."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     await page.screenshot(path=SCREENSHOTS / name, full_page=full_page)
+
+
+SIZES = {"phone": (375, 667), "tablet": (768, 1024), "desktop": (1366, 768)}
+"""The screens every new screen is shown on: a phone, a tablet, a laptop."""
+
+
+async def screenshots(page: Page, name: str, show: str | None = None) -> None:
+    """Save what the screen shows at each of SIZES as ``{name}-{size}.png``; ``show`` is a
+    selector scrolled into view first (else the top of the page). The page gets its size
+    back afterwards."""
+    original = page.viewport_size
+    for size, (width, height) in SIZES.items():
+        await page.set_viewport_size({"width": width, "height": height})
+        await page.evaluate(
+            """show => {
+                if (show === null) return window.scrollTo(0, 0);
+                document.querySelector(show).scrollIntoView({block: "start"});
+                window.scrollBy(0, -56);  // below the sticky turn bar
+            }""",
+            show,
+        )
+        await screenshot(page, f"{name}-{size}.png", full_page=False)
+    if original is not None:
+        await page.set_viewport_size(original)
+
+
+async def settled(page: Page) -> None:
+    """Wait until the guard after a change of the table is over (clicks count again)."""
+    await page.wait_for_function("document.body.dataset.guard !== 'on'", timeout=WAIT_MS)
+
+
+async def press(page: Page, selector: str) -> None:
+    """Click a card or a call once the table is settled (again if the click was ignored
+    because the view changed under it at that very moment)."""
+    for _ in range(5):
+        await settled(page)
+        ignored = "Number(document.body.dataset.ignored ?? 0)"
+        before = await page.evaluate(ignored)
+        await page.click(selector, timeout=WAIT_MS)
+        if await page.evaluate(ignored) == before:
+            return
+    raise AssertionError(f"every click on {selector} was ignored")
+
+
+async def end_match(created: MatchCreated) -> None:
+    """The director voids every board not compared yet: the match ends at once (a test
+    leaves no match unfinished, or the next server over the store would resume its robots)."""
+    director = await Client.connect(created.director, name="test director")
+    try:
+        view = director.view
+        assert isinstance(view, WatchView)
+        compared = {c.board for c in view.match.comparisons}
+        for board in view.match.boards:
+            if board not in compared:
+                await director.void_board(board)
+        await director.wait_for(lambda v: v.match.finished or None)
+    finally:
+        await director.close()
+
+
+def link_of(created: MatchCreated, table: int, seat: str) -> str:
+    """A seat's join link (the seat is not a robot's)."""
+    link = next(s.link for s in created.seats if (s.table, s.seat) == (table, seat))
+    assert link is not None, f"{table}{seat} is a robot's seat"
+    return link
 
 
 async def enabled(page: Page, kind: str) -> list[str]:
@@ -128,7 +211,8 @@ async def wait_for_my_turn_or_the_end(page: Page) -> str:
             const mine = document.querySelector("#turn.mine") !== null;
             const ready = document.querySelector(
                 "button[data-card]:enabled, button[data-call]:enabled, #claim-accept:enabled");
-            return document.body.dataset.phase === "finished" || (mine && ready !== null);
+            const settled = document.body.dataset.guard !== "on";
+            return document.body.dataset.phase === "finished" || (mine && ready && settled);
         }""",
         timeout=WAIT_MS,
     )
@@ -169,7 +253,7 @@ async def legal_cards_shown(page: Page, hand: str) -> list[str]:
         "cards => cards.map(c => c.dataset.card)"
     )
     led = await page.evaluate(
-        '() => document.querySelector(".trick:not(.faded) [data-led]")?.dataset.led ?? null'
+        '() => document.querySelector(".trick-live [data-led]")?.dataset.led ?? null'
     )
     following = [card for card in held if led is not None and card[0] == led[0]]
     return following or list(held)
@@ -220,6 +304,7 @@ async def north_link(server: Server) -> str:
         team_a="Sharks",
         team_b="Minnows",
         deals_pbn=one_board(DEAL, dealer="E", vulnerable="NS"),
+        names={"1N": "Nora"},
     )
     north = created.seats[0]
     assert (north.table, north.seat, north.robot) == (1, "N", False)
@@ -257,9 +342,16 @@ async def test_north_plays_a_whole_board_against_robots(server: Server, browser:
     assert clicked == 26  # every card of North's and of dummy's, by clicking
 
     comparison = page.locator("#comparison")
-    await expect(comparison).to_contain_text("Board 1: both tables finished", timeout=WAIT_MS)
+    await expect(comparison).to_contain_text("Board 1 at both tables", timeout=WAIT_MS)
     await expect(comparison).to_contain_text("Swing")
-    await expect(comparison).to_contain_text("Other table")
+    # Both tables side by side (get_board): each one's auction and its 13 tricks.
+    await expect(comparison.locator(".record-table")).to_have_count(2)
+    for table in (1, 2):
+        played = comparison.locator(f'.record-table[data-table="{table}"]')
+        await expect(played.locator(".play-table tbody tr")).to_have_count(13)
+        await expect(played.locator(".auction-grid td[data-called]").first).to_be_visible()
+    await expect(comparison.locator(".par")).to_be_visible()
+    await expect(page.locator("#boards")).to_contain_text("Other table")
     await expect(page.locator("#final")).to_contain_text("Final result")
     await expect(page.locator("#turn")).to_have_text("The match is over.")
     await screenshot(page, "comparison.png")
@@ -340,13 +432,14 @@ async def test_everything_needed_for_play_fits_a_phone(server: Server, browser: 
 async def test_the_spectator_page_shows_both_tables(server: Server, browser: Browser) -> None:
     # Robots play both tables (a test leaves no match unfinished: the next server started
     # over the same store would resume its robots).
+    board = one_board(DEAL, dealer="E", vulnerable="NS")
     created = await create(
         server,
-        boards=1,
+        boards=2,
         robots=["t1", "t2"],
         team_a="Sharks",
         team_b="Minnows",
-        deals_pbn=one_board(DEAL, dealer="E", vulnerable="NS"),
+        deals_pbn=board + "\n" + board.replace('[Board "1"]', '[Board "2"]'),
         spectators="live",
     )
     assert created.spectator is not None
@@ -360,8 +453,16 @@ async def test_the_spectator_page_shows_both_tables(server: Server, browser: Bro
         await expect(table.locator(".hand-rows")).to_have_count(4)
         await expect(table.locator(".hand-rows [data-card]")).to_have_count(52)  # the deal
         await expect(table.locator(".auction")).to_contain_text("1NT")
+        await expect(table.locator('[data-seat-tag="N"] .robot-mark')).to_be_visible()
     await expect(page.locator("#comparison")).to_contain_text("Swing")
     await expect(page.locator("#final")).to_contain_text("Final result")
+    # The board table shows every board each table finished, not only the current one.
+    for number in (1, 2):
+        row = page.locator(f'#boards tr[data-board="{number}"]')
+        for table_number in (1, 2):
+            await expect(row.locator(f'[data-table-result="{table_number}"]')).to_contain_text(
+                "1NT"
+            )
     await screenshot(page, "watch.png")
     assert_no_script_errors(page)
 
@@ -432,6 +533,8 @@ async def test_north_asks_chats_and_accepts_a_concession(server: Server, browser
         team_a="Sharks",
         team_b="Minnows",
         deals_pbn=one_board(turned, dealer="E", vulnerable="All"),
+        chat="table",
+        names={"1N": "Nora"},
     )
     north_link, south_link = created.seats[0].link, created.seats[2].link
     assert north_link is not None
@@ -454,7 +557,7 @@ async def test_north_asks_chats_and_accepts_a_concession(server: Server, browser
             await south.call("P")
         # Lead first: before dummy is faced, declarer's robot cannot check any claim.
         await south.play(board.legal[0])
-        await south.claim(0)
+        await south.claim(0, "You have the rest: my partner's hand is dead")
 
     south_task = asyncio.create_task(play_south())
     page = await open_page(browser, north_link, 1280, 900)
@@ -475,10 +578,12 @@ async def test_north_asks_chats_and_accepts_a_concession(server: Server, browser
         panel = page.locator("#claim-panel")
         await expect(panel).to_contain_text("South claims 0 of the 13 remaining tricks")
         await expect(panel.locator(".claim-cards .card")).to_have_count(12)
+        await expect(panel.locator(".claim-statement")).to_contain_text("my partner's hand is dead")
         await screenshot(page, "claim.png")
+        await screenshots(page, "claim-statement")
         await page.click("#claim-accept")
         await expect(page.locator("#comparison")).to_contain_text("Swing", timeout=WAIT_MS)
-        await expect(page.locator(".contract-info")).to_contain_text("N-S 0 · E-W 13")
+        await expect(page.locator("#compass .contract-info")).to_contain_text("N-S 0 · E-W 13")
         await south_task
     finally:
         south_task.cancel()

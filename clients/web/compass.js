@@ -1,0 +1,263 @@
+// One table drawn as a compass: four seats (their players, their cards when visible) around
+// the middle (the auction, the trick). Used for the live table, the spectators' and
+// director's tables and the replay of a finished board. Draws only what it is given.
+
+import { SEAT_NAME, SUITS, SUIT_SYMBOL, bySuit, callName, cardName, isVulnerable, next, partner, rankText, sideOf, vulnerabilityText } from "./bridge.js";
+import { callNode, cardTile, clock, h, isAway, personAt } from "./dom.js";
+
+export function teamOf(table, seat) {
+  const nsTeam = table === 1 ? "A" : "B";
+  return sideOf(seat) === "NS" ? nsTeam : nsTeam === "A" ? "B" : "A";
+}
+
+export function teamName(match, team) {
+  return team === "A" ? match.team_a : match.team_b;
+}
+
+/** Where each seat sits on screen when `bottom` is drawn at the bottom. */
+export function placesFor(bottom) {
+  return { bottom, left: next(bottom), top: partner(bottom), right: next(bottom, 3) };
+}
+
+/**
+ * One table as a compass. `bottom` is the seat drawn at the bottom (the player, or South for
+ * watchers); `me` the player's seat (null for watchers), whose own hand is drawn below the
+ * table rather than in it (unless `ownHand`). `hands` are the hands to draw (seat -> cards),
+ * `middle` what goes in the middle, `players` the view's PlayerInfo list, `dummyEnabled`
+ * whether declarer may click dummy's legal cards now.
+ */
+export function compass(board, { bottom, me, match, players, hands, middle, dummyEnabled = false, ownHand = false, live = true }) {
+  const places = placesFor(bottom);
+  const grid = h("div", {
+    class: `compass-grid${Object.keys(hands).length > 2 ? " many-hands" : ""}`,
+    "data-board": board.board,
+    "data-table": board.table,
+  });
+  grid.append(boardInfo(board), contractInfo(board));
+  const legal = new Set(live && board.phase === "play" && me && board.acting === me ? board.legal : []);
+  for (const [place, seat] of Object.entries(places)) {
+    const playable = live && me !== null && board.declarer === me && seat === board.dummy && seat !== me;
+    const drawHand = seat in hands && (ownHand || !(me !== null && seat === me));
+    grid.append(
+      h(
+        "div",
+        { class: `seat-box place-${place}${drawHand ? " with-hand" : ""}`, "data-seat": seat },
+        seatTag(board, seat, { me, match, players, hidden: !(seat in hands), live }),
+        drawHand ? handRows(hands[seat], seat, { playable, legal, enabled: dummyEnabled }) : null,
+      ),
+    );
+  }
+  grid.append(h("div", { class: "centre" }, middle));
+  return h("div", { class: "compass-box" }, grid);
+}
+
+export function boardInfo(board) {
+  const vulnerable = board.vulnerability;
+  return h(
+    "div",
+    { class: "board-info", "aria-label": `Board ${board.board}, dealer ${SEAT_NAME[board.dealer]}, vulnerable ${vulnerabilityText(vulnerable)}` },
+    h("span", { class: "board-number", "data-test": "board-number" }, `Board ${board.board}`),
+    h("span", { class: "dealer" }, `Dealer ${board.dealer}`),
+    h(
+      "span",
+      { class: `vulnerability vul-${vulnerable}`, "data-vulnerability": vulnerable },
+      `Vul ${vulnerabilityText(vulnerable)}`,
+    ),
+  );
+}
+
+export function contractInfo(board) {
+  const box = h("div", { class: "contract-info" });
+  if (board.contract) {
+    box.append(
+      h("span", { class: "contract", "data-contract": board.contract }, callNode(board.contract), ` by ${board.declarer}`),
+    );
+  } else if (board.phase === "auction") {
+    box.append(h("span", { class: "contract" }, "Auction"));
+  } else {
+    box.append(h("span", { class: "contract" }, "Passed out"));
+  }
+  if (board.phase !== "auction" && board.contract) {
+    box.append(
+      h(
+        "span",
+        { class: "trick-count", "data-tricks-ns": board.tricks_ns, "data-tricks-ew": board.tricks_ew },
+        `N-S ${board.tricks_ns} · E-W ${board.tricks_ew}`,
+      ),
+    );
+  }
+  return box;
+}
+
+/** A seat's tag: the seat, its player (name, robot, away since when), roles and turn. */
+export function seatTag(board, seat, { me, match, players, hidden, live = true }) {
+  const onTurn = live && board.turn === seat && ["auction", "play"].includes(board.phase) && !board.undo;
+  const vulnerable = isVulnerable(seat, board.vulnerability);
+  const info = personAt(players, board.table, seat);
+  const roles = [];
+  if (me !== null && seat === me) roles.push("You");
+  if (board.declarer === seat && board.phase !== "auction") roles.push("Declarer");
+  if (board.dummy === seat) roles.push("Dummy");
+  if (board.dealer === seat && board.phase === "auction") roles.push("Dealer");
+  const team = match ? teamName(match, teamOf(board.table, seat)) : null;
+  const count = board.hand_sizes[seat];
+  const away = live && isAway(info) && !match?.finished;
+  return h(
+    "div",
+    {
+      class: `seat-tag${vulnerable ? " vulnerable" : ""}${onTurn ? " on-turn" : ""}${me === seat ? " me" : ""}${away ? " away" : ""}`,
+      "aria-current": onTurn ? "step" : null,
+      "data-seat-tag": seat,
+    },
+    h("span", { class: "seat-name" }, SEAT_NAME[seat]),
+    info?.name && !(info.robot && info.name === "Robot") ? h("span", { class: "player-name", "data-name": info.name }, info.name) : null,
+    info?.robot ? h("span", { class: "robot-mark", title: "a program plays this seat" }, "Robot") : null,
+    away
+      ? info.since == null
+        ? h("span", { class: "away-mark", "data-away": seat }, "not here yet")
+        : clock(info.since, "away", { class: "away-mark", "data-away": seat })
+      : null,
+    roles.length ? h("span", { class: "roles" }, roles.join(" · ")) : null,
+    team ? h("span", { class: "team" }, team) : null,
+    hidden && board.phase !== "finished" ? h("span", { class: "count" }, `${count} cards`) : null,
+    onTurn ? h("span", { class: "turn-mark" }, board.phase === "auction" ? "to call" : "to play") : null,
+  );
+}
+
+/** A hand in four suit rows; dummy's cards are buttons for declarer. */
+export function handRows(cards, seat, { playable = false, legal = new Set(), enabled = false } = {}) {
+  const groups = bySuit(cards);
+  return h(
+    "div",
+    { class: "hand-rows", role: "group", "aria-label": `${SEAT_NAME[seat]}'s cards` },
+    SUITS.map((suit) =>
+      h(
+        "div",
+        { class: `suit-row suit-${suit}` },
+        h("span", { class: "row-symbol", "aria-hidden": "true" }, SUIT_SYMBOL[suit]),
+        groups[suit].length
+          ? groups[suit].map((card) =>
+              playable
+                ? h(
+                    "button",
+                    {
+                      type: "button",
+                      class: `rank-button suit-${suit}`,
+                      "data-card": card,
+                      "aria-label": `${cardName(card)}, from ${SEAT_NAME[seat]}`,
+                      disabled: !(enabled && legal.has(card)),
+                    },
+                    rankText(card[1]),
+                  )
+                : h("span", { class: "rank-text", "data-card": card, "aria-label": cardName(card) }, rankText(card[1])),
+            )
+          : h("span", { class: "void", "aria-label": "none" }, "—"),
+      ),
+    ),
+  );
+}
+
+/**
+ * A trick in the middle of the table. `state`: "live" (being played: the seat to play gets
+ * a placeholder), "complete" (all four cards, just won), "gathered" (quitted: nothing
+ * shown), "last" (the last trick looked at again) or "replay".
+ */
+export function trickNode(trick, bottom, { state = "live", turn = null, id = null, caption = null } = {}) {
+  const places = placesFor(bottom);
+  const shown = state === "gathered" ? [] : trick?.cards ?? [];
+  const played = new Map(shown.map((entry) => [entry.seat, entry.card]));
+  const leader = shown[0]?.seat;
+  const slots = h("div", {
+    class: `trick trick-${state}`,
+    id,
+    "data-trick-state": state,
+    "aria-label": caption ?? "The trick",
+  });
+  for (const [place, seat] of Object.entries(places)) {
+    const card = played.get(seat);
+    const waiting = !card && state === "live" && turn === seat;
+    slots.append(
+      h(
+        "div",
+        {
+          class: `trick-slot slot-${place}${state !== "live" && trick?.winner === seat && card ? " winner" : ""}`,
+          "data-seat": seat,
+          "data-led": card && seat === leader ? card : null,
+        },
+        card
+          ? cardTile(card, { "data-card": null, "data-trick-card": card, "aria-label": `${SEAT_NAME[seat]}: ${cardName(card)}` })
+          : waiting
+            ? h("span", { class: "card placeholder", "aria-label": `${SEAT_NAME[seat]} to play` }, "?")
+            : null,
+      ),
+    );
+  }
+  return [slots, caption ? h("p", { class: "centre-note", "data-caption": state }, caption) : null];
+}
+
+// -- the auction ----------------------------------------------------------------------------
+
+const AUCTION_ORDER = ["W", "N", "E", "S"];
+
+/**
+ * The auction in four columns (W N E S). For a player (`me`), opponents' calls are buttons
+ * that ask what they mean and the player's own calls buttons to explain them.
+ */
+export function auctionGrid(board, me, id, { live = true } = {}) {
+  const head = h(
+    "tr",
+    {},
+    AUCTION_ORDER.map((seat) =>
+      h(
+        "th",
+        { scope: "col", class: isVulnerable(seat, board.vulnerability) ? "vulnerable" : null, title: SEAT_NAME[seat] },
+        seat,
+      ),
+    ),
+  );
+  const cells = [];
+  for (let i = 0; i < AUCTION_ORDER.indexOf(board.dealer); i += 1) cells.push(h("td", {}));
+  const opponents = me === null ? new Set() : new Set([next(me), next(me, 3)]);
+  board.auction.forEach((entry, index) => {
+    const content = [callNode(entry.call), entry.alert ? h("sup", { class: "alert-mark", title: entry.alert }, "!") : null];
+    let cell;
+    if (live && me !== null && opponents.has(entry.seat) && entry.call !== "P") {
+      cell = h(
+        "button",
+        { type: "button", class: "auction-call", "data-ask": index, "aria-label": `${SEAT_NAME[entry.seat]}: ${callName(entry.call)}${entry.alert ? `, alerted: ${entry.alert}` : ""}. Ask what it means` },
+        content,
+      );
+    } else if (live && me !== null && entry.seat === me) {
+      cell = h(
+        "button",
+        { type: "button", class: "auction-call own", "data-explain": index, "aria-label": `Your ${callName(entry.call)}${entry.alert ? `, explained: ${entry.alert}` : ""}. Explain it` },
+        content,
+      );
+    } else {
+      cell = h("span", { class: "auction-call" }, content);
+    }
+    cells.push(
+      h("td", { "data-index": index, "data-seat": entry.seat, "data-called": entry.call, class: entry.alert ? "alerted" : null }, cell),
+    );
+  });
+  if (live && board.phase === "auction" && board.turn) {
+    cells.push(h("td", { class: "to-call", "aria-label": `${SEAT_NAME[board.turn]} to call` }, "?"));
+  }
+  const rows = [];
+  for (let i = 0; i < cells.length; i += 4) rows.push(h("tr", {}, cells.slice(i, i + 4)));
+  const explanations = board.auction
+    .map((entry, index) => ({ ...entry, index }))
+    .filter((entry) => entry.alert);
+  return h(
+    "div",
+    { class: "auction", id },
+    h("table", { class: "auction-grid" }, h("caption", { class: "visually-hidden" }, "Auction"), h("thead", {}, head), h("tbody", {}, rows)),
+    explanations.length
+      ? h(
+          "ul",
+          { class: "explanations" },
+          explanations.map((entry) => h("li", {}, callNode(entry.call), ` (${entry.seat}): ${entry.alert}`)),
+        )
+      : null,
+  );
+}

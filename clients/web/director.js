@@ -1,0 +1,344 @@
+// The spectators' and the director's page: both tables as the watch view shows them, with
+// their players; for the director also the calls for the director, each table's chat and
+// the director's tools (rulings, undo, assigned and adjusted scores, substitutes).
+
+import { SEATS, SEAT_NAME, sideOf } from "./bridge.js";
+import { auctionGrid, compass, teamName, teamOf } from "./compass.js";
+import { $, callNode, cardText, clock, h, personAt, seatWithName } from "./dom.js";
+import { liveMiddle } from "./live.js";
+import { draftInput, state } from "./ui.js";
+
+const MODES = {
+  live: "Watching live: both tables as they are played.",
+  delayed: "Watching with a delay: each board appears once both tables have finished it.",
+  director: "Directing: both tables, every hand.",
+};
+
+const kept = new Map();
+
+/**
+ * The part `name` built by `build()`, or the same nodes again while `key` is unchanged: a
+ * table of robots sends many updates a second, and a button drawn afresh between the
+ * director's press and release would lose the click.
+ */
+function memo(name, key, build) {
+  const old = kept.get(name);
+  if (old && old.key === key) return old.nodes;
+  const nodes = build();
+  kept.set(name, { key, nodes });
+  return nodes;
+}
+
+export function renderWatch(view) {
+  $("player").hidden = true;
+  $("watch").hidden = false;
+  $("auction-review").hidden = true;
+  const director = view.mode === "director";
+  $("watch-mode").textContent = MODES[view.mode] ?? "";
+  const queue = $("director-queue");
+  queue.hidden = !director;
+  if (director) {
+    queue.replaceChildren(...memo("queue", JSON.stringify([view.director_calls, view.players]), () => directorQueue(view)));
+  }
+  const tables = $("tables");
+  tables.replaceChildren();
+  if (!view.tables.length) {
+    tables.append(h("p", { class: "centre-note" }, "Nothing to show yet: boards appear here once both tables have finished them."));
+  }
+  for (const board of view.tables) tables.append(watchTable(view, board, director));
+  const tools = $("match-tools");
+  tools.hidden = !director;
+  if (director) {
+    const match = view.match;
+    tools.replaceChildren(...memo("match-tools", JSON.stringify([match.boards, match.team_a, match.team_b]), () => matchTools(view)));
+  }
+}
+
+function watchTable(view, board, director) {
+  const match = view.match;
+  const players = view.players.filter((p) => p.table === board.table);
+  return h(
+    "section",
+    { class: "watch-table", id: `table-${board.table}`, "data-table": board.table, "aria-label": `Table ${board.table}` },
+    h(
+      "h2",
+      {},
+      `Table ${board.table}`,
+      h("span", { class: "teams" }, ` ${teamName(match, teamOf(board.table, "N"))} N-S, ${teamName(match, teamOf(board.table, "E"))} E-W`),
+    ),
+    compass(board, {
+      bottom: "S",
+      me: null,
+      match,
+      players,
+      hands: board.phase === "finished" && board.deal ? board.deal : board.hands,
+      middle: liveMiddle(board, "S", null),
+    }),
+    board.phase !== "auction" ? auctionGrid(board, null, null) : null,
+    watchClaim(board),
+    watchUndo(board, director),
+    director && players.length ? keptTableTools(view, board) : null, // not at a robots' table
+  );
+}
+
+function keptTableTools(view, board) {
+  const key = JSON.stringify([
+    board.board,
+    board.phase,
+    board.auction.length,
+    board.tricks_ns + board.tricks_ew,
+    board.declarer,
+    view.chat.filter((line) => line.table === board.table),
+    view.players.filter((p) => p.table === board.table),
+    state.substituted,
+  ]);
+  return memo(`tools-${board.table}`, key, () => tableTools(view, board));
+}
+
+function watchClaim(board) {
+  const claim = board.claim;
+  if (!claim) return null;
+  const status = {
+    pending: "waiting for the answer",
+    accepted: "accepted",
+    rejected: "rejected: play goes on",
+    withdrawn: "withdrawn: play goes on",
+  }[claim.status];
+  return h(
+    "div",
+    { class: "claim-panel", "data-claim-status": claim.status },
+    h("p", {}, `${SEAT_NAME[claim.claimer]} claims ${claim.tricks} of the ${claim.remaining} remaining tricks: ${status}.`),
+    claim.statement ? h("p", { class: "claim-statement" }, `“${claim.statement}”`) : null,
+  );
+}
+
+function undoWhat(undo) {
+  return h("span", {}, "their ", undo.call ? callNode(undo.call) : cardText(undo.card));
+}
+
+function watchUndo(board, director) {
+  const undo = board.undo;
+  if (!undo) return null;
+  const waiting = undo.deciders.filter((seat) => !undo.accepted.includes(seat));
+  return h(
+    "div",
+    { class: "undo-panel", "data-undo-seat": undo.seat },
+    h("p", {}, `${SEAT_NAME[undo.seat]} asks to take back `, undoWhat(undo), `: waiting for ${waiting.map((s) => SEAT_NAME[s]).join(" and ")}.`),
+    director
+      ? h(
+          "div",
+          { class: "button-row" },
+          h("button", { type: "button", class: "primary", "data-director": "undo-allow", "data-table": board.table }, "Allow the undo"),
+          h("button", { type: "button", class: "danger", "data-director": "undo-refuse", "data-table": board.table }, "Refuse it"),
+        )
+      : null,
+  );
+}
+
+// -- the director's queue -------------------------------------------------------------------
+
+function directorQueue(view) {
+  const calls = view.director_calls;
+  const heading = h("h2", { id: "queue-heading" }, `Calls for the director${calls.length ? ` (${calls.length})` : ""}`);
+  if (!calls.length) return [heading, h("p", { class: "queue-empty" }, "No table is calling.")];
+  return [
+    heading,
+    h(
+      "ol",
+      { class: "queue", "aria-labelledby": "queue-heading" },
+      calls.map((call) =>
+        h(
+          "li",
+          { class: "queue-call", "data-call-table": call.table, "data-call-seat": call.seat },
+          h("strong", {}, `Table ${call.table}`),
+          call.board !== null ? ` · board ${call.board}` : "",
+          ` · ${seatWithName(personAt(view.players, call.table, call.seat), call.seat)}`,
+          call.text ? h("span", { class: "queue-text" }, `: “${call.text}”`) : null,
+          " · ",
+          clock(call.at, "ago", { class: "queue-ago" }),
+          h("button", { type: "button", "data-answer-table": call.table }, "Answer in chat"),
+        ),
+      ),
+    ),
+  ];
+}
+
+// -- the director's tools at one table -------------------------------------------------------
+
+function tableTools(view, board) {
+  const table = board.table;
+  const inPlay = board.phase === "play" || board.phase === "claim";
+  const inProgress = board.phase !== "finished";
+  return h(
+    "div",
+    { class: "director-tools", "aria-label": `Director's tools, table ${table}` },
+    tableChat(view, table),
+    h(
+      "details",
+      { class: "tools", open: true },
+      h("summary", {}, `Tools for table ${table}, board ${board.board}`),
+      h(
+        "div",
+        { class: "tool" },
+        h("h3", {}, "Take back"),
+        h(
+          "button",
+          { type: "button", "data-director": "undo", "data-table": table, disabled: !inProgress || (board.auction.length === 0) },
+          "Undo the table's last call or card",
+        ),
+      ),
+      inPlay ? ruleTool(board) : null,
+      assignTool(board),
+      substituteTool(view, table),
+    ),
+  );
+}
+
+function ruleTool(board) {
+  const declarerSide = sideOf(board.declarer);
+  const already = declarerSide === "NS" ? board.tricks_ns : board.tricks_ew;
+  const remaining = 13 - board.tricks_ns - board.tricks_ew;
+  const options = [];
+  for (let tricks = already; tricks <= already + remaining; tricks += 1) {
+    options.push(h("button", { type: "button", "data-rule-table": board.table, "data-rule-tricks": tricks }, String(tricks)));
+  }
+  return h(
+    "div",
+    { class: "tool" },
+    h("h3", {}, "Rule: end the play"),
+    h("p", {}, `Declarer's side (${SEAT_NAME[board.declarer]}) takes, in all:`),
+    h("div", { class: "claim-numbers" }, options),
+  );
+}
+
+function assignTool(board) {
+  const table = board.table;
+  const id = (name) => `assign-${name}-${table}`;
+  return h(
+    "form",
+    { class: "tool assign-form", "data-form": "assign", "data-table": table },
+    h("h3", {}, "Assign a result"),
+    h(
+      "div",
+      { class: "fields" },
+      h("label", { for: id("board") }, "Board", draftInput(id("board"), { type: "number", min: 1, value: String(board.board), class: "narrow" })),
+      h("label", { for: id("contract") }, "Contract", draftInput(id("contract"), { placeholder: "4SX, or Pass", pattern: "([1-7]([CDHS]|NT)(X|XX)?|[Pp]ass)", class: "narrow" })),
+      h(
+        "label",
+        { for: id("declarer") },
+        "Declarer",
+        h("select", { id: id("declarer"), "data-draft": "" }, SEATS.map((seat) => h("option", { value: seat, selected: (state.drafts.get(id("declarer")) ?? "N") === seat }, seat))),
+      ),
+      h("label", { for: id("tricks") }, "Tricks", draftInput(id("tricks"), { type: "number", min: 0, max: 13, value: "", class: "narrow" })),
+    ),
+    h("button", { type: "submit" }, "Assign"),
+  );
+}
+
+function substituteTool(view, table) {
+  const id = `substitute-seat-${table}`;
+  const chosen = state.drafts.get(id) ?? "N";
+  const done = state.substituted?.table === table ? state.substituted : null;
+  return h(
+    "div",
+    { class: "tool substitute" },
+    h("h3", {}, "Substitute a player"),
+    h(
+      "div",
+      { class: "fields" },
+      h(
+        "label",
+        { for: id },
+        "Seat",
+        h(
+          "select",
+          { id, "data-draft": "" },
+          SEATS.map((seat) => h("option", { value: seat, selected: chosen === seat }, seatWithName(personAt(view.players, table, seat), seat))),
+        ),
+      ),
+      h("button", { type: "button", "data-director": "substitute", "data-table": table }, "New player: a new link"),
+      h("button", { type: "button", "data-director": "substitute-robot", "data-table": table }, "Seat a robot"),
+    ),
+    done
+      ? h(
+          "div",
+          { class: "new-link", "data-substituted": `${done.table}${done.seat}` },
+          done.link
+            ? [
+                h("label", { for: `new-link-${table}` }, `New link for ${SEAT_NAME[done.seat]} (the old one no longer works):`),
+                h("input", { id: `new-link-${table}`, type: "text", readonly: true, value: done.link }),
+                h("button", { type: "button", "data-copy": `new-link-${table}` }, "Copy"),
+              ]
+            : h("p", {}, `A robot now plays ${SEAT_NAME[done.seat]}.`),
+        )
+      : null,
+  );
+}
+
+function tableChat(view, table) {
+  const lines = view.chat.filter((line) => line.table === table);
+  const players = view.players;
+  const input = `director-chat-${table}`;
+  return h(
+    "section",
+    { class: "chat director-chat", "aria-label": `Chat at table ${table}` },
+    h("h3", {}, `Chat at table ${table}`),
+    h(
+      "ol",
+      { class: "chat-log", "data-chat-table": table },
+      lines.map((line) =>
+        h(
+          "li",
+          { class: line.seat === null ? "from-director" : null },
+          h("span", { class: "chat-seat" }, line.seat === null ? "Director" : seatWithName(personAt(players, table, line.seat), line.seat)),
+          line.to.length < 4 ? h("span", { class: "chat-to" }, ` → ${line.to.filter((seat) => seat !== line.seat).join(" ")}`) : null,
+          ": ",
+          line.text,
+        ),
+      ),
+    ),
+    h(
+      "form",
+      { class: "chat-form", "data-form": "director-chat", "data-table": table },
+      h("label", { class: "visually-hidden", for: input }, `Message to table ${table}`),
+      draftInput(input, { maxlength: 300, placeholder: `To everyone at table ${table}` }),
+      h("button", { type: "submit" }, "Send"),
+    ),
+  );
+}
+
+// -- the director's tools for the match ---------------------------------------------------
+
+function matchTools(view) {
+  const match = view.match;
+  const id = "adjust-board";
+  const chosen = Number(state.drafts.get(id) ?? match.boards[0]);
+  const a = match.team_a;
+  const b = match.team_b;
+  return [
+    h("h2", {}, "Adjusted scores"),
+    h(
+      "form",
+      { class: "tool adjust-form", "data-form": "adjust" },
+      h(
+        "div",
+        { class: "fields" },
+        h("label", { for: id }, "Board", h("select", { id, "data-draft": "" }, match.boards.map((n) => h("option", { value: n, selected: n === chosen }, String(n))))),
+      ),
+      h(
+        "div",
+        { class: "button-row" },
+        h("button", { type: "button", "data-adjust": 3 }, `Avg+ to ${a} (+3)`),
+        h("button", { type: "button", "data-adjust": -3 }, `Avg+ to ${b} (−3)`),
+        h("button", { type: "button", "data-adjust": 0 }, "Average (0)"),
+      ),
+      h(
+        "div",
+        { class: "fields" },
+        h("label", { for: "adjust-imps" }, `IMPs to ${a}`, draftInput("adjust-imps", { type: "number", min: -24, max: 24, class: "narrow" })),
+        h("button", { type: "submit" }, "Give"),
+        h("button", { type: "button", class: "danger", "data-director": "void" }, "Void the board"),
+      ),
+    ),
+  ];
+}

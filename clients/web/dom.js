@@ -1,0 +1,149 @@
+// Building the page: the `h()` helper and the small pieces every part of the table draws
+// (calls, results, cards, people, times). No state here: each takes what it draws.
+
+import { SEAT_NAME, SUIT_SYMBOL, cardName, overtricks, parseCall, rankText, scoreText } from "./bridge.js";
+
+/** h("button", {class: "call", "data-call": "1NT"}, "1NT"): an element with its children. */
+export function h(tag, props = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key === "class") element.className = value;
+    else if (key === "text") element.textContent = value;
+    else if (key === "value") element.value = value;
+    else element.setAttribute(key, value === true ? "" : String(value));
+  }
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    element.append(child instanceof Node ? child : String(child));
+  }
+  return element;
+}
+
+export const $ = (id) => document.getElementById(id);
+
+export function suitSymbol(suit) {
+  return h("span", { class: `suit suit-${suit}` }, SUIT_SYMBOL[suit]);
+}
+
+/** A call or contract with its suit symbol in the suit's colour: 4♠X, 3NT, Pass, Dbl. */
+export function callNode(call) {
+  if (call === "P") return h("span", { class: "call-text pass" }, "Pass");
+  if (call === "X") return h("span", { class: "call-text double" }, "Dbl");
+  if (call === "XX") return h("span", { class: "call-text redouble" }, "Rdbl");
+  const bid = parseCall(call);
+  return h(
+    "span",
+    { class: "call-text bid" },
+    String(bid.level),
+    bid.strain === "NT" ? h("span", { class: "nt" }, "NT") : suitSymbol(bid.strain),
+    bid.doubled,
+  );
+}
+
+/** A card as text in its suit's colour: ♠K, ♥10. */
+export function cardText(card) {
+  return h(
+    "span",
+    { class: `card-text suit-${card[0]}`, "data-card-text": card, "aria-label": cardName(card) },
+    SUIT_SYMBOL[card[0]],
+    rankText(card[1]),
+  );
+}
+
+/** "4♠ N =  N-S +420": a table's result as a scorecard writes it (assigned ones say so). */
+export function resultNode(result) {
+  if (!result) return h("span", { class: "result" }, "–");
+  const assigned = result.assigned ? h("span", { class: "assigned", title: "assigned by the director" }, " (assigned)") : null;
+  if (result.contract === null) return h("span", { class: "result" }, "Passed out, 0", assigned);
+  return h(
+    "span",
+    { class: "result" },
+    callNode(result.contract),
+    ` ${result.declarer} ${overtricks(result.contract, result.tricks)}`,
+    h("span", { class: "score" }, ` ${scoreText(result.ns_score)}`),
+    assigned,
+  );
+}
+
+export function cardTile(card, props = {}, tag = "span") {
+  return h(
+    tag,
+    {
+      class: `card suit-${card[0]}`,
+      "data-card": card,
+      "aria-label": cardName(card),
+      title: tag === "button" ? cardName(card) : null,
+      ...props,
+    },
+    h("span", { class: "rank", "aria-hidden": "true" }, rankText(card[1])),
+    h("span", { class: "pip", "aria-hidden": "true" }, SUIT_SYMBOL[card[0]]),
+  );
+}
+
+// -- people --------------------------------------------------------------------------------
+
+/** The PlayerInfo of a seat at a table, from a view's `players` (or undefined). */
+export function personAt(players, table, seat) {
+  return (players ?? []).find((p) => p.table === table && p.seat === seat);
+}
+
+/** "East (Bob)", or "East" when the seat has no name yet. */
+export function seatWithName(info, seat) {
+  return info?.name ? `${SEAT_NAME[seat]} (${info.name})` : SEAT_NAME[seat];
+}
+
+/** Whether the seat's player is away: not connected (robots included: a robot can drop too). */
+export function isAway(info) {
+  return info !== undefined && !info.connected;
+}
+
+// -- times -----------------------------------------------------------------------------------
+
+/** "45 s", "2 min", "1 h 5 min": how long `ms` milliseconds is, as people say it. */
+export function durationText(ms) {
+  const seconds = Math.max(0, Math.round(ms / 1000));
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const rest = minutes % 60;
+  return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ""}`;
+}
+
+/** "away 2 min" (or "not here yet" for a seat nobody has joined). */
+export function awayText(info, now = Date.now()) {
+  if (info.since == null) return "not here yet";
+  return `away ${durationText(now - info.since)}`;
+}
+
+/**
+ * A piece of text that follows the clock: `clock(ms, "ago")` reads "2 min ago",
+ * `clock(ms, "in")` "12 s", `clock(info.since, "away")` "away 2 min" ("away-minutes": to
+ * the minute). tickClocks() keeps every one of them up to date without drawing the page
+ * again.
+ */
+export function clock(at, kind, props = {}) {
+  const element = h("span", { ...props, "data-clock": kind, "data-at": at });
+  element.textContent = clockText(at, kind);
+  return element;
+}
+
+function clockText(at, kind, now = Date.now()) {
+  if (kind === "in") return durationText(Math.max(0, at - now));
+  if (kind === "away") return `away ${durationText(now - at)}`;
+  if (kind === "away-minutes") {
+    // In a live region: a screen reader hears it change once a minute, not every second.
+    const minutes = Math.floor((now - at) / 60000);
+    return minutes < 1 ? "away less than a minute" : `away ${durationText(minutes * 60000)}`;
+  }
+  const passed = now - at;
+  return passed < 5000 ? "just now" : `${durationText(passed)} ago`;
+}
+
+export function tickClocks() {
+  const now = Date.now();
+  for (const element of document.querySelectorAll("[data-clock]")) {
+    const text = clockText(Number(element.dataset.at), element.dataset.clock, now);
+    if (element.textContent !== text) element.textContent = text;
+  }
+}

@@ -1,0 +1,169 @@
+"""The director in the browser: the calls for the director, the answer in a table's chat, and
+the tools (undo, decide an undo, rule, assign a result, adjusted scores, void, substitute).
+
+Players are the Chromium page (North) or the Python client; robots fill the rest.
+"""
+
+from __future__ import annotations
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Browser, expect
+
+from clients.client import Client
+from protocol.messages import BoardView, PlayerView, WatchView
+from server.app import Server
+from tests.clients.test_browser import (
+    WAIT_MS,
+    assert_no_script_errors,
+    chromium,
+    end_match,
+    link_of,
+    open_page,
+    screenshots,
+)
+from tests.server.harness import STRONG_NORTH, create, one_board
+
+pytestmark = pytest.mark.asyncio
+browser = pytest_asyncio.fixture(chromium, name="browser")
+
+
+async def test_a_player_calls_the_director_who_answers_in_the_chat(
+    server: Server, browser: Browser
+) -> None:
+    created = await create(
+        server,
+        boards=1,
+        robots=["t2", "1E", "1S", "1W"],
+        deals_pbn=one_board(STRONG_NORTH),
+        names={"1N": "Nora"},
+    )
+    page = await open_page(browser, link_of(created, 1, "N"), 1280, 900)
+    director = await open_page(browser, created.director, 1280, 900)
+    try:
+        await expect(director.locator("#director-queue")).to_contain_text("No table is calling")
+        # North calls the director, saying why.
+        await page.click("#call-director")
+        await page.fill("#director-text", "East's hesitation")
+        await page.click("#director-send")
+        banner = page.locator("#director-calls")
+        await expect(banner).to_contain_text("The director has been called by you (board 1)")
+        await expect(banner).to_contain_text("East's hesitation")
+        await screenshots(page, "director-called")
+
+        # The director's queue shows the call: table, board, who, why, how long ago.
+        call = director.locator('.queue-call[data-call-table="1"]')
+        await expect(call).to_contain_text("Table 1 · board 1 · North (Nora)")
+        await expect(call).to_contain_text("East's hesitation")
+        await expect(call.locator(".queue-ago")).to_contain_text("just now")
+        await screenshots(director, "director-queue")
+
+        # The answer goes in the table's chat: the call leaves the queue.
+        await call.get_by_role("button", name="Answer in chat").click()
+        chat = director.locator("#director-chat-1")
+        await expect(chat).to_be_focused()
+        await chat.fill("I am coming to your table")
+        await chat.press("Enter")
+        await expect(page.locator("#chat-log")).to_contain_text(
+            "Director: I am coming to your table"
+        )
+        await expect(banner).to_be_hidden()
+        await expect(director.locator("#director-queue")).to_contain_text("No table is calling")
+        await expect(director.locator('[data-chat-table="1"]')).to_contain_text(
+            "Director: I am coming to your table"
+        )
+    finally:
+        await end_match(created)
+    assert_no_script_errors(page)
+    assert_no_script_errors(director)
+
+
+THREE = "\n".join(
+    one_board(STRONG_NORTH).replace('[Board "1"]', f'[Board "{n}"]') for n in (1, 2, 3)
+)
+
+
+def board_of(view: PlayerView, number: int) -> BoardView | None:
+    return view.board if view.board is not None and view.board.board == number else None
+
+
+async def test_the_directors_tools(server: Server, browser: Browser) -> None:
+    # Four people at table 1 (the Python client), robots at table 2, the director in Chromium.
+    created = await create(
+        server, boards=3, robots=["t2"], deals_pbn=THREE, team_a="Sharks", team_b="Minnows"
+    )
+    players = {
+        seat: await Client.connect(link_of(created, 1, seat), name=f"test {seat}")
+        for seat in "NESW"
+    }
+    north = players["N"]
+    page = await open_page(browser, created.director, 1280, 900)
+    table = page.locator('.watch-table[data-table="1"]')
+    try:
+        # Undo the table's last call at once.
+        await north.call("1C")
+        await expect(table.locator('td[data-called="1C"]')).to_have_count(1)
+        await table.locator('[data-director="undo"]').click()
+        await north.wait_for(lambda v: (v.board.auction == [] and v.board.acting == "N") or None)
+
+        # Decide a player's undo request the opponents have not answered.
+        await north.call("1C")
+        await north.undo()
+        undo = table.locator(".undo-panel")
+        await expect(undo).to_contain_text("North asks to take back their 1♣")
+        await screenshots(page, "director-tools", show='.watch-table[data-table="1"] .place-bottom')
+        await undo.locator('[data-director="undo-allow"]').click()
+        await north.wait_for(lambda v: (v.board.auction == [] and v.board.undo is None) or None)
+
+        # Rule during the play: declarer's side takes 13 tricks.
+        for seat, call in [("N", "7NT"), ("E", "P"), ("S", "P"), ("W", "P")]:
+            await players[seat].call(call)
+        lead = await players["E"].wait_for(lambda v: v.board.legal or None)
+        await players["E"].play(lead[0])
+        await table.locator('[data-rule-tricks="13"]').click()
+        ruled = await north.wait_for(lambda v: v.results or None)
+        assert (ruled[0].contract, ruled[0].tricks) == ("7NT", 13)
+
+        # Assign a result on board 1 instead.
+        await page.fill("#assign-board-1", "1")
+        await page.fill("#assign-contract-1", "6NT")
+        await page.select_option("#assign-declarer-1", "S")
+        await page.fill("#assign-tricks-1", "12")
+        await table.locator('form[data-form="assign"] button[type="submit"]').click()
+        assigned = await north.wait_for(lambda v: v.results if v.results[0].assigned else None)
+        assert (assigned[0].contract, assigned[0].declarer, assigned[0].tricks) == ("6NT", "S", 12)
+        await north.wait_for(lambda v: board_of(v, 2))
+
+        # Substitute East: a new link to hand over; West: the server's robot.
+        await page.select_option("#substitute-seat-1", "E")
+        await table.locator('[data-director="substitute"]').click()
+        new_link = table.locator("#new-link-1")
+        value = await new_link.input_value(timeout=WAIT_MS)
+        assert value.startswith(f"{server.public_url}/play#"), value
+        assert value != link_of(created, 1, "E")
+        await page.select_option("#substitute-seat-1", "W")
+        await table.locator('[data-director="substitute-robot"]').click()
+        await expect(table.locator(".new-link")).to_contain_text("A robot now plays West")
+        await expect(table.locator('[data-seat-tag="W"] .robot-mark')).to_be_visible()
+
+        # Board 2: an artificial adjusted score, Avg+ to Sharks; board 3: void.
+        tools = page.locator("#match-tools")
+        await tools.locator("#adjust-board").select_option("2")
+        await tools.get_by_role("button", name="Avg+ to Sharks (+3)").click()
+        await expect(page.locator('#boards tr[data-board="2"]')).to_contain_text("adj.")
+        await tools.locator("#adjust-board").select_option("3")
+        await tools.get_by_role("button", name="Void the board").click()
+        await expect(page.locator('#boards tr[data-board="3"]')).to_contain_text("void")
+        await expect(page.locator("#final")).to_contain_text("Final result", timeout=WAIT_MS)
+        watched = await Client.connect(created.director)
+        view = watched.view
+        assert isinstance(view, WatchView)
+        fixed = {c.board: (c.artificial, c.void) for c in view.match.comparisons}
+        assert fixed[2] == (3, False)
+        assert fixed[3] == (None, True)
+        await watched.close()
+    finally:
+        for client in players.values():
+            await client.close()
+        await end_match(created)
+    assert_no_script_errors(page)
