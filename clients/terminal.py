@@ -100,6 +100,7 @@ from protocol.messages import (
     Snapshot,
     Substitute,
     Substituted,
+    TableAction,
     TableResultView,
     TrickView,
     Undo,
@@ -445,28 +446,7 @@ class SaveRecordCommand:
     path: str
 
 
-Sendable = (
-    MakeCall
-    | PlayCard
-    | MakeClaim
-    | AnswerClaim
-    | WithdrawClaim
-    | WithdrawConcession
-    | Undo
-    | AnswerUndo
-    | NextBoard
-    | SetName
-    | CallDirector
-    | AskAboutCall
-    | ExplainCall
-    | SendChat
-    | Rule
-    | AssignResult
-    | AdjustScore
-    | VoidBoard
-    | Substitute
-    | GetBoard
-)
+Sendable = TableAction | Substitute | GetBoard
 """The protocol's messages a typed command becomes (sent as they are, with a ``ref``)."""
 
 Command = Sendable | LocalCommand | ReplayCommand | SaveRecordCommand

@@ -315,6 +315,29 @@ class Ping(Message):
     ref: Ref = None
 
 
+TableAction = (
+    MakeCall
+    | PlayCard
+    | MakeClaim
+    | AnswerClaim
+    | WithdrawClaim
+    | WithdrawConcession
+    | Undo
+    | AnswerUndo
+    | NextBoard
+    | SetName
+    | CallDirector
+    | AskAboutCall
+    | ExplainCall
+    | SendChat
+    | Rule
+    | AssignResult
+    | AdjustScore
+    | VoidBoard
+)
+"""The messages that act on a match (a player's or the director's): each is checked by the
+laws and logged."""
+
 ClientMessage = Annotated[
     Hello
     | CreateMatch

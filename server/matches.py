@@ -43,6 +43,7 @@ from protocol.messages import (
     Rule,
     SendChat,
     SetName,
+    TableAction,
     Undo,
     VoidBoard,
     WithdrawClaim,
@@ -59,26 +60,6 @@ log = logging.getLogger(__name__)
 RESUME_LIMIT = 64
 """A viewer that missed more updates than this gets one snapshot instead of each of them."""
 
-TableAction = (
-    MakeCall
-    | PlayCard
-    | MakeClaim
-    | AnswerClaim
-    | WithdrawClaim
-    | WithdrawConcession
-    | Undo
-    | AnswerUndo
-    | NextBoard
-    | SetName
-    | CallDirector
-    | AskAboutCall
-    | ExplainCall
-    | SendChat
-    | Rule
-    | AssignResult
-    | AdjustScore
-    | VoidBoard
-)
 PLAY_EVENTS = frozenset(
     {"call", "card", "claim", "answer", "withdraw_claim", "undo_request", "undo_answer", "undo"}
 )
