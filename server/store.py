@@ -5,17 +5,23 @@ Keys of a match share the hash tag ``{m:ID}`` (Redis Cluster ready):
 - ``{m:ID}:config``     the organiser's setup (JSON), deals included; never sent to clients
 - ``{m:ID}:t1:events``  table 1's log (stream); ``{m:ID}:t2:events`` table 2's
 - ``{m:ID}:watch``      every table event tagged with its table, and the comparisons (stream)
-- ``{m:ID}:results``    each table's result per board, hidden until both are in (hash)
-- ``{m:ID}:swings``     each board's comparison once both tables have finished it (stream)
+- ``{m:ID}:results``    each table's result per board, hidden until both are in; the
+  director's fix of a board (void, artificial score); which boards are compared (hash)
+- ``{m:ID}:swings``     each board's comparison once both tables are done with it (stream)
+- ``{m:ID}:seats``      each seat's token key (to revoke it when the director substitutes)
+- ``{m:ID}:robots``     the tokens of the seats the server's robots play
 
-and, outside any match, ``duplicate:matches`` (set of match ids) and
-``duplicate:token:SHA256`` (what a link's token speaks for; the token itself is not stored).
+and, outside any match, ``duplicate:matches`` (set of match ids), ``duplicate:robot-matches``
+(the matches with robots to reseat after a restart) and ``duplicate:token:SHA256`` (what a
+link's token speaks for; the token itself is not stored).
 
 Every accepted action goes through one Lua script, :data:`APPEND_SCRIPT`, that appends it to
-its table's log and the watchers' log, stores the table's result when the action finished
-a board and, only when the other table's result is already there, appends the comparison
-to both tables' logs, the watchers' log and the swings: published exactly once, however
-close together the tables finish, because the script runs atomically.
+its table's log and the watchers' log, stores the table's result when the table is done
+with a board (its review over) and, only when the other table's result is already there,
+appends the comparison to both tables' logs, the watchers' log and the swings: published
+exactly once, however close together the tables finish, because the script runs
+atomically. The director's assigned results and fixes go through the same script, which
+publishes the board's comparison again when they change a compared board.
 """
 
 from __future__ import annotations
