@@ -430,7 +430,7 @@ class MatchState:
 
     def _name(self, state: TableState, event: StoredEvent) -> Effect:
         seat = state.seats[self._seat(event)]
-        if seat.named and event.get("by") != "director":
+        if seat.named:
             raise IllegalCall("the organiser named this seat's player")
         seat.name = event.get("name")
         return Effect(state.current)
@@ -599,12 +599,12 @@ class MatchState:
 
     def _undo_answer(self, state: TableState, event: StoredEvent) -> Effect:
         board = self._in_play(state)
-        board.taken_back = None
         request = board.undo
         if request is None:
             raise WrongPhase("no undo is waiting for an answer")
         if event.get("seat") is None:  # the director decides it
             board.undo = None
+            board.taken_back = None
             if event["accept"]:
                 self._take_back(board)
             return Effect(board)
@@ -613,6 +613,7 @@ class MatchState:
             raise OutOfTurn(f"{seat.name.title()} does not decide this undo")
         if seat in request.accepted:
             raise OutOfTurn(f"{seat.name.title()} has already agreed: the other opponent decides")
+        board.taken_back = None
         if not event["accept"]:
             board.undo = None
             return Effect(board)

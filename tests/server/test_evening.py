@@ -1,6 +1,7 @@
-"""A whole evening of random, legal table behaviour: eight players do whatever their views
-offer them (calls, cards, claims and answers, undo requests and answers, withdrawals, chat,
-the next board), every offered action is accepted, and every frame passes the leak audit."""
+"""Evenings of random, legal table behaviour: eight players do whatever their views offer
+them (calls, cards, claims and answers, undo requests and answers, withdrawals, chat, the
+next board); every offered action is accepted, every action not offered is refused with a
+typed error and changes nothing, and every frame passes the leak audit."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bridge import Deal
-from clients.client import Client
+from clients.client import Client, ClientError
+from protocol.errors import ErrorCode
 from protocol.messages import PlayerView
 from server.app import Server
 from tests.server.harness import (
-    audit_player_frame,
+    audit_match,
     create,
     player_updates,
     seat_everyone,
@@ -54,17 +56,47 @@ def offered(client: Client, rng: random.Random) -> list[tuple[str, Action]]:
     return choices
 
 
-@pytest.mark.asyncio
-@pytest.mark.parametrize("seed", [1, 2, 3])
-async def test_an_evening_of_random_legal_play(server: Server, seed: int) -> None:
+NOT_OFFERED: dict[str, Callable[[Client], Awaitable[object]]] = {
+    "claim": lambda c: c.claim(0),
+    "claim_answer": lambda c: c.answer_claim(True),
+    "withdraw_claim": lambda c: c.withdraw_claim(),
+    "withdraw_concession": lambda c: c.withdraw_concession(),
+    "undo": lambda c: c.undo(),
+    "undo_answer": lambda c: c.answer_undo(True),
+    "next_board": lambda c: c.next_board(),
+}
+
+
+async def try_what_is_not_offered(client: Client, offers: set[str], rng: random.Random) -> int:
+    """Send one action the client's view does not offer it: the server must refuse it (a
+    typed error, never ``internal``) and nobody's view may change. Returns 1 if sent."""
+    missing = sorted(set(NOT_OFFERED) - offers)
+    if not missing:
+        return 0
+    before = client.view
+    seq = client.seq
+    with pytest.raises(ClientError) as refusal:
+        await NOT_OFFERED[rng.choice(missing)](client)
+    assert refusal.value.code not in (ErrorCode.INTERNAL, ErrorCode.UNAVAILABLE)
+    await client.ping()
+    assert (client.seq, client.view) == (seq, before)
+    return 1
+
+
+async def evening(server: Server, seed: int) -> tuple[dict[str, int], int]:
+    """A two-board match of random behaviour from ``seed``: what was done (kind -> count)
+    and how many actions not offered were refused. Every frame passes the leak audit."""
     rng = random.Random(seed)
     # Seeded deals: the same evening, choice for choice, every run.
-    deals_pbn = "\n".join(f'[Board "{n}"]\n[Deal "{Deal.random(rng).to_pbn()}"]\n' for n in (1, 2))
+    deals = {n: Deal.random(rng) for n in (1, 2)}
+    deals_pbn = "\n".join(f'[Board "{n}"]\n[Deal "{deal.to_pbn()}"]\n' for n, deal in deals.items())
     created = await create(
         server, boards=2, deals_pbn=deals_pbn, review_seconds=600, chat="opponents"
     )
     match = await seat_everyone(server, created)
+    everyone = {f"{table}{seat}": client for (table, seat), client in match.players.items()}
     done: dict[str, int] = {}
+    refused = 0
     for _step in range(3000):
         if all(
             isinstance(c.view, PlayerView) and c.view.match.finished for c in match.players.values()
@@ -76,43 +108,44 @@ async def test_an_evening_of_random_legal_play(server: Server, seed: int) -> Non
         # Mostly someone who moves the evening on (a call, a card, an answer, the next
         # board); now and then anyone doing anything they may (a line of chat seldom).
         if rng.random() < 0.65 and any(moving.values()):
-            (table, _seat), client = rng.choice([(k, c) for k, c in seats if moving[k]])
-            choices = moving[(table, _seat)]
+            key, client = rng.choice([(k, c) for k, c in seats if moving[k]])
+            choices = moving[key]
         else:
-            (table, _seat), client = rng.choice(seats)
-            choices = offers[(table, _seat)]
+            key, client = rng.choice(seats)
+            choices = offers[key]
             if rng.random() < 0.9:
                 choices = [c for c in choices if c[0] != "chat"]
+        if rng.random() < 0.15:
+            # Now and then an action the view does not offer: refused, and nothing changes.
+            refused += await try_what_is_not_offered(client, {c[0] for c in offers[key]}, rng)
+            await settle(everyone)
         if not choices:
             continue
         name, action = rng.choice(choices)
         await action()  # an offered action is never refused: a refusal raises here
         done[name] = done.get(name, 0) + 1
         # Everyone up to date: the next choice depends on the views alone, so on the seed.
-        await settle({f"{k[0]}{k[1]}": c for k, c in match.players.items()})
+        await settle(everyone)
     views = [c.view for c in match.players.values()]
     assert all(isinstance(v, PlayerView) and v.match.finished for v in views), done
+    for client in match.players.values():
+        updates = player_updates(client)
+        assert [u.seq for u in updates] == list(range(updates[0].seq, updates[-1].seq + 1))
+    audit_match(match, deals)
+    await match.close()
+    return done, refused
+
+
+@pytest.mark.asyncio
+async def test_evenings_of_random_legal_play(server: Server) -> None:
+    done: dict[str, int] = {}
+    refused = 0
+    for seed in (1, 2, 3):
+        did, refusals = await evening(server, seed)
+        for kind, count in did.items():
+            done[kind] = done.get(kind, 0) + count
+        refused += refusals
     every = ("call", "card", "claim", "claim_answer", "undo", "undo_answer", "next_board")
     for kind in (*every, "withdraw_claim", "withdraw_concession"):
         assert done.get(kind, 0) > 0, (kind, done)
-    deals: dict[int, Deal] = {}
-    for client in match.players.values():
-        for update in player_updates(client):
-            board = update.view.board if isinstance(update.view, PlayerView) else None
-            if board is not None and board.deal is not None:
-                deals[board.board] = Deal.from_pbn(
-                    "N:"
-                    + " ".join(
-                        ".".join(
-                            "".join(c[1] for c in board.deal[s] if c[0] == suit) for suit in "SHDC"
-                        )
-                        for s in "NESW"
-                    )
-                )
-    assert sorted(deals) == [1, 2]
-    for (table, seat), client in match.players.items():
-        updates = player_updates(client)
-        assert [u.seq for u in updates] == list(range(updates[0].seq, updates[-1].seq + 1))
-        for update in updates:
-            audit_player_frame(update, table, seat, deals)
-    await match.close()
+    assert refused > 30
