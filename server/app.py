@@ -15,6 +15,7 @@ import http
 import json
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -156,9 +157,13 @@ class Server:
         port: int = 0,
         public_url: str | None = None,
         robot_delay: float = 1.0,
+        store_status: Callable[[], str | None] | None = None,
     ) -> None:
         self.redis = redis
         self.robot_delay = robot_delay
+        self.store_status = store_status
+        """Why the store is down right now (None: it is up), for ``/health``; set by whoever
+        runs the store (``duplicate serve`` supervising its embedded Redis)."""
         """Seconds the server's robots wait before each action, unless a match says otherwise
         (robots at a table of robots never wait)."""
         self.store = Store(redis)
@@ -228,8 +233,13 @@ class Server:
         if path == "/ws":
             return None
         if path == "/health":
-            health = {"status": "ok", "matches": len(self.runtimes)}
-            return _response(http.HTTPStatus.OK, "application/json", json.dumps(health).encode())
+            problem = None if self.store_status is None else self.store_status()
+            health: dict[str, object] = {"status": "ok", "matches": len(self.runtimes)}
+            status = http.HTTPStatus.OK
+            if problem is not None:
+                health |= {"status": "store_down", "reason": problem}
+                status = http.HTTPStatus.SERVICE_UNAVAILABLE
+            return _response(status, "application/json", json.dumps(health).encode())
         page = web_file(path)
         if page is not None:
             content_type, body = page
