@@ -50,6 +50,9 @@ class ErrorCode(StrEnum):
     a card while a claim is pending, anything after the match is over."""
 
     # The match and the server.
+    RATE_LIMITED = "rate_limited"
+    """Too much, too fast from this connection (or this address): nothing was done. The
+    error's ``retry_after_ms`` says when to try again."""
     BAD_DEALS = "bad_deals"
     """The organiser's deal file is not valid PBN or has too few boards."""
     UNAVAILABLE = "unavailable"
@@ -66,8 +69,15 @@ class ProtocolError(Exception):
     failed validation, so that a client can match the error to its request.
     """
 
-    def __init__(self, code: ErrorCode, message: str, ref: int | None = None) -> None:
+    def __init__(
+        self,
+        code: ErrorCode,
+        message: str,
+        ref: int | None = None,
+        retry_after_ms: int | None = None,
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.ref = ref
+        self.retry_after_ms = retry_after_ms

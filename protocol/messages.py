@@ -40,6 +40,9 @@ Name = Annotated[
     ),
 ]
 """A team's or a player's name: up to 40 characters, not blank, no control characters."""
+ActionId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
+"""A client's id for one intended action: the same id from the same seat (or the director)
+is applied at most once, and a resend is answered with the first one's ``ack``."""
 SeatKey = Annotated[str, StringConstraints(pattern=r"^[12][NESW]$")]
 """A seat of the match: table, then seat: ``"1N"`` is North at table 1."""
 Millis = int
@@ -123,6 +126,7 @@ class MakeCall(Message):
     type: Literal["call"] = "call"
     call: CallText
     alert: ShortText | None = None
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -131,6 +135,7 @@ class PlayCard(Message):
 
     type: Literal["card"] = "card"
     card: CardText
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -141,6 +146,7 @@ class MakeClaim(Message):
     type: Literal["claim"] = "claim"
     tricks: Annotated[int, Field(ge=0, le=13)]
     statement: ShortText | None = None
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -149,6 +155,7 @@ class AnswerClaim(Message):
 
     type: Literal["claim_answer"] = "claim_answer"
     accept: bool
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -156,6 +163,7 @@ class WithdrawClaim(Message):
     """The claimer withdraws the pending claim: the play goes on."""
 
     type: Literal["withdraw_claim"] = "withdraw_claim"
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -164,6 +172,7 @@ class WithdrawConcession(Message):
     that conceded tricks in it withdraws the concession: the play resumes where it stopped."""
 
     type: Literal["withdraw_concession"] = "withdraw_concession"
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -173,6 +182,7 @@ class Undo(Message):
 
     type: Literal["undo"] = "undo"
     table: TableNumber | None = None
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -183,6 +193,7 @@ class AnswerUndo(Message):
     type: Literal["undo_answer"] = "undo_answer"
     accept: bool
     table: TableNumber | None = None
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -191,6 +202,7 @@ class NextBoard(Message):
     review time is up), the table's next board starts."""
 
     type: Literal["next_board"] = "next_board"
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -199,6 +211,7 @@ class SetName(Message):
 
     type: Literal["set_name"] = "set_name"
     name: Name
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -207,6 +220,7 @@ class CallDirector(Message):
 
     type: Literal["call_director"] = "call_director"
     text: ShortText | None = None
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -217,6 +231,7 @@ class SendChat(Message):
     type: Literal["chat"] = "chat"
     text: ShortText
     table: TableNumber | None = None
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -226,6 +241,7 @@ class AskAboutCall(Message):
 
     type: Literal["ask"] = "ask"
     index: Annotated[int, Field(ge=0, le=400)]
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -236,6 +252,7 @@ class ExplainCall(Message):
     type: Literal["explain"] = "explain"
     index: Annotated[int, Field(ge=0, le=400)]
     text: ShortText
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -246,6 +263,7 @@ class Rule(Message):
     type: Literal["rule"] = "rule"
     table: TableNumber
     declarer_tricks: Annotated[int, Field(ge=0, le=13)]
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -260,6 +278,7 @@ class AssignResult(Message):
     contract: ContractText | None
     declarer: Seat | None
     tricks: Annotated[int, Field(ge=0, le=13)]
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -270,6 +289,7 @@ class AdjustScore(Message):
     type: Literal["adjust_score"] = "adjust_score"
     board: BoardNumber
     imps_a: Annotated[int, Field(ge=-24, le=24)]
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -278,6 +298,7 @@ class VoidBoard(Message):
 
     type: Literal["void_board"] = "void_board"
     board: BoardNumber
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -898,20 +919,24 @@ class Update(Message):
 
 
 class Ack(Message):
-    """The action with this ``ref`` was accepted and stored; ``seq`` is the update recording it."""
+    """The action with this ``ref`` was accepted and stored; ``seq`` is the update recording it.
+    ``repeated``: the action's ``action_id`` had been applied already, and this is its ack."""
 
     type: Literal["ack"] = "ack"
     ref: int | None = None
     seq: int
+    repeated: bool = False
 
 
 class ErrorMessage(Message):
-    """A refused frame or action; nothing was changed. ``ref`` echoes the message's ``ref``."""
+    """A refused frame or action; nothing was changed. ``ref`` echoes the message's ``ref``;
+    ``retry_after_ms`` (with ``rate_limited``) says when to try again."""
 
     type: Literal["error"] = "error"
     code: Annotated[ErrorCode, Field(strict=False)]
     message: str
     ref: int | None = None
+    retry_after_ms: int | None = None
 
 
 class SeatLink(Message):

@@ -8,15 +8,19 @@ HTTP on the same port answers ``/health``; the WebSocket endpoint is ``/ws``.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import functools
+import hashlib
 import hmac
 import http
 import json
 import logging
 import secrets
+import time
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,6 +53,7 @@ from protocol.messages import (
     Welcome,
 )
 from server.formats import analysed, boards_from_pbn, dealt_boards, robot_table_log
+from server.limits import AddressThrottle, Limits, RepeatedLogFilter, TokenBucket
 from server.matches import MatchRuntime, Subscriber, TableAction
 
 if TYPE_CHECKING:
@@ -94,15 +99,27 @@ def web_file(path: str) -> tuple[str, bytes] | None:
     )
     if name is None:
         return None
-    file = (WEB_ROOT / name).resolve()
-    if not file.is_relative_to(WEB_ROOT) or not file.is_file() or file.suffix not in _TYPES:
+    if len(name) > 100 or "\x00" in name:
+        return None  # no file of ours has such a name (and the OS would refuse it)
+    try:
+        file = (WEB_ROOT / name).resolve()
+        if not file.is_relative_to(WEB_ROOT) or not file.is_file() or file.suffix not in _TYPES:
+            return None
+        return _TYPES[file.suffix], file.read_bytes()
+    except (OSError, ValueError):
         return None
-    return _TYPES[file.suffix], file.read_bytes()
 
 
 def _response(status: http.HTTPStatus, content_type: str, body: bytes) -> Response:
     headers = Headers([("Content-Type", content_type), ("Content-Length", str(len(body)))])
     return Response(status.value, status.phrase, headers, body)
+
+
+def _rate_limited(what: str, wait: float) -> ProtocolError:
+    retry = max(1, round(wait * 1000))
+    return ProtocolError(
+        ErrorCode.RATE_LIMITED, f"{what}: try again in {retry} ms", retry_after_ms=retry
+    )
 
 
 def robot_seats(names: list[str]) -> set[tuple[int, str]]:
@@ -118,30 +135,66 @@ def robot_seats(names: list[str]) -> set[tuple[int, str]]:
 
 @dataclass(eq=False)
 class Connection:
-    """One client connection: who it speaks for (after hello) and its outbox."""
+    """One client connection: who it speaks for (after hello), its outbox, and what it may
+    still send (its token buckets)."""
 
     websocket: ServerConnection
     outbox: asyncio.Queue[bytes | None]
+    limits: Limits
+    frames: TokenBucket
+    actions: TokenBucket
     organiser: bool = False
     subscriber: Subscriber | None = None
     runtime: MatchRuntime | None = None
+    trusted: bool = False
+    """The server's own robot: its actions are not rate-limited."""
     overflowed: bool = False
+    queued_bytes: int = 0
+    queued_since: deque[tuple[float, int]] = field(default_factory=deque)
+    """(when queued, size) of each frame queued and not yet sent, oldest first."""
+
+    @property
+    def address(self) -> str:
+        remote = self.websocket.remote_address
+        return str(remote[0]) if remote else "?"
+
+    @property
+    def authenticated(self) -> bool:
+        return self.organiser or self.subscriber is not None
 
     def send(self, frame: bytes) -> None:
-        """Queue a frame; a client that lets OUTBOX_LIMIT frames pile up is disconnected
-        (its writer stops and closes), and resumes from its last sequence number."""
+        """Queue a frame. A client that does not read is dropped at once when its unsent data
+        passes the byte or age limit, whether or not its socket drains; it can resume from
+        its last sequence number."""
         if self.overflowed:
             return
-        if self.outbox.qsize() >= OUTBOX_LIMIT:
-            self.close()
+        now = time.monotonic()
+        oldest = self.queued_since[0][0] if self.queued_since else now
+        too_much = self.queued_bytes + len(frame) > self.limits.max_queued_bytes
+        if too_much or now - oldest > self.limits.max_queue_age:
+            self.drop("it does not read what the server sends")
             return
+        self.queued_since.append((now, len(frame)))
+        self.queued_bytes += len(frame)
         self.outbox.put_nowait(frame)
 
+    def sent(self) -> None:
+        """The writer has handed the oldest queued frame to the socket."""
+        _queued, size = self.queued_since.popleft()
+        self.queued_bytes -= size
+
     def close(self) -> None:
-        """Send what is queued, then close (the seat went to someone else, or the client
-        does not read)."""
+        """Send what is queued, then close (the seat went to someone else)."""
         if not self.overflowed:
             self.overflowed = True
+            self.outbox.put_nowait(None)
+
+    def drop(self, why: str) -> None:
+        """Close the connection now, without waiting for its queue to drain."""
+        if not self.overflowed:
+            self.overflowed = True
+            log.info("dropping a connection from %s: %s", self.address, why)
+            self.websocket.transport.abort()
             self.outbox.put_nowait(None)
 
 
@@ -158,14 +211,22 @@ class Server:
         public_url: str | None = None,
         robot_delay: float = 1.0,
         store_status: Callable[[], str | None] | None = None,
+        limits: Limits | None = None,
+        presence_grace: float = 2.0,
     ) -> None:
         self.redis = redis
         self.robot_delay = robot_delay
+        """Seconds the server's robots wait before each action, unless a match says otherwise
+        (robots at a table of robots never wait)."""
         self.store_status = store_status
         """Why the store is down right now (None: it is up), for ``/health``; set by whoever
         runs the store (``duplicate serve`` supervising its embedded Redis)."""
-        """Seconds the server's robots wait before each action, unless a match says otherwise
-        (robots at a table of robots never wait)."""
+        self.limits = limits or Limits()
+        self.presence_grace = presence_grace
+        """Seconds before a seat whose connection closed shows as away (a blink shows nothing)."""
+        self._bad_hellos = AddressThrottle(self.limits.bad_hellos_per_minute, 60.0)
+        self._robot_tokens: set[str] = set()
+        """The tokens of the server's own robots (trusted: not rate-limited)."""
         self.store = Store(redis)
         self.organiser_key = organiser_key
         self.host = host
@@ -183,6 +244,10 @@ class Server:
     # -- lifecycle ---------------------------------------------------------------------
 
     async def start(self) -> None:
+        for name in ("asyncio", "websockets", "server"):
+            logger = logging.getLogger(name)
+            if not any(isinstance(f, RepeatedLogFilter) for f in logger.filters):
+                logger.addFilter(RepeatedLogFilter())
         self._server = await serve(
             self._handle,
             self.host,
@@ -231,6 +296,9 @@ class Server:
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/ws":
+            full = self._over_capacity(connection)
+            if full is not None:
+                return _response(http.HTTPStatus.SERVICE_UNAVAILABLE, "text/plain", full.encode())
             return None
         if path == "/health":
             problem = None if self.store_status is None else self.store_status()
@@ -247,22 +315,55 @@ class Server:
         body = b"Not found. Clients connect to /ws; see protocol/SPEC.md.\n"
         return _response(http.HTTPStatus.NOT_FOUND, "text/plain", body)
 
+    def _over_capacity(self, connection: ServerConnection) -> str | None:
+        """Why a new WebSocket connection is refused, if it is: the server is full, or its
+        address holds too many already. Refused before the handshake, cheaply."""
+        if self._server is None:
+            return None
+        others = [c for c in self._server.all_connections if c is not connection]
+        if len(others) >= self.limits.max_connections:
+            return "The server has as many connections as it can take: try again later.\n"
+        remote = connection.remote_address
+        address = remote[0] if remote else None
+        mine = sum(1 for c in others if c.remote_address and c.remote_address[0] == address)
+        if mine >= self.limits.max_connections_per_address:
+            return f"Too many connections from {address}: close some and try again.\n"
+        return None
+
     # -- connections -------------------------------------------------------------------
 
     async def _handle(self, websocket: ServerConnection) -> None:
-        connection = Connection(websocket, asyncio.Queue())
+        limits = self.limits
+        connection = Connection(
+            websocket,
+            asyncio.Queue(),
+            limits,
+            TokenBucket(limits.frames_per_second, limits.frames_burst),
+            TokenBucket(limits.actions_per_second, limits.actions_burst),
+        )
         self.connections.add(connection)
         writer = asyncio.create_task(self._write(connection))
+        deadline = asyncio.get_running_loop().call_later(
+            limits.hello_timeout, self._hello_overdue, connection
+        )
         try:
             async for frame in websocket:
                 ref = None
                 try:
+                    wait = connection.frames.take()
+                    if wait:
+                        raise _rate_limited("too many frames from this connection", wait)
                     message = decode_client(frame)
                     ref = getattr(message, "ref", None)
                     await self._dispatch(connection, message)
                 except ProtocolError as error:
                     ref = ref if ref is not None else error.ref
-                    refusal = ErrorMessage(code=error.code, message=error.message, ref=ref)
+                    refusal = ErrorMessage(
+                        code=error.code,
+                        message=error.message,
+                        ref=ref,
+                        retry_after_ms=error.retry_after_ms,
+                    )
                     connection.send(encode(refusal))
                 except (RedisError, OSError) as error:
                     log.warning("store unavailable: %s", error)
@@ -282,6 +383,7 @@ class Server:
         except ConnectionClosed:
             pass
         finally:
+            deadline.cancel()
             self.connections.discard(connection)
             connection.outbox.put_nowait(None)
             if connection.runtime is not None and connection.subscriber is not None:
@@ -292,6 +394,11 @@ class Server:
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
 
+    def _hello_overdue(self, connection: Connection) -> None:
+        """A connection that has not said ``hello`` in time is closed (it holds a socket)."""
+        if not connection.authenticated:
+            connection.drop(f"no hello within {self.limits.hello_timeout:g} s")
+
     async def _write(self, connection: Connection) -> None:
         try:
             while True:
@@ -299,6 +406,7 @@ class Server:
                 if frame is None:
                     break
                 await connection.websocket.send(frame)
+                connection.sent()
         except ConnectionClosed:
             pass
         finally:
@@ -334,8 +442,12 @@ class Server:
             connection.send(encode(await self.substitute(connection, message)))
             return
         assert isinstance(message, TableAction)
-        seq = await connection.runtime.act(connection.subscriber.viewer, message)
-        connection.send(encode(Ack(ref=message.ref, seq=seq)))
+        if not connection.trusted:
+            wait = connection.actions.take()
+            if wait:
+                raise _rate_limited("too many actions from this connection", wait)
+        seq, repeated = await connection.runtime.act(connection.subscriber.viewer, message)
+        connection.send(encode(Ack(ref=message.ref, seq=seq, repeated=repeated)))
 
     async def _hello(self, connection: Connection, hello: Hello) -> None:
         if connection.organiser or connection.subscriber is not None:
@@ -355,13 +467,20 @@ class Server:
                 f"protocol version {hello.version} is not supported; this server speaks {speaks}",
             )
         version = hello.version
+        address = connection.address
+        wait = self._bad_hellos.wait(address)
+        if wait:
+            # Too many unknown tokens from here: refused without even looking this one up.
+            raise _rate_limited("too many unknown tokens from your address", wait)
         if hmac.compare_digest(hello.token.encode(), self.organiser_key.encode()):
             connection.organiser = True
             connection.send(encode(Welcome(version=version, role="organiser")))
             return
         grant = await self.store.grant(hello.token)
         if grant is None:
+            self._bad_hellos.note(address)
             raise ProtocolError(ErrorCode.BAD_TOKEN, "this link's token is not known here")
+        connection.trusted = hello.token in self._robot_tokens
         if grant.role == "revoked":
             raise ProtocolError(
                 ErrorCode.BAD_TOKEN,
@@ -412,7 +531,9 @@ class Server:
                 logs = await self.store.load(match_id)
                 if logs is None:
                     raise ProtocolError(ErrorCode.BAD_TOKEN, "this link's match is not here")
-                runtime = MatchRuntime(self.store, logs)
+                runtime = await MatchRuntime.open(
+                    self.store, logs, presence_grace=self.presence_grace
+                )
                 await runtime.settle_presence()
                 runtime.start_timers()
                 self.runtimes[match_id] = runtime
@@ -467,16 +588,19 @@ class Server:
             request.robot_delay_ms,
         )
         grants: dict[str, Grant] = {}
-        robot_tokens: dict[str, str] = {}
+        robot_nonces: dict[str, str] = {}
         seats: list[SeatLink] = []
         base = self.public_url
         for table in (1,) if robot_table else (1, 2):
             for seat in Seat:
-                token = secrets.token_urlsafe(24)
-                grants[token] = Grant(match_id, "player", table, seat.letter)
+                key = f"{table}{seat.letter}"
                 robot = (table, seat.letter) in robots
                 if robot:
-                    robot_tokens[f"{table}{seat.letter}"] = token
+                    robot_nonces[key] = secrets.token_hex(8)
+                    token = self.robot_token(match_id, key, robot_nonces[key])
+                else:
+                    token = secrets.token_urlsafe(24)
+                grants[token] = Grant(match_id, "player", table, seat.letter)
                 seats.append(
                     SeatLink(
                         table=table,
@@ -495,10 +619,10 @@ class Server:
         director_token = secrets.token_urlsafe(24)
         grants[director_token] = Grant(match_id, "director")
         first = {"type": "start", "board": boards[0].number}
-        await self.store.create_match(config, grants, first, robot_tokens, table2)
+        await self.store.create_match(config, grants, first, robot_nonces, table2)
         log.info("match %s created: %s, %d boards", match_id, request.format, len(boards))
-        if robot_tokens:
-            self._start_robots(config, robot_tokens)
+        if robot_nonces:
+            self._start_robots(config, robot_nonces)
         return MatchCreated(
             match_id=match_id,
             seats=seats,
@@ -512,18 +636,21 @@ class Server:
         assert connection.runtime is not None
         assert connection.subscriber is not None
         runtime = connection.runtime
-        token = secrets.token_urlsafe(24)
+        match_id = runtime.config.match_id
+        key = f"{request.table}{request.seat}"
+        nonce = secrets.token_hex(8) if request.robot else None
+        token = (
+            secrets.token_urlsafe(24) if nonce is None else self.robot_token(match_id, key, nonce)
+        )
         seat = Seat.parse(request.seat)
         await runtime.act_substitute(
-            connection.subscriber.viewer, request.table, seat, token, request.robot
+            connection.subscriber.viewer, request.table, seat, token, nonce
         )
-        key = f"{request.table}{request.seat}"
-        match_id = runtime.config.match_id
         old = self.robots.pop((match_id, key), None)
         if old is not None:
             old.cancel()
-        if request.robot:
-            self._start_robots(runtime.config, {key: token})
+        if nonce is not None:
+            self._start_robots(runtime.config, {key: nonce})
         link = None if request.robot else f"{self.public_url}/play#{token}"
         return Substituted(table=request.table, seat=request.seat, link=link, ref=request.ref)
 
@@ -539,13 +666,22 @@ class Server:
             return config.robot_delay_ms / 1000
         return self.robot_delay
 
-    def _start_robots(self, config: MatchConfig, tokens: dict[str, str]) -> None:
+    def robot_token(self, match_id: str, seat: str, nonce: str) -> str:
+        """The token of a seat the server's robot plays: derived from the organiser key, so
+        that the store keeps no usable token (only the seat's nonce, and the token's hash)."""
+        message = f"robot:{match_id}:{seat}:{nonce}".encode()
+        digest = hmac.new(self.organiser_key.encode(), message, hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+
+    def _start_robots(self, config: MatchConfig, nonces: dict[str, str]) -> None:
         """Run a robot for each of a match's robot seats, through the protocol like anyone."""
         from clients.client import Link
         from clients.robot import Robot
 
         match_id = config.match_id
-        for seat, token in sorted(tokens.items()):
+        for seat, nonce in sorted(nonces.items()):
+            token = self.robot_token(match_id, seat, nonce)
+            self._robot_tokens.add(token)
             robot = Robot(
                 Link(self.ws_url, token),
                 name=f"robot {match_id} {seat}",
@@ -576,7 +712,7 @@ class Server:
 
     async def resume_robots(self) -> None:
         """Start the robots of every stored match that has robots and is not over."""
-        for match_id, tokens in (await self.store.robot_matches()).items():
+        for match_id, nonces in (await self.store.robot_matches()).items():
             logs = await self.store.load(match_id)
             if logs is not None:
-                self._start_robots(logs.config, tokens)
+                self._start_robots(logs.config, nonces)

@@ -49,7 +49,15 @@ from protocol.messages import (
     WithdrawClaim,
     WithdrawConcession,
 )
-from server.state import MATCH_EVENTS, Effect, MatchState, StoredEvent, result_to_json
+from server.state import (
+    EXTRA_EVENTS,
+    MATCH_EVENTS,
+    Effect,
+    MatchConfig,
+    MatchState,
+    StoredEvent,
+    result_to_json,
+)
 from server.store import Appended, MatchLogs, ResultChange, Store
 from server.views import Player, Viewer, Watcher, board_record, project, receives, snapshot
 
@@ -114,51 +122,152 @@ def _forbidden(message: str) -> ProtocolError:
     return ProtocolError(ErrorCode.FORBIDDEN, message)
 
 
+EXTRA_LIMIT = 60
+"""How many events besides calls and cards (chat lines, claims, undo requests, questions...)
+one seat may log per board: enough for any game, and a bound on any log."""
+
+
+def fold(
+    config: MatchConfig,
+    tables: dict[int, list[StoredEvent]],
+    entries: Iterable[tuple[int, StoredEvent]],
+) -> MatchState:
+    """A state folded from ``entries``. In a robot-table match table 2 is the robots' whole
+    table, stored at creation: it is folded first (its boards are shown only once compared,
+    by the views)."""
+    state = MatchState(config)
+    if config.format == "robot-table":
+        for event in tables[2]:
+            if event["type"] not in MATCH_EVENTS:
+                state.apply(2, event)
+    for table, event in entries:
+        state.apply(table, event)
+    return state
+
+
+def _actor(table: int, event: StoredEvent) -> Viewer:
+    """Who logged a table event: the seat named in it, else the director."""
+    seat = event.get("seat")
+    return Watcher("director") if seat is None else Player(table, Seat.parse(seat))
+
+
+@dataclass
+class Loaded:
+    """A match read back and folded (pure, so it may run off the event loop): its logs, its
+    state, each viewer's newest sequence number, and the sequence number of the update
+    that recorded each action with an ``action_id``."""
+
+    tables: dict[int, list[StoredEvent]]
+    watch: list[tuple[int, StoredEvent]]
+    state: MatchState
+    seq: dict[Viewer, int]
+    acked: dict[tuple[Viewer, str], int]
+
+    @classmethod
+    def of(cls, logs: MatchLogs) -> Loaded:
+        seq: dict[Viewer, int] = {}
+        acked: dict[tuple[Viewer, str], int] = {}
+        director = Watcher("director")
+        for mode in WATCH_MODES:
+            watcher = Watcher(mode)
+            count = 0
+            for table, event in logs.watch:
+                if not receives(watcher, table, event):
+                    continue
+                count += 1
+                if watcher != director:
+                    continue
+                if table != 0 and "id" in event and _actor(table, event) == director:
+                    acked[(director, event["id"])] = count
+                fixed = event.get("fix") if event["type"] == "compared" else None
+                if fixed and "id" in fixed:
+                    acked[(director, fixed["id"])] = count
+            seq[watcher] = count
+        for player in PLAYERS:
+            count = 0
+            for table, event in table_entries(player.table, logs.tables[player.table]):
+                if receives(player, table, event):
+                    count += 1
+                    if table != 0 and "id" in event and _actor(table, event) == player:
+                        acked[(player, event["id"])] = count
+            seq[player] = count
+        state = fold(logs.config, logs.tables, logs.watch)
+        return cls(logs.tables, logs.watch, state, seq, acked)
+
+
+def regenerate(
+    config: MatchConfig,
+    tables: dict[int, list[StoredEvent]],
+    entries: list[tuple[int, StoredEvent]],
+    viewer: Viewer,
+    after: int,
+) -> tuple[list[bytes], MatchState, int]:
+    """The frames of ``viewer``'s updates after ``after`` in ``entries`` (its log), each as it
+    was first sent; the state folded through them, and the last number. Pure: a resume runs
+    it off the event loop, outside the match's lock."""
+    state = fold(config, tables, ())
+    frames = []
+    seq = 0
+    for table, event in entries:
+        effect = state.apply(table, event)
+        if receives(viewer, table, event):
+            seq += 1
+            if seq > after:
+                frames.append(encode(project(state, viewer, table, event, seq, effect)))
+    return frames, state, seq
+
+
 class MatchRuntime:
     """The live match: logs mirrored from the store, the folded state, the subscribers."""
 
-    def __init__(self, store: Store, logs: MatchLogs) -> None:
+    def __init__(
+        self,
+        store: Store,
+        logs: MatchLogs,
+        *,
+        loaded: Loaded | None = None,
+        presence_grace: float = 2.0,
+    ) -> None:
         self.store = store
         self.config = logs.config
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
+        self.presence_grace = presence_grace
+        """Seconds a seat whose last connection closed waits before it shows as away: a
+        connection that blinks shows nothing (and logs nothing)."""
         self._timers: dict[int, tuple[int, asyncio.Task[None]]] = {}
-        self._load(logs)
+        self._away: dict[Player, asyncio.Task[None]] = {}
+        self._generation = 0
+        self._load(loaded or Loaded.of(logs))
         self._stale = False
 
-    def _load(self, logs: MatchLogs) -> None:
-        self.tables = logs.tables
-        self.watch = logs.watch
-        self.state = self._fold(self.watch)
-        self._seq: dict[Viewer, int] = {
-            Watcher(mode): sum(1 for t, e in self.watch if receives(Watcher(mode), t, e))
-            for mode in WATCH_MODES
-        }
-        for player in PLAYERS:
-            entries = table_entries(player.table, self.tables[player.table])
-            self._seq[player] = sum(1 for t, e in entries if receives(player, t, e))
+    @classmethod
+    async def open(
+        cls, store: Store, logs: MatchLogs, *, presence_grace: float = 2.0
+    ) -> MatchRuntime:
+        """A runtime for ``logs``, folded off the event loop (a long log takes a while)."""
+        loaded = await asyncio.to_thread(Loaded.of, logs)
+        return cls(store, logs, loaded=loaded, presence_grace=presence_grace)
 
-    def _fold(self, entries: Iterable[tuple[int, StoredEvent]]) -> MatchState:
-        """A state folded from ``entries``. In a robot-table match table 2 is the robots'
-        whole table, stored at creation: it is folded first (its boards are shown only
-        once compared, by the views)."""
-        state = MatchState(self.config)
-        if self.config.format == "robot-table":
-            for event in self.tables[2]:
-                if event["type"] not in MATCH_EVENTS:
-                    state.apply(2, event)
-        for table, event in entries:
-            state.apply(table, event)
-        return state
+    def _load(self, loaded: Loaded) -> None:
+        self.tables = loaded.tables
+        self.watch = loaded.watch
+        self.state = loaded.state
+        self._seq = loaded.seq
+        self._acked = loaded.acked
+        self._generation += 1
 
     async def close(self) -> None:
-        """Stop the review timers (a stopped server's successor restarts them)."""
-        for _board, task in self._timers.values():
+        """Stop the review timers and the pending away marks (a stopped server's successor
+        restarts the timers and marks every seat away)."""
+        tasks = [task for _board, task in self._timers.values()] + list(self._away.values())
+        for task in tasks:
             task.cancel()
-        for _board, task in list(self._timers.values()):
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._timers.clear()
+        self._away.clear()
 
     # -- sequence numbers and catching up ----------------------------------------------
 
@@ -172,51 +281,108 @@ class MatchRuntime:
         """The newest sequence number of ``viewer``'s log."""
         return self._seq[viewer]
 
-    def catch_up(self, viewer: Viewer, after: int) -> list[bytes]:
-        """The frames after ``after`` up to now: each update regenerated from the logs, or
-        one snapshot when that is shorter (a fresh start, or more than RESUME_LIMIT missed)."""
+    def _needs_regenerating(self, viewer: Viewer, after: int) -> bool:
+        current = self.seq_of(viewer)
+        return 0 < after < current and current - after <= RESUME_LIMIT
+
+    def _quick_catch_up(self, viewer: Viewer, after: int) -> list[bytes]:
+        """What a viewer that saw ``after`` missed, when no update is to be regenerated:
+        nothing, or one snapshot (a fresh start, or more than RESUME_LIMIT missed)."""
         current = self.seq_of(viewer)
         if after >= current:
             return []
-        if after == 0 or current - after > RESUME_LIMIT:
-            return [encode(snapshot(self.state, viewer, current))]
-        state = self._fold(())
-        frames = []
-        seq = 0
-        for table, event in self._entries(viewer):
-            effect = state.apply(table, event)
-            if receives(viewer, table, event):
-                seq += 1
-                if seq > after:
-                    frames.append(encode(project(state, viewer, table, event, seq, effect)))
-        return frames
+        return [encode(snapshot(self.state, viewer, current))]
 
     async def join(
         self, subscriber: Subscriber, last_seq: int | None, welcome: Callable[[int], bytes]
     ) -> None:
         """Start live delivery to a viewer: queue ``welcome(newest seq)``, then what it missed
-        since ``last_seq`` (see :meth:`catch_up`), then every update from now on. A player's
-        seat is marked connected."""
+        since ``last_seq``: every update regenerated from the logs as it was first sent, or one
+        snapshot when that is shorter (a fresh start, or more than RESUME_LIMIT missed); then
+        every update from now on. A player's seat is marked connected.
+
+        Regenerating means folding the viewer's log from its start: that runs off the event
+        loop and outside the match's lock, so that a long log costs the resuming client time
+        and nobody else any (only the entries logged meanwhile are folded under the lock)."""
+        viewer = subscriber.viewer
+        after = last_seq or 0
         async with self.lock:
             await self._ensure_fresh()
-            current = self.seq_of(subscriber.viewer)
-            if last_seq is not None and last_seq > current:
+            current = self.seq_of(viewer)
+            if after > current:
                 raise ProtocolError(
-                    ErrorCode.BAD_SEQUENCE, f"last_seq {last_seq} is ahead of this log ({current})"
+                    ErrorCode.BAD_SEQUENCE, f"last_seq {after} is ahead of this log ({current})"
                 )
-            subscriber.send(welcome(current))
-            for frame in self.catch_up(subscriber.viewer, last_seq or 0):
-                subscriber.send(frame)
-            subscriber.sent_seq = current
-            self.subscribers.add(subscriber)
-            await self._note_presence(subscriber.viewer)
+            if not self._needs_regenerating(viewer, after):
+                self._start_delivery(subscriber, welcome, self._quick_catch_up(viewer, after))
+                await self._note_presence(viewer)
+                return
+            generation = self._generation
+            entries = list(self._entries(viewer))
+            tables = {number: list(log) for number, log in self.tables.items()}
+        frames, state, seq = await asyncio.to_thread(
+            regenerate, self.config, tables, entries, viewer, after
+        )
+        async with self.lock:
+            await self._ensure_fresh()
+            if generation != self._generation:
+                # The logs were read back from the store meanwhile: start again, simply.
+                frames = self._quick_catch_up(viewer, after)
+            else:
+                for table, event in self._entries(viewer)[len(entries) :]:
+                    effect = state.apply(table, event)
+                    if receives(viewer, table, event):
+                        seq += 1
+                        frames.append(encode(project(state, viewer, table, event, seq, effect)))
+                assert seq == self.seq_of(viewer), (seq, self.seq_of(viewer))
+            self._start_delivery(subscriber, welcome, frames)
+            await self._note_presence(viewer)
+
+    def _start_delivery(
+        self, subscriber: Subscriber, welcome: Callable[[int], bytes], frames: list[bytes]
+    ) -> None:
+        subscriber.send(welcome(self.seq_of(subscriber.viewer)))
+        for frame in frames:
+            subscriber.send(frame)
+        subscriber.sent_seq = self.seq_of(subscriber.viewer)
+        self.subscribers.add(subscriber)
+        away = (
+            self._away.pop(subscriber.viewer, None)
+            if isinstance(subscriber.viewer, Player)
+            else None
+        )
+        if away is not None:
+            away.cancel()  # back within the grace: nobody was told it had gone
+
+    def catch_up(self, viewer: Viewer, after: int) -> list[bytes]:
+        """The frames after ``after`` up to now, computed here and now (after a reload)."""
+        if not self._needs_regenerating(viewer, after):
+            return self._quick_catch_up(viewer, after)
+        frames, _state, _seq = regenerate(
+            self.config, self.tables, self._entries(viewer), viewer, after
+        )
+        return frames
 
     async def leave(self, subscriber: Subscriber) -> None:
-        """Stop delivery to a viewer; a player's seat with no connection left is marked away."""
+        """Stop delivery to a viewer. A player's seat with no connection left is marked away,
+        after :attr:`presence_grace` seconds if it is still so then."""
         self.subscribers.discard(subscriber)
+        viewer = subscriber.viewer
+        if not isinstance(viewer, Player) or any(s.viewer == viewer for s in self.subscribers):
+            return
+        pending = self._away.pop(viewer, None)
+        if pending is not None:
+            pending.cancel()
+        self._away[viewer] = asyncio.create_task(self._mark_away(viewer))
+
+    async def _mark_away(self, player: Player) -> None:
+        await asyncio.sleep(self.presence_grace)
         async with self.lock:
+            if self._away.get(player) is asyncio.current_task():
+                del self._away[player]
             try:
-                await self._note_presence(subscriber.viewer)
+                await self._ensure_fresh()
+                await self._note_presence(player)
             except ProtocolError as error:
                 log.warning("match %s: presence not logged: %s", self.config.match_id, error)
 
@@ -251,17 +417,66 @@ class MatchRuntime:
 
     # -- actions -------------------------------------------------------------------------
 
-    async def act(self, viewer: Viewer, action: TableAction) -> int:
+    async def act(self, viewer: Viewer, action: TableAction) -> tuple[int, bool]:
         """Check, store and publish one action; returns the acting viewer's sequence number
-        of the update that records it. Raises ProtocolError, changing nothing."""
+        of the update that records it, and whether the action's ``action_id`` had been
+        applied already (then nothing is done again). Raises ProtocolError, changing nothing.
+
+        What can be refused is refused before waiting for the match's lock: how long a
+        refusal takes then tells nothing of what the other table is doing."""
+        key = None if action.action_id is None else (viewer, action.action_id)
+        if key is not None and key in self._acked:
+            return self._acked[key], True
+        if isinstance(action, AdjustScore | VoidBoard):
+            self._require_director(viewer)
+        elif not self._stale:  # a stale state is read back first, under the lock
+            self._check(viewer, action, *self._event_for(viewer, action))
         async with self.lock:
             await self._ensure_fresh()
+            if key is not None and key in self._acked:
+                return self._acked[key], True
             if isinstance(action, AdjustScore | VoidBoard):
-                return await self._fix(viewer, action)
-            table, event = self._event_for(viewer, action)
-            if self.state.finished and event["type"] in PLAY_EVENTS:
-                raise ProtocolError(ErrorCode.WRONG_PHASE, "the match is over")
-            return await self._append(table, event, action, viewer)
+                seq = await self._fix(viewer, action)
+            else:
+                table, event = self._event_for(viewer, action)
+                self._check(viewer, action, table, event, laws=False)
+                if action.action_id is not None:
+                    event["id"] = action.action_id
+                seq = await self._append(table, event, action, viewer)
+            if key is not None:
+                self._acked[key] = seq
+            return seq, False
+
+    def _check(
+        self,
+        viewer: Viewer,
+        action: TableAction,
+        table: int,
+        event: StoredEvent,
+        *,
+        laws: bool = True,
+    ) -> None:
+        """Refuse an action the match's state or limits refuse now (``laws``: also what the
+        laws refuse, tried on a copy of the board: the fold checks that again when it
+        applies it)."""
+        kind = event["type"]
+        if self.state.finished and kind in PLAY_EVENTS:
+            raise ProtocolError(ErrorCode.WRONG_PHASE, "the match is over")
+        if (
+            isinstance(viewer, Player)
+            and kind in EXTRA_EVENTS
+            and self.state.extras(table, viewer.seat) >= EXTRA_LIMIT
+        ):
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"too much for one board: a seat may send {EXTRA_LIMIT} chat lines, "
+                "claims, undo requests, questions and the like per board",
+            )
+        if laws and isinstance(viewer, Player):
+            try:
+                self.state.check(table, event)
+            except BridgeError as error:
+                raise wire_error(error, action) from None
 
     async def _append(
         self,
@@ -304,11 +519,13 @@ class MatchRuntime:
             raise ProtocolError(
                 ErrorCode.INVALID_MESSAGE, f"board {action.board} is not in this match"
             )
-        payload = (
+        payload: dict[str, object] = (
             {"kind": "void"}
             if isinstance(action, VoidBoard)
             else {"kind": "artificial", "imps_a": action.imps_a}
         )
+        if action.action_id is not None:
+            payload["id"] = action.action_id
         appended = await self._store(0, None, ResultChange("fix", action.board, payload), None)
         await self._after(appended)
         return self.seq_of(viewer)
@@ -453,7 +670,7 @@ class MatchRuntime:
     # -- the director's tools that are not table events -------------------------------
 
     async def act_substitute(
-        self, viewer: Viewer, table: int, seat: Seat, token: str, robot: bool
+        self, viewer: Viewer, table: int, seat: Seat, token: str, robot_nonce: str | None
     ) -> int:
         """Give a seat a new token (the old one stops working, its connections close) and log
         it; returns the director's sequence number of the update recording it."""
@@ -463,7 +680,9 @@ class MatchRuntime:
         async with self.lock:
             await self._ensure_fresh()
             try:
-                await self.store.substitute(self.config.match_id, table, seat.letter, token, robot)
+                await self.store.substitute(
+                    self.config.match_id, table, seat.letter, token, robot_nonce
+                )
             except (RedisError, OSError):
                 raise ProtocolError(
                     ErrorCode.UNAVAILABLE, "the match store is unavailable; try again"
@@ -474,7 +693,7 @@ class MatchRuntime:
             event: StoredEvent = {
                 "type": "substitute",
                 "seat": seat.letter,
-                "robot": robot,
+                "robot": robot_nonce is not None,
                 "at": now_ms(),
             }
             return await self._append(table, event, None, viewer)
@@ -572,7 +791,7 @@ class MatchRuntime:
                 ErrorCode.UNAVAILABLE, "the match store is unavailable; try again"
             ) from None
         assert logs is not None
-        self._load(logs)
+        self._load(await asyncio.to_thread(Loaded.of, logs))
         self._stale = False
         for subscriber in self.subscribers:
             for frame in self.catch_up(subscriber.viewer, subscriber.sent_seq):

@@ -28,6 +28,7 @@ Match events (logged at "table 0", in every log): ``compared`` {board, table1, t
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -71,6 +72,21 @@ ClaimStatus = Literal["pending", "accepted", "rejected", "withdrawn"]
 
 MATCH_EVENTS = frozenset({"compared", "finished"})
 """Events logged for the whole match (at every table and for watchers)."""
+EXTRA_EVENTS = frozenset(
+    {
+        "chat",
+        "claim",
+        "withdraw_claim",
+        "withdraw_concession",
+        "undo_request",
+        "undo_answer",
+        "ask",
+        "explain",
+        "director_call",
+        "name",
+    }
+)
+"""A player's events that the play does not bound (counted in :attr:`BoardState.extras`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +279,10 @@ class BoardState:
     counts, and a concession in it cannot be withdrawn."""
     taken_back: tuple[Seat, Call | None, Card | None] | None = None
     """The call or card the last undo event took back (who made it, which), if it took one."""
+    extras: dict[Seat, int] = field(default_factory=dict)
+    """How many of the table's events besides calls and cards each seat logged while this
+    board was the table's (chat, claims, undo requests, questions...): the server bounds
+    them, so that no player can grow a match's log without end."""
 
     @classmethod
     def start(cls, spec: BoardSpec) -> BoardState:
@@ -409,7 +429,34 @@ class MatchState:
         if handler is None:
             raise BridgeError(f"unknown table event {kind!r}")
         effect: Effect = handler(self, state, event)
+        if kind in EXTRA_EVENTS and event.get("seat") is not None and state.current is not None:
+            seat = self._seat(event)
+            state.current.extras[seat] = state.current.extras.get(seat, 0) + 1
         return effect
+
+    def check(self, table: int, event: StoredEvent) -> None:
+        """Raise the :class:`BridgeError` that :meth:`apply` would raise for a player's event
+        at ``table`` now, changing nothing: the event is tried on a scratch copy of the
+        table's current board (a player's events touch no other)."""
+        source = self.tables[table]
+        scratch = MatchState.__new__(MatchState)
+        scratch.config = self.config
+        scratch.match = self.match
+        scratch.fixed = set(self.fixed)
+        scratch.finished = self.finished
+        scratch.tables = {
+            table: TableState(
+                table,
+                boards=[] if source.current is None else [copy.deepcopy(source.current)],
+                seats=copy.deepcopy(source.seats),
+            )
+        }
+        scratch.apply(table, event)
+
+    def extras(self, table: int, seat: Seat) -> int:
+        """How many extra events (:data:`EXTRA_EVENTS`) ``seat`` logged on the table's board."""
+        current = self.tables[table].current
+        return 0 if current is None else current.extras.get(seat, 0)
 
     def _seat(self, event: StoredEvent) -> Seat:
         return Seat.parse(event["seat"])

@@ -9,7 +9,8 @@ Keys of a match share the hash tag ``{m:ID}`` (Redis Cluster ready):
   director's fix of a board (void, artificial score); which boards are compared (hash)
 - ``{m:ID}:swings``     each board's comparison once both tables are done with it (stream)
 - ``{m:ID}:seats``      each seat's token key (to revoke it when the director substitutes)
-- ``{m:ID}:robots``     the tokens of the seats the server's robots play
+- ``{m:ID}:robots``     a nonce per seat the server's robots play: the server derives the
+  robot's token from it and the organiser key, so no usable token is stored
 
 and, outside any match, ``duplicate:matches`` (set of match ids), ``duplicate:robot-matches``
 (the matches with robots to reseat after a restart) and ``duplicate:token:SHA256`` (what a
@@ -178,11 +179,11 @@ class Store:
         config: MatchConfig,
         grants: dict[str, Grant],
         first_board: StoredEvent,
-        robot_tokens: dict[str, str] | None = None,
+        robot_nonces: dict[str, str] | None = None,
         robot_table: tuple[list[StoredEvent], dict[int, dict[str, Any]]] | None = None,
     ) -> None:
         """Store a new match in one transaction: its config, its tokens' grants, the first
-        board's start at both tables, the tokens of its robots' seats (``"1N"`` -> token)
+        board's start at both tables, the nonces of its robots' seats (``"1N"`` -> nonce)
         and, for the robot-table format, table 2's whole log and results: kept in table 2's
         log and the hidden results only, so that nobody sees a board of it until table 1
         has finished that board and the comparison is published."""
@@ -207,19 +208,20 @@ class Store:
             for token, grant in grants.items():
                 if grant.role == "player":
                     pipe.hset(f"{tag}:seats", f"{grant.table}{grant.seat}", token_key(token))
-            if robot_tokens:
-                for seat, token in robot_tokens.items():
-                    pipe.hset(f"{tag}:robots", seat, token)
+            if robot_nonces:
+                for seat, nonce in robot_nonces.items():
+                    pipe.hset(f"{tag}:robots", seat, nonce)
                 pipe.sadd(ROBOT_MATCHES_KEY, config.match_id)
             pipe.sadd(MATCHES_KEY, config.match_id)
             await pipe.execute()
 
     async def substitute(
-        self, match_id: str, table: int, seat: str, token: str, robot: bool
+        self, match_id: str, table: int, seat: str, token: str, robot_nonce: str | None
     ) -> None:
         """Give a seat a new token, in one transaction: the old token's grant becomes
-        ``revoked``, the new one speaks for the seat; a robot's seat keeps its token for
-        the server's robots (and a seat given to a person loses it)."""
+        ``revoked``, the new one speaks for the seat; a seat given to the server's robot
+        keeps its nonce (from which the server derives the robot's token), and a seat given
+        to a person loses it."""
         tag = f"{{m:{match_id}}}"
         key = f"{table}{seat}"
         old = await self.redis.hget(f"{tag}:seats", key)
@@ -232,15 +234,15 @@ class Store:
                 token_key(token), json.dumps(grant_to_json(Grant(match_id, "player", table, seat)))
             )
             pipe.hset(f"{tag}:seats", key, token_key(token))
-            if robot:
-                pipe.hset(f"{tag}:robots", key, token)
+            if robot_nonce is not None:
+                pipe.hset(f"{tag}:robots", key, robot_nonce)
                 pipe.sadd(ROBOT_MATCHES_KEY, match_id)
             else:
                 pipe.hdel(f"{tag}:robots", key)
             await pipe.execute()
 
     async def robot_matches(self) -> dict[str, dict[str, str]]:
-        """The robots' seat tokens (``"1N"`` -> token) of every match with robots not over."""
+        """The robots' seat nonces (``"1N"`` -> nonce) of every match with robots not over."""
         found: dict[str, dict[str, str]] = {}
         for raw in await self.redis.smembers(ROBOT_MATCHES_KEY):
             match_id = raw.decode() if isinstance(raw, bytes) else str(raw)

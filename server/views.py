@@ -159,9 +159,7 @@ def view_of(state: MatchState, viewer: Viewer) -> PlayerView | WatchView:
             board=None if board is None else _board_view(state, board, viewer.table, viewer),
             results=[_result_view(viewer.table, n, r, a) for n, r, a in table.results],
             players=_players(state, (viewer.table,)),
-            chat=[_chat_line(viewer.table, line) for line in table.chat if viewer.seat in line.to][
-                -CHAT_LINES:
-            ],
+            chat=_last_chat(table, viewer.seat),
             review=_review(state, viewer.table),
             director_calls=_calls(table),
         )
@@ -633,6 +631,19 @@ def _players(state: MatchState, tables: tuple[int, ...]) -> list[PlayerInfo]:
         for number in tables
         for seat, info in state.tables[number].seats.items()
     ]
+
+
+def _last_chat(table: TableState, seat: Seat) -> list[ChatLine]:
+    """The last CHAT_LINES lines of the table's chat that reached ``seat``, oldest first
+    (looked for from the end: a long chat costs no more)."""
+    lines: list[ChatLine] = []
+    for line in reversed(table.chat):
+        if seat in line.to:
+            lines.append(_chat_line(table.number, line))
+            if len(lines) == CHAT_LINES:
+                break
+    lines.reverse()
+    return lines
 
 
 def _chat_line(table: int, line: ChatEntry) -> ChatLine:

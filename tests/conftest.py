@@ -10,10 +10,17 @@ import pytest_asyncio
 from redis.asyncio import Redis
 
 from server.app import Server
+from server.limits import Limits
 from server.redis_process import RedisProcess
 from server.store import ROBOT_MATCHES_KEY
 
 ORGANISER_KEY = "test-organiser-key"
+TEST_LIMITS = Limits(
+    frames_per_second=10_000, frames_burst=10_000, actions_per_second=10_000, actions_burst=10_000
+)
+"""The tests' clients act as fast as the server answers, and ping after every action to
+know they are up to date: far past a person's pace, so the per-connection rate limits are
+lifted (tests/server/test_hostile.py checks them with the defaults)."""
 DATA_DIR = Path(__file__).resolve().parent / "data"
 """The real match records the tests read (vendored copies; see its SOURCES.md)."""
 
@@ -46,7 +53,7 @@ async def server(redis: Redis) -> AsyncIterator[Server]:
     The run's Redis holds every earlier test's matches: a server starting on it would seat
     robots again in each one left unfinished (:func:`forget_earlier_robots`)."""
     await forget_earlier_robots(redis)
-    instance = Server(redis, ORGANISER_KEY, robot_delay=0)
+    instance = Server(redis, ORGANISER_KEY, robot_delay=0, presence_grace=0.2, limits=TEST_LIMITS)
     await instance.start()
     yield instance
     await instance.close()

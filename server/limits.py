@@ -1,0 +1,138 @@
+"""What one client may cost the server: the limits, and the small tools that hold them.
+
+Every limit bounds what a client (or an address) can make the server hold or do, so that
+no client can stall a match or grow what the server keeps without end. SPEC.md sections 2
+and 18 state them for client authors.
+"""
+
+from __future__ import annotations
+
+import logging
+import resource
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+__all__ = ["AddressThrottle", "Limits", "RepeatedLogFilter", "TokenBucket"]
+
+
+def _descriptor_budget() -> int:
+    """Connections the process can hold: its descriptor limit, less a margin for Redis,
+    files and the listening sockets."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        soft = 65536
+    return max(64, min(soft - 128, 20_000))
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """The server's limits (``duplicate serve`` options set some)."""
+
+    hello_timeout: float = 10.0
+    """Seconds a connection has to say ``hello`` successfully; then it is closed."""
+    max_connections: int = field(default_factory=_descriptor_budget)
+    """WebSocket connections at once, in all; more are refused with HTTP 503."""
+    max_connections_per_address: int = 64
+    """Connections at once from one IP address (a club behind one router fits)."""
+    frames_per_second: float = 100.0
+    frames_burst: float = 200.0
+    """Frames of any kind a connection may send: a steady rate and a burst."""
+    actions_per_second: float = 30.0
+    actions_burst: float = 90.0
+    """Actions (calls, cards, chat...) a connection may send; the server's robots are exempt."""
+    bad_hellos_per_minute: int = 20
+    """``hello``s with an unknown token from one address, after which that address's hellos
+    are refused for the rest of the minute (a token cannot be guessed by trying)."""
+    max_queued_bytes: int = 4 * 1024 * 1024
+    """Bytes queued for a connection and not yet sent: past this it is closed."""
+    max_queue_age: float = 30.0
+    """Seconds the oldest unsent frame may wait for a connection that does not read."""
+
+
+class TokenBucket:
+    """``rate`` tokens a second, up to ``burst``: :meth:`take` one, or learn how long to wait.
+
+    >>> bucket = TokenBucket(rate=1.0, burst=2.0, now=0.0)
+    >>> bucket.take(0.0), bucket.take(0.0), bucket.take(0.0)
+    (0.0, 0.0, 1.0)
+    >>> bucket.take(1.0)
+    0.0
+    """
+
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
+    def __init__(self, rate: float, burst: float, now: float | None = None) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic() if now is None else now
+
+    def take(self, now: float | None = None) -> float:
+        """Take a token: 0.0 if there was one, else the seconds until there is (none taken)."""
+        now = time.monotonic() if now is None else now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1.0:
+            self.tokens -= 1.0
+            return 0.0
+        return (1.0 - self.tokens) / self.rate
+
+
+class AddressThrottle:
+    """At most ``limit`` events per ``window`` seconds per address (bad hellos, say)."""
+
+    def __init__(self, limit: int, window: float) -> None:
+        self.limit = limit
+        self.window = window
+        self._seen: dict[str, deque[float]] = {}
+
+    def _recent(self, address: str, now: float) -> deque[float]:
+        seen = self._seen.get(address)
+        if seen is None:
+            return deque()
+        while seen and now - seen[0] > self.window:
+            seen.popleft()
+        if not seen:
+            del self._seen[address]
+        return seen
+
+    def wait(self, address: str, now: float | None = None) -> float:
+        """0.0 if ``address`` is under its limit, else the seconds until it is again."""
+        now = time.monotonic() if now is None else now
+        seen = self._recent(address, now)
+        if len(seen) < self.limit:
+            return 0.0
+        return self.window - (now - seen[0])
+
+    def note(self, address: str, now: float | None = None) -> None:
+        """Count one event from ``address``."""
+        now = time.monotonic() if now is None else now
+        self._recent(address, now)
+        self._seen.setdefault(address, deque()).append(now)
+        if len(self._seen) > 100_000:  # a bound on what an attacker with many addresses costs
+            self._seen.pop(next(iter(self._seen)))
+
+
+class RepeatedLogFilter(logging.Filter):
+    """Let at most ``per_second`` records of one kind (logger, level, message template)
+    through each second; say once how many were left out."""
+
+    def __init__(self, per_second: int = 5) -> None:
+        super().__init__()
+        self.per_second = per_second
+        self._counts: dict[tuple[str, int, str], tuple[int, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        second = int(time.monotonic())
+        key = (record.name, record.levelno, str(record.msg))
+        started, count = self._counts.get(key, (second, 0))
+        if started != second:
+            if count > self.per_second:
+                record.msg = f"{record.msg} ({count - self.per_second} similar lines left out)"
+            started, count = second, 0
+        count += 1
+        self._counts[key] = (started, count)
+        if len(self._counts) > 10_000:
+            self._counts.clear()
+        return count <= self.per_second

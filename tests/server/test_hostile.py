@@ -1,0 +1,391 @@
+"""Clients that misbehave, against a real server and Redis with its real limits: no client
+can stall a match, hold a socket without saying hello, make the server keep unsent data or
+log entries without end, or learn from a refusal's timing what the other table is doing."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+from redis.asyncio import Redis
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+from clients.client import Client, ClientError, Link
+from protocol.codec import decode_server, encode
+from protocol.errors import ErrorCode
+from protocol.messages import PROTOCOL_VERSION, ErrorMessage, Hello, PlayerView, Update
+from server.app import Server
+from server.limits import Limits
+from server.matches import EXTRA_LIMIT
+from server.store import Grant, Store
+from tests.conftest import ORGANISER_KEY, TEST_LIMITS, forget_earlier_robots
+from tests.server.harness import (
+    bid,
+    board_view,
+    create,
+    one_board,
+    play_cards,
+    player_updates,
+    seat_everyone,
+    settle,
+)
+
+DEALS = one_board()
+
+
+async def started(redis: Redis, limits: Limits, **options: object) -> Server:
+    await forget_earlier_robots(redis)
+    server = Server(redis, ORGANISER_KEY, robot_delay=0, limits=limits, **options)  # type: ignore[arg-type]
+    await server.start()
+    return server
+
+
+@pytest_asyncio.fixture
+async def strict(redis: Redis) -> AsyncIterator[Server]:
+    """A server with the default limits (and quick hellos, a quick presence grace)."""
+    server = await started(redis, Limits(hello_timeout=0.5), presence_grace=0.2)
+    yield server
+    await server.close()
+
+
+async def raw_hello(url: str, token: str) -> ErrorMessage | None:
+    async with connect(url, compression=None) as websocket:
+        await websocket.send(encode(Hello(version=PROTOCOL_VERSION, token=token)))
+        answer = decode_server(await websocket.recv())
+        return answer if isinstance(answer, ErrorMessage) else None
+
+
+@pytest.mark.asyncio
+async def test_a_connection_that_never_says_hello_is_closed(strict: Server) -> None:
+    start = time.monotonic()
+    async with connect(strict.ws_url, compression=None) as silent:
+        with pytest.raises(ConnectionClosed):
+            await asyncio.wait_for(silent.recv(), 5)
+    assert 0.4 < time.monotonic() - start < 3
+    # One that says hello in time stays.
+    client = await Client.connect(Link(strict.ws_url, ORGANISER_KEY))
+    await asyncio.sleep(0.8)
+    await client.ping()
+    await client.close()
+
+
+@pytest.mark.asyncio
+async def test_connections_per_address_and_in_all_are_capped(redis: Redis) -> None:
+    server = await started(redis, Limits(max_connections_per_address=5, max_connections=8))
+    try:
+        held = [await connect(server.ws_url, compression=None) for _ in range(5)]
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(server.ws_url, compression=None)
+        assert refused.value.response.status_code == 503
+        assert b"Too many connections" in refused.value.response.body
+        for websocket in held[:2]:
+            await websocket.close()
+        await asyncio.sleep(0.1)
+        again = await connect(server.ws_url, compression=None)  # room again
+        await again.close()
+        for websocket in held[2:]:
+            await websocket.close()
+    finally:
+        await server.close()
+
+
+@pytest.mark.asyncio
+async def test_actions_and_frames_are_rate_limited(strict: Server) -> None:
+    created = await create(strict, boards=1, deals_pbn=DEALS, chat="table")
+    match = await seat_everyone(strict, created)
+    north = match.players[(1, "N")]
+    limited: ClientError | None = None
+    sent = 0
+    for sent in range(1, 200):
+        try:
+            await north.chat(f"line {sent}")
+        except ClientError as error:
+            limited = error
+            break
+    assert limited is not None
+    assert limited.code == ErrorCode.RATE_LIMITED
+    # The burst (90) was allowed, or the per-board bound (60) came first.
+    assert sent - 1 in (EXTRA_LIMIT, 90)
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_a_seat_may_not_grow_a_boards_log_without_end(server: Server, redis: Redis) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS, chat="table")
+    match = await seat_everyone(server, created)
+    east = match.players[(1, "E")]
+    for line in range(EXTRA_LIMIT):
+        await east.chat(f"line {line}")
+    with pytest.raises(ClientError) as refused:
+        await east.chat("one too many")
+    assert refused.value.code == ErrorCode.RATE_LIMITED
+    assert "per board" in refused.value.message
+    # Undo requests and refusals count too: the same seat cannot ask again on this board.
+    await bid(match.table(1), 1, ["1C", "P"])
+    with pytest.raises(ClientError) as undo:
+        await east.undo()
+    assert undo.value.code == ErrorCode.RATE_LIMITED
+    # The table itself plays on: calls and cards are never limited by it.
+    await bid(match.table(1), 1, ["P", "P"])
+    await play_cards(match.table(1), 1)
+    tag = f"{{m:{created.match_id}}}"
+    chat = [
+        e
+        for _, f in await redis.xrange(f"{tag}:t1:events")
+        if (e := json.loads(f[b"e"]))["type"] == "chat"
+    ]
+    assert len([c for c in chat if c["seat"] == "E"]) == EXTRA_LIMIT
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_unknown_tokens_are_throttled_per_address(redis: Redis) -> None:
+    server = await started(redis, Limits(bad_hellos_per_minute=5))
+    try:
+        created = await create(server, boards=1, deals_pbn=DEALS)
+        good = Link.parse(created.seats[0].link or "").token
+        for attempt in range(5):
+            error = await raw_hello(server.ws_url, f"guess-{attempt}")
+            assert error is not None
+            assert error.code == ErrorCode.BAD_TOKEN
+        error = await raw_hello(server.ws_url, "guess-6")
+        assert error is not None
+        assert error.code == ErrorCode.RATE_LIMITED
+        assert error.retry_after_ms is not None
+        assert 0 < error.retry_after_ms <= 60_000
+        # While throttled, even a right token is refused without being looked up.
+        error = await raw_hello(server.ws_url, good)
+        assert error is not None
+        assert error.code == ErrorCode.RATE_LIMITED
+    finally:
+        await server.close()
+
+
+@pytest.mark.asyncio
+async def test_a_refusal_does_not_wait_for_the_other_table(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS)
+    match = await seat_everyone(server, created)
+    east = match.players[(1, "E")]
+    runtime = server.runtimes[created.match_id]
+    # Another action holds the match's lock (as a slow store append at table 2 would):
+    # a card out of turn at table 1 is refused at once all the same.
+    async with runtime.lock:
+        start = time.monotonic()
+        with pytest.raises(ClientError) as refused:
+            await asyncio.wait_for(east.play("SA"), 2)
+        waited = time.monotonic() - start
+    assert refused.value.code in (ErrorCode.WRONG_PHASE, ErrorCode.ILLEGAL_CARD)
+    assert waited < 0.5
+    with pytest.raises(ClientError) as forbidden:
+        async with runtime.lock:
+            await asyncio.wait_for(match.players[(2, "N")].rule(1, 9), 2)
+    assert forbidden.value.code == ErrorCode.FORBIDDEN
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_an_action_id_is_applied_once(server: Server, redis: Redis) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS)
+    match = await seat_everyone(server, created)
+    north = match.players[(1, "N")]
+    link = next(s.link for s in created.seats if (s.table, s.seat) == (1, "N"))
+    second = await Client.connect(link or "")  # North's other device
+
+    first = await north.request(
+        lambda ref: _call("1NT", "n-1nt", ref)  # type: ignore[arg-type]
+    )
+    again = await second.request(lambda ref: _call("1NT", "n-1nt", ref))  # type: ignore[arg-type]
+    assert first.type == again.type == "ack"  # type: ignore[attr-defined]
+    assert again.seq == first.seq  # type: ignore[attr-defined]
+    assert (first.repeated, again.repeated) == (False, True)  # type: ignore[attr-defined]
+    tag = f"{{m:{created.match_id}}}"
+    calls = [
+        e
+        for _, f in await redis.xrange(f"{tag}:t1:events")
+        if (e := json.loads(f[b"e"]))["type"] == "call"
+    ]
+    assert [(c["call"], c.get("id")) for c in calls] == [("1NT", "n-1nt")]
+    # Another id is another action (here refused: not North's turn).
+    with pytest.raises(ClientError):
+        await north.request(lambda ref: _call("2NT", "n-2nt", ref))  # type: ignore[arg-type]
+    await second.close()
+    await match.close()
+
+
+def _call(call: str, action_id: str, ref: int) -> object:
+    from protocol.messages import MakeCall
+
+    return MakeCall(call=call, action_id=action_id, ref=ref)
+
+
+@pytest.mark.asyncio
+async def test_an_action_id_survives_a_restart(redis: Redis) -> None:
+    first = await started(redis, TEST_LIMITS)
+    created = await create(first, boards=1, deals_pbn=DEALS)
+    link = next(s.link for s in created.seats if (s.table, s.seat) == (1, "N"))
+    north = await Client.connect(link or "")
+    ack = await north.request(lambda ref: _call("1NT", "once", ref))  # type: ignore[arg-type]
+    await north.close()
+    await first.close()
+    second = Server(redis, ORGANISER_KEY, port=first.port, robot_delay=0, limits=TEST_LIMITS)
+    await second.start()
+    try:
+        north = await Client.connect(link or "")
+        again = await north.request(lambda ref: _call("1NT", "once", ref))  # type: ignore[arg-type]
+        assert again.seq == ack.seq  # type: ignore[attr-defined]
+        assert again.repeated  # type: ignore[attr-defined]
+        view = await board_view(north, 1)
+        assert [e.call for e in view.auction] == ["1NT"]
+        await north.close()
+    finally:
+        await second.close()
+
+
+@pytest.mark.asyncio
+async def test_questions_and_answers_send_partner_nothing(server: Server) -> None:
+    match = await seat_everyone(server, await create(server, boards=1, deals_pbn=DEALS))
+    table = match.table(1)
+    await bid(table, 1, ["1NT", "P"])
+    south = table["S"]  # North's partner
+    before = len(player_updates(south))
+    await settle(table, (await table["E"].ask(0)).seq)
+    await settle(table, (await table["N"].explain(0, "15-17")).seq)
+    assert len(player_updates(south)) == before
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_a_connection_that_blinks_shows_and_logs_nothing(strict: Server) -> None:
+    created = await create(strict, boards=1, deals_pbn=DEALS)
+    match = await seat_everyone(strict, created)
+    north = match.players[(1, "N")]
+    for client in match.table(1).values():
+        await client.wait_for(lambda v: all(p.connected for p in v.players) or None)
+    east = match.players[(1, "E")]
+    before = len(player_updates(north))
+    await east.reconnect()  # a blink, well within the grace
+    await asyncio.sleep(0.4)
+    await north.ping()
+    assert len(player_updates(north)) == before
+    await east.close()  # gone for good: shown away once the grace is over
+    away = await north.wait_for(lambda v: v if not v.players[1].connected else None)
+    assert away.players[1].seat == "E"
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_a_client_that_does_not_read_is_dropped_not_hoarded(redis: Redis) -> None:
+    limits = Limits(actions_per_second=10_000, actions_burst=10_000, max_queued_bytes=256 * 1024)
+    server = await started(redis, limits)
+    try:
+        created = await create(server, boards=1, deals_pbn=DEALS, chat="table")
+        match = await seat_everyone(server, created)
+        director = await Client.connect(created.director)
+        link = next(s.link for s in created.seats if (s.table, s.seat) == (1, "W"))
+        # A second device of West's that reads nothing (its library stops reading once
+        # one message waits unread).
+        reader = await connect(
+            Link.parse(link or "").ws_url,
+            compression=None,
+            max_queue=1,
+            max_size=None,
+            close_timeout=0.5,
+        )
+        await reader.send(
+            encode(Hello(version=PROTOCOL_VERSION, token=Link.parse(link or "").token))
+        )
+        before = len(server.connections)
+        text = "x" * 250
+        for line in range(3000):
+            await director.chat(f"{line} {text}", table=1)
+            if len(server.connections) < before:
+                break
+        assert len(server.connections) == before - 1, "the non-reader was never dropped"
+        print(f"the non-reader was dropped after {line + 1} lines of about 3 KB to it")
+        # Everyone else got every line, in order, without a gap.
+        await settle(match.table(1))
+        east = match.players[(1, "E")]
+        assert isinstance(east.view, PlayerView)
+        assert east.view.chat[-1].text.startswith(f"{line} ")
+        updates = player_updates(east)
+        assert [u.seq for u in updates] == list(range(updates[0].seq, updates[-1].seq + 1))
+        await reader.close()
+        await director.close()
+        await match.close()
+    finally:
+        await server.close()
+
+
+@pytest.mark.asyncio
+async def test_the_store_keeps_no_usable_robot_token(server: Server, redis: Redis) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS, robots=["t2"])
+    tag = f"{{m:{created.match_id}}}"
+    stored = await redis.hgetall(f"{tag}:robots")
+    assert len(stored) == 4
+    store = Store(redis)
+    for value in stored.values():
+        assert await store.grant(value.decode()) is None  # a nonce, not a token
+    # The server derives the robots' tokens: they are welcomed as the robots' seats.
+    token = server.robot_token(created.match_id, "2N", stored[b"2N"].decode())
+    assert await store.grant(token) == Grant(created.match_id, "player", 2, "N")
+
+
+@pytest.mark.asyncio
+async def test_web_paths_an_attacker_tries_are_404_not_500(server: Server) -> None:
+    import http.client
+
+    for path in ("/web/" + "a" * 300, "/web/%00x", "/web/../../etc/passwd", "/web/\x7f"):
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=5)
+        connection.request("GET", path.replace("\x7f", "%7f"))
+        status = await asyncio.to_thread(lambda c=connection: c.getresponse().status)
+        assert status == 404, path
+        connection.close()
+
+
+@pytest.mark.asyncio
+async def test_a_long_log_resumes_without_freezing_other_matches(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS)
+    match = await seat_everyone(server, created)
+    director = await Client.connect(created.director)
+    west = match.players[(1, "W")]
+    for line in range(2000):  # a long table log (the director's chat is not bounded)
+        await director.chat(f"announcement {line}", table=1)
+    await settle(match.table(1))
+    seen = west.seq
+    for line in range(40):
+        await director.chat(f"more {line}", table=1)
+    other = await Client.connect(Link(server.ws_url, ORGANISER_KEY))
+    pings: list[float] = []
+
+    async def ping_all_along(done: asyncio.Event) -> None:
+        while not done.is_set():
+            start = time.monotonic()
+            await other.ping()
+            pings.append(time.monotonic() - start)
+            await asyncio.sleep(0.002)
+
+    done = asyncio.Event()
+    pinger = asyncio.create_task(ping_all_along(done))
+    back = await Client.connect(
+        next(s.link for s in created.seats if (s.table, s.seat) == (1, "W")) or "",
+        last_seq=seen,
+    )
+    done.set()
+    await pinger
+    missed = [m for m in back.received if isinstance(m, Update) and m.seq <= seen + 40]
+    assert [u.seq for u in missed] == list(range(seen + 1, seen + 41))  # each, not a snapshot
+    pings.sort()
+    p99 = pings[int(len(pings) * 0.99) - 1] if len(pings) > 1 else pings[0]
+    print(
+        f"resume of a {seen + 40}-update log: {len(pings)} pings meanwhile, p99 {p99 * 1000:.1f} ms"
+    )
+    assert p99 < 0.05
+    await back.close()
+    await other.close()
+    await director.close()
+    await match.close()
