@@ -141,6 +141,8 @@ class Connection:
     websocket: ServerConnection
     outbox: asyncio.Queue[bytes | None]
     limits: Limits
+    volume: TokenBucket
+    """Bytes it may send (its address's budget is shared with its other connections)."""
     frames: TokenBucket
     actions: TokenBucket
     organiser: bool = False
@@ -149,6 +151,8 @@ class Connection:
     trusted: bool = False
     """The server's own robot: its actions are not rate-limited."""
     overflowed: bool = False
+    strikes: int = 0
+    """Refusals for going too fast since the last frame served."""
     queued_bytes: int = 0
     queued_since: deque[tuple[float, int]] = field(default_factory=deque)
     """(when queued, size) of each frame queued and not yet sent, oldest first."""
@@ -225,6 +229,8 @@ class Server:
         self.presence_grace = presence_grace
         """Seconds before a seat whose connection closed shows as away (a blink shows nothing)."""
         self._bad_hellos = AddressThrottle(self.limits.bad_hellos_per_minute, 60.0)
+        self._volumes: dict[str, TokenBucket] = {}
+        self._arrivals: dict[str, TokenBucket] = {}
         self._robot_tokens: set[str] = set()
         """The tokens of the server's own robots (trusted: not rate-limited)."""
         self.store = Store(redis)
@@ -324,10 +330,21 @@ class Server:
         if len(others) >= self.limits.max_connections:
             return "The server has as many connections as it can take: try again later.\n"
         remote = connection.remote_address
-        address = remote[0] if remote else None
+        address = str(remote[0]) if remote else "?"
         mine = sum(1 for c in others if c.remote_address and c.remote_address[0] == address)
         if mine >= self.limits.max_connections_per_address:
             return f"Too many connections from {address}: close some and try again.\n"
+        arrivals = self._arrivals.get(address)
+        if arrivals is None:
+            if len(self._arrivals) > 100_000:
+                self._arrivals.clear()
+            limits = self.limits
+            arrivals = self._arrivals[address] = TokenBucket(
+                limits.connections_per_second, limits.connections_burst
+            )
+        wait = arrivals.take()
+        if wait:
+            return f"Too many new connections from {address}: try again in {wait:.1f} s.\n"
         return None
 
     # -- connections -------------------------------------------------------------------
@@ -338,6 +355,7 @@ class Server:
             websocket,
             asyncio.Queue(),
             limits,
+            TokenBucket(limits.bytes_per_second, limits.bytes_burst),
             TokenBucket(limits.frames_per_second, limits.frames_burst),
             TokenBucket(limits.actions_per_second, limits.actions_burst),
         )
@@ -350,13 +368,28 @@ class Server:
             async for frame in websocket:
                 ref = None
                 try:
-                    wait = connection.frames.take()
+                    wait = max(
+                        connection.volume.take(amount=len(frame)),
+                        self._address_volume(connection.address).take(amount=len(frame)),
+                    )
                     if wait:
-                        raise _rate_limited("too many frames from this connection", wait)
+                        # Refused before decoding: the cost of a flood stays at reading it.
+                        raise _rate_limited("too many bytes from this connection", wait)
+                    # Decoding costs a bounded time (protocol.codec), and the refusal can then
+                    # name the request's ref.
                     message = decode_client(frame)
                     ref = getattr(message, "ref", None)
+                    wait = connection.frames.take()
+                    if wait:
+                        raise _rate_limited("too many messages from this connection", wait)
                     await self._dispatch(connection, message)
+                    connection.strikes = 0
                 except ProtocolError as error:
+                    if error.code == ErrorCode.RATE_LIMITED:
+                        connection.strikes += 1
+                        if connection.strikes > limits.strikes:
+                            connection.drop("it keeps sending faster than it is allowed")
+                            break
                     ref = ref if ref is not None else error.ref
                     refusal = ErrorMessage(
                         code=error.code,
@@ -393,6 +426,18 @@ class Server:
                     log.warning("presence not logged: %s", error)
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
+
+    def _address_volume(self, address: str) -> TokenBucket:
+        """The bytes an address may send, all its connections together."""
+        bucket = self._volumes.get(address)
+        if bucket is None:
+            if len(self._volumes) > 100_000:
+                self._volumes.clear()  # a bound on what many addresses cost
+            limits = self.limits
+            bucket = self._volumes[address] = TokenBucket(
+                limits.address_bytes_per_second, limits.address_bytes_burst
+            )
+        return bucket
 
     def _hello_overdue(self, connection: Connection) -> None:
         """A connection that has not said ``hello`` in time is closed (it holds a socket)."""

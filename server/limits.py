@@ -35,9 +35,23 @@ class Limits:
     """WebSocket connections at once, in all; more are refused with HTTP 503."""
     max_connections_per_address: int = 64
     """Connections at once from one IP address (a club behind one router fits)."""
+    connections_per_second: float = 5.0
+    connections_burst: float = 40.0
+    """New connections from one address: a whole club reconnecting after its Wi-Fi came back
+    fits the burst; a loop that reconnects as fast as it can does not."""
     frames_per_second: float = 100.0
     frames_burst: float = 200.0
     """Frames of any kind a connection may send: a steady rate and a burst."""
+    bytes_per_second: float = 256 * 1024
+    bytes_burst: float = 2 * 1024 * 1024
+    """Bytes a connection may send (an organiser's deal file fits the burst); past it a frame
+    is refused before it is even decoded."""
+    address_bytes_per_second: float = 1024 * 1024
+    address_bytes_burst: float = 4 * 1024 * 1024
+    """Bytes one address may send, all its connections together."""
+    strikes: int = 10
+    """Refusals for going too fast, one after another, after which a connection is closed:
+    a client that ignores ``retry_after_ms`` costs the server nothing more."""
     actions_per_second: float = 30.0
     actions_burst: float = 90.0
     """Actions (calls, cards, chat...) a connection may send; the server's robots are exempt."""
@@ -68,15 +82,17 @@ class TokenBucket:
         self.tokens = burst
         self.stamp = time.monotonic() if now is None else now
 
-    def take(self, now: float | None = None) -> float:
-        """Take a token: 0.0 if there was one, else the seconds until there is (none taken)."""
+    def take(self, now: float | None = None, amount: float = 1.0) -> float:
+        """Take ``amount`` tokens: 0.0 if there were enough, else the seconds until there
+        are (none taken). An amount over the burst is taken once the bucket is full."""
         now = time.monotonic() if now is None else now
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        needed = min(amount, self.burst)
+        if self.tokens >= needed:
+            self.tokens -= needed
             return 0.0
-        return (1.0 - self.tokens) / self.rate
+        return (needed - self.tokens) / self.rate
 
 
 class AddressThrottle:

@@ -16,7 +16,16 @@ from server.store import ROBOT_MATCHES_KEY
 
 ORGANISER_KEY = "test-organiser-key"
 TEST_LIMITS = Limits(
-    frames_per_second=10_000, frames_burst=10_000, actions_per_second=10_000, actions_burst=10_000
+    bytes_per_second=1e9,
+    bytes_burst=1e9,
+    address_bytes_per_second=1e9,
+    address_bytes_burst=1e9,
+    connections_per_second=10_000,
+    connections_burst=10_000,
+    frames_per_second=10_000,
+    frames_burst=10_000,
+    actions_per_second=10_000,
+    actions_burst=10_000,
 )
 """The tests' clients act as fast as the server answers, and ping after every action to
 know they are up to date: far past a person's pace, so the per-connection rate limits are

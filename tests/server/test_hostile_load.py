@@ -1,0 +1,126 @@
+"""A normal match keeps its pace while hostile clients do their worst: the server, the
+hostile clients and the measured player each run in their own process, on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from clients.client import Client, Link
+from protocol.messages import PlayerView
+from server.redis_process import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+SECONDS = 8.0
+KEY = "hostile-test-organiser-key"
+ONLY = os.environ.get("HOSTILE_ONLY", "").split() and [
+    "--only",
+    *os.environ["HOSTILE_ONLY"].split(),
+    "--",
+]
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
+
+
+async def read_until(stream: asyncio.StreamReader, text: str, timeout: float = 60) -> None:
+    async with asyncio.timeout(timeout):
+        while text.encode() not in await stream.readline():
+            pass
+
+
+@pytest.mark.asyncio
+async def test_a_normal_match_keeps_its_pace_under_attack(tmp_path: Path) -> None:
+    port = free_port()
+    environment = dict(os.environ, PYTHONPATH=str(ROOT), DUPLICATE_ORGANISER_KEY=KEY)
+    server = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "duplicate", "serve", "--port", str(port), "--data",
+        str(tmp_path / "data"), "--server-robot-delay", "0",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=environment,
+        cwd=ROOT,
+    )  # fmt: skip
+    assert server.stdout is not None
+    try:
+        await read_until(server.stdout, "Serving on")
+        url = f"ws://127.0.0.1:{port}/ws"
+        organiser = await Client.connect(Link(url, KEY))
+        # The normal match: North (measured here) and the server's robots at a brisk pace.
+        victim = await organiser.create_match(
+            boards=16, robots=["1E", "1S", "1W"], review_seconds=0, robot_delay_ms=100
+        )
+        attacker = await organiser.create_match(boards=1, chat="table", review_seconds=0)
+        await organiser.close()
+        links = [seat.link or "" for seat in attacker.seats[:3]]
+        hostile = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "tests.server.hostile", "--server", url,
+            "--seconds", str(SECONDS), *ONLY, *links,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env=environment,
+            cwd=ROOT,
+        )  # fmt: skip
+        north = await Client.connect(next(s.link for s in victim.seats if s.link) or "")
+        pings: list[float] = []
+        actions: list[float] = []
+        until = time.monotonic() + SECONDS
+
+        async def ping() -> None:
+            while time.monotonic() < until:
+                start = time.monotonic()
+                await north.ping()
+                pings.append(time.monotonic() - start)
+                await asyncio.sleep(0.02)
+
+        async def play() -> None:
+            while time.monotonic() < until:
+                view = await north.wait_for(
+                    lambda v: v if v.match.finished or (v.board and v.board.legal) else None,
+                    timeout=None,
+                )
+                assert isinstance(view, PlayerView)
+                if view.match.finished or view.board is None:
+                    return
+                start = time.monotonic()
+                if view.board.phase == "auction":
+                    await north.call("P")
+                else:
+                    await north.play(view.board.legal[0])
+                actions.append(time.monotonic() - start)
+
+        await asyncio.gather(ping(), asyncio.wait_for(play(), SECONDS + 20))
+        out, err = await asyncio.wait_for(hostile.communicate(), 60)
+        assert hostile.returncode == 0, err.decode()[-2000:]
+        attacks = json.loads(out.decode().strip().splitlines()[-1])
+        await north.close()
+        report = {
+            "pings": len(pings),
+            "ping p50 ms": round(percentile(pings, 0.5) * 1000, 1),
+            "ping p99 ms": round(percentile(pings, 0.99) * 1000, 1),
+            "actions": len(actions),
+            "action p50 ms": round(percentile(actions, 0.5) * 1000, 1),
+            "action p99 ms": round(percentile(actions, 0.99) * 1000, 1),
+        }
+        print(json.dumps({"normal match": report, "attacks": attacks}, indent=1))
+        assert attacks.get("costly frames", 0) > 10
+        assert attacks.get("bad hellos", 0) > 10
+        assert any(key.startswith("chat refused") for key in attacks)
+        assert len(pings) > 100
+        assert len(actions) > 20
+        assert report["ping p99 ms"] < 50
+        assert report["action p99 ms"] < 50
+        assert server.returncode is None  # the server is still up
+    finally:
+        if server.returncode is None:
+            server.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(server.wait(), 30)
+            except TimeoutError:
+                server.kill()
+                await server.wait()
