@@ -9,6 +9,7 @@ import errno
 import json
 import logging
 import os
+import re
 import secrets
 import shlex
 import signal
@@ -28,9 +29,14 @@ DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 DEFAULT_DATA = "duplicate-data"
 KEY_FILE = "organiser.key"
+LOCK_FILE = "serve.lock"
+"""In the data folder: locked by the ``duplicate serve`` using it, and holding its pid."""
 REDIS_TIMEOUT = 10.0
 """Seconds the startup PING may take: a Redis behind a firewall that drops packets never
-refuses, it only stays silent."""
+refuses, it only stays silent. Also how long a command waits for a free connection."""
+REDIS_CONNECTIONS = 64
+"""The most connections the server opens to Redis: a burst of requests waits for one (up to
+REDIS_TIMEOUT) instead of opening hundreds."""
 
 
 class CommandFailed(Exception):
@@ -55,32 +61,84 @@ def _reason(error: BaseException) -> str:
 
 
 def _without_password(url: str) -> str:
-    """The URL as it may be printed: a password in it becomes ***."""
+    """The URL as it may be printed: a password in it (or in a ``password=`` query) becomes
+    ***.
+
+    >>> _without_password("rediss://:s3cret@db.example:6380/0?password=s3cret")
+    'rediss://:***@db.example:6380/0?password=***'
+    """
     password = urlsplit(url).password
-    return url.replace(f":{password}@", ":***@", 1) if password else url
+    shown = url.replace(f":{password}@", ":***@", 1) if password else url
+    return re.sub(r"([?&]password=)[^&#]*", r"\1***", shown)
 
 
 def organiser_key(args: argparse.Namespace, create: bool) -> str:
-    """The organiser key: --organiser-key, else $DUPLICATE_ORGANISER_KEY, else the data
-    folder's key file (made on first serve, readable by its owner only)."""
+    """The organiser key: --organiser-key, else the file --organiser-key-file names, else
+    $DUPLICATE_ORGANISER_KEY, else the data folder's key file (made on first serve, readable
+    by its owner only). A file or the environment keeps the key off the command line, which
+    every local user can read."""
     if args.organiser_key:
         return str(args.organiser_key)
+    if args.organiser_key_file is not None:
+        try:
+            key = Path(args.organiser_key_file).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as error:
+            reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+            raise CommandFailed(
+                f"cannot read --organiser-key-file {args.organiser_key_file}: {reason}"
+            ) from None
+        if not key:
+            raise CommandFailed(f"--organiser-key-file {args.organiser_key_file} is empty")
+        return key
     from_env = os.environ.get("DUPLICATE_ORGANISER_KEY")
     if from_env:
         return from_env
     path = Path(args.data) / KEY_FILE
     if path.exists():
+        if create:  # serve: a key file made before keys were kept private
+            path.chmod(0o600)
         return path.read_text().strip()
     if not create:
         raise CommandFailed(
-            f"no organiser key: pass --organiser-key, set DUPLICATE_ORGANISER_KEY, "
+            f"no organiser key: pass --organiser-key-file (or --organiser-key), set "
+            f"DUPLICATE_ORGANISER_KEY, "
             f"or point --data at the server's data folder (no {path})"
         )
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     key = secrets.token_urlsafe(24)
     path.touch(mode=0o600)
     path.write_text(key + "\n")
     return key
+
+
+def lock_data_folder(data: Path) -> int:
+    """Take the data folder for this process's life: a lock (``flock``) on its lock file,
+    which the kernel lets go when the process ends, however it ends. Also makes the folder
+    its owner's only (0700). Returns the lock file's descriptor (closing it lets go).
+
+    Two servers on one folder would run two Redis on one append-only file; the second is
+    refused, and told the first one's pid."""
+    import fcntl
+
+    try:
+        data.mkdir(mode=0o700, parents=True, exist_ok=True)
+        data.chmod(0o700)
+        descriptor = os.open(data / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError as error:
+        raise CommandFailed(
+            f"cannot use the data folder {data} ({_reason(error)}): check --data"
+        ) from None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.read(descriptor, 32).decode(errors="replace").strip() or "unknown"
+        os.close(descriptor)
+        raise CommandFailed(
+            f"another server uses the data folder {data} (pid {holder}): stop it or use --data"
+        ) from None
+    os.ftruncate(descriptor, 0)
+    os.write(descriptor, f"{os.getpid()}\n".encode())
+    return descriptor
 
 
 def add_match_options(parser: argparse.ArgumentParser) -> None:
@@ -235,17 +293,25 @@ def alone_guidance(created: MatchCreated, args: argparse.Namespace, server_url: 
             robots = ["--format", "robot-table", "--robots", "1E", "1S", "1W"]
         # The same server and data folder as this one, so that the commands work as printed.
         data = ["--data", str(args.data)] if args.data != DEFAULT_DATA else []
-        serve_options = [*data]
+        # The key's file too, if it came from one; a password in --redis is never printed
+        # (the line says *** in its place).
+        key_file = (
+            ["--organiser-key-file", str(args.organiser_key_file)]
+            if args.organiser_key_file is not None
+            else []
+        )
+        serve_options = [*data, *key_file]
         for option, value, default in (
             ("--host", args.host, DEFAULT_HOST),
             ("--port", args.port, DEFAULT_PORT),
-            ("--redis", args.redis, None),
+            ("--redis", args.redis and _without_password(args.redis), None),
             ("--public-url", args.public_url, None),
         ):
             if value != default:
                 serve_options += [option, str(value)]
         default_url = f"http://{DEFAULT_HOST}:{DEFAULT_PORT}"
         server = ["--server", server_url] if server_url != default_url else []
+        server += key_file
         lines += [
             "The other seats wait for people. For robots there, stop this server (Ctrl-C) and run",
             "  " + shlex.join(["./dev", "run", "serve", *serve_options, "--new-match", *robots]),
@@ -424,21 +490,54 @@ def protocol_schema(args: argparse.Namespace) -> str:
 async def _start_embedded_redis(folder: Path) -> RedisProcess:
     from server.redis_process import RedisProcess
 
+    embedded = None
     try:
         embedded = RedisProcess(folder)
         await embedded.astart()
     except (OSError, RuntimeError) as error:
+        if embedded is not None:  # it answered too late, or not at all: not left running
+            await embedded.astop()
         raise CommandFailed(f"cannot start the embedded Redis: {error}") from None
     return embedded
 
 
+def _redis_client(url: str) -> Redis:
+    """A client of the Redis at ``url`` (``redis://``, ``rediss://`` for TLS, ``unix://``; a
+    password in it is used) over a pool of at most REDIS_CONNECTIONS connections."""
+    from redis.asyncio import BlockingConnectionPool, Redis
+
+    options: dict[str, object] = {}
+    try:
+        from redis.maint_notifications import MaintNotificationsConfig
+    except ImportError:  # redis-py before 6.3: no such notifications, the check is made
+        pass
+    else:
+        # With these notifications on ("auto"), the pool skips its check that a connection
+        # it hands out is still open: after Redis restarts, every pooled connection would
+        # fail one command (an action answered "unavailable") before being replaced.
+        options["maint_notifications_config"] = MaintNotificationsConfig(enabled=False)
+    try:
+        pool = BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, timeout=REDIS_TIMEOUT, **options
+        )
+    except ValueError as error:
+        raise CommandFailed(f"--redis {_without_password(url)!r}: {error}") from None
+    return Redis.from_pool(pool)
+
+
 async def _check_redis(redis: Redis, url: str, embedded: bool) -> None:
     """PING Redis once: a server whose store cannot be reached must not start serving."""
-    from redis.exceptions import RedisError
+    from redis.exceptions import AuthenticationError, RedisError
 
+    shown = _without_password(url)
     try:
         async with asyncio.timeout(REDIS_TIMEOUT):
             await redis.ping()
+    except AuthenticationError as error:
+        raise CommandFailed(
+            f"Redis at {shown} refused the password ({_reason(error)}): give its password "
+            "in --redis, as redis://:PASSWORD@HOST:PORT/0"
+        ) from None
     except (RedisError, OSError) as error:  # TimeoutError is an OSError
         what = "the embedded Redis" if embedded else "Redis"
         todo = (
@@ -447,7 +546,7 @@ async def _check_redis(redis: Redis, url: str, embedded: bool) -> None:
             else "start it, or leave out --redis to use the embedded one"
         )
         raise CommandFailed(
-            f"{what} at {_without_password(url)} cannot be reached ({_reason(error)}): {todo}"
+            f"{what} at {shown} cannot be reached ({_reason(error)}): {todo}"
         ) from None
 
 
@@ -466,14 +565,13 @@ async def _listen(server: Server, host: str, port: int) -> None:
 
 
 async def _serve(args: argparse.Namespace) -> None:
-    from redis.asyncio import Redis
-
     from server.app import Server
 
     data = Path(args.data)
-    key = organiser_key(args, create=True)
     request = match_request(args) if args.new_match else None
+    lock = lock_data_folder(data)
     embedded: RedisProcess | None = None
+    supervisor: asyncio.Task[None] | None = None
     redis: Redis | None = None
     server: Server | None = None
     listening = False
@@ -485,15 +583,19 @@ async def _serve(args: argparse.Namespace) -> None:
     # Whatever fails from here on, the finally stops what was started: no redis-server is
     # left running behind a failed start.
     try:
+        key = organiser_key(args, create=True)
         url = args.redis
         if url is None:
             embedded = await _start_embedded_redis(data / "redis")
             url = embedded.url
-            print(f"Redis: embedded, data in {data / 'redis'} ({url})", flush=True)
-        try:
-            redis = Redis.from_url(url)
-        except ValueError as error:
-            raise CommandFailed(f"--redis {_without_password(url)!r}: {error}") from None
+            # Restarted whenever it exits, for as long as we serve; /health tells meanwhile.
+            supervisor = asyncio.create_task(embedded.supervise())
+            print(
+                f"Redis: embedded, data in {data / 'redis'} ({embedded.shown_url}, "
+                f"password in {embedded.password_file})",
+                flush=True,
+            )
+        redis = _redis_client(url)
         await _check_redis(redis, url, embedded is not None)
         server = Server(
             redis,
@@ -502,6 +604,7 @@ async def _serve(args: argparse.Namespace) -> None:
             port=args.port,
             public_url=args.public_url,
             robot_delay=args.server_robot_delay,
+            store_status=embedded.status if embedded is not None else None,
         )
         await _listen(server, args.host, args.port)
         listening = True
@@ -518,8 +621,13 @@ async def _serve(args: argparse.Namespace) -> None:
             await server.close()
         if redis is not None:
             await redis.aclose()
+        if supervisor is not None:
+            supervisor.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await supervisor
         if embedded is not None:
             await embedded.astop()
+        os.close(lock)  # the data folder is free: after Redis stopped, not before
         if listening or embedded is not None:
             print("Stopped.", flush=True)
 
@@ -535,10 +643,22 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p = commands.add_parser("serve", help="run the match server")
     p.add_argument("--host", default=DEFAULT_HOST, help="address to listen on")
     p.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
-    p.add_argument("--redis", help="redis://... of a Redis to use (default: start our own)")
+    p.add_argument(
+        "--redis",
+        help="redis://[:PASSWORD@]HOST:PORT/DB (rediss:// for TLS) of a Redis to use "
+        "(default: start our own)",
+    )
     p.add_argument("--data", default=DEFAULT_DATA, help="data folder (embedded Redis, key)")
     p.add_argument(
-        "--organiser-key", help="the organiser's secret (default: made and kept in --data)"
+        "--organiser-key",
+        help="the organiser's secret (default: made and kept in --data; a file or "
+        "$DUPLICATE_ORGANISER_KEY keeps it off the command line)",
+    )
+    p.add_argument(
+        "--organiser-key-file",
+        type=Path,
+        metavar="PATH",
+        help="a file holding the organiser's secret",
     )
     p.add_argument("--public-url", help="base URL in links, if not http://HOST:PORT")
     p.add_argument(
@@ -561,6 +681,12 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("--data", default=DEFAULT_DATA, help="the server's data folder (for its key)")
     p.add_argument("--organiser-key", help="the organiser's secret")
+    p.add_argument(
+        "--organiser-key-file",
+        type=Path,
+        metavar="PATH",
+        help="a file holding the organiser's secret",
+    )
     add_match_options(p)
     p.set_defaults(run=new_match)
 

@@ -3,6 +3,8 @@ in each strain with all hands in view, and the par result. Shown with each compa
 
 from __future__ import annotations
 
+import threading
+
 from endplay.dds import calc_dd_table, par
 from endplay.types import Deal as EndplayDeal
 from endplay.types import Penalty, Player, Vul
@@ -20,6 +22,11 @@ _ENDPLAY_ROWS = {
     Strain.CLUBS: 3,
     Strain.NOTRUMP: 4,
 }
+_SOLVER = threading.Lock()
+"""Held around every call into endplay's solver: it is not thread-safe (two analyses at once,
+from two matches created together, corrupt its memory and crash the server), and analysis
+runs in worker threads (``asyncio.to_thread``)."""
+
 _VUL = {
     Vulnerability.NONE: Vul.none,
     Vulnerability.NS: Vul.ns,
@@ -29,14 +36,16 @@ _VUL = {
 
 
 def analyse(deal: Deal, dealer: Seat, vulnerability: Vulnerability) -> Analysis:
-    """Solve the deal double dummy (a few milliseconds) and find its par."""
-    table = calc_dd_table(EndplayDeal(deal.to_pbn()))
-    rows = table.to_list()
+    """Solve the deal double dummy (a tenth of a second or so) and find its par; one deal at
+    a time, whichever thread asks."""
+    with _SOLVER:
+        table = calc_dd_table(EndplayDeal(deal.to_pbn()))
+        rows = table.to_list()
+        result = par(table, _VUL[vulnerability], Player(int(dealer)))
     tricks: dict[str, dict[str, int]] = {
         seat.letter: {strain.letter: rows[_ENDPLAY_ROWS[strain]][seat] for strain in Strain}
         for seat in Seat
     }
-    result = par(table, _VUL[vulnerability], Player(int(dealer)))
     contracts: list[str] = []
     for contract in result:
         doubled = {Penalty.passed: 0, Penalty.doubled: 1, Penalty.redoubled: 2}[contract.penalty]

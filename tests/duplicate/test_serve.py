@@ -6,6 +6,7 @@ import asyncio
 import os
 import re
 import shlex
+import shutil
 import signal
 import socket
 import subprocess
@@ -17,7 +18,8 @@ from pathlib import Path
 import pytest
 
 from clients.client import Client
-from server.redis_process import free_port
+from duplicate.serving import REDIS_CONNECTIONS, _redis_client
+from server.redis_process import RedisProcess, free_port
 
 LINK = re.compile(r"^\s+([NESW])\s+team ([AB])\s+(http://\S+/play#\S+)$")
 REDIS_URL = re.compile(r"redis://127\.0\.0\.1:(\d+)")
@@ -127,6 +129,12 @@ def test_serve_with_embedded_redis_new_match_and_clean_stop(tmp_path: Path) -> N
         assert "Playing alone" not in alone.stdout  # that guidance is serve --new-match's only
         assert (data / "organiser.key").stat().st_mode & 0o077 == 0
         assert list((data / "redis").glob("appendonly*"))  # AOF persistence in the data folder
+        # The store is its owner's only: the folders 0700, every file in them 0600 (the
+        # append-only file holds every hidden card), and its password is never printed.
+        for path in [data, *data.rglob("*")]:
+            assert path.stat().st_mode & 0o777 == (0o700 if path.is_dir() else 0o600), path
+        password = (data / "redis" / "redis.password").read_text().strip()
+        assert password not in "\n".join(lines)
 
         async def join() -> str:
             client = await Client.connect(links[0][2])
@@ -151,6 +159,7 @@ def test_serve_with_embedded_redis_new_match_and_clean_stop(tmp_path: Path) -> N
         output, _ = process.communicate(timeout=30)
     assert process.returncode == 0, output
     assert "Stopped." in output
+    assert password not in output
     # The embedded redis-server stopped with the server: nothing listens on its port.
     found = REDIS_URL.search("\n".join(lines))
     assert found is not None
@@ -186,6 +195,119 @@ def test_serve_with_a_redis_that_cannot_be_reached_says_so(tmp_path: Path) -> No
     )
     assert_fails_in_one_line(result, f"Redis at {url} cannot be reached", "leave out --redis")
     assert not is_listening(port)  # it never started serving
+
+
+def test_serve_with_a_redis_of_ones_own_behind_a_password(tmp_path: Path) -> None:
+    key_file = tmp_path / "organiser.key"
+    key_file.write_text("the organiser's secret\n")
+    with RedisProcess(tmp_path / "own-redis") as own:  # it requires a password
+        assert own.password in own.url
+        process = subprocess.Popen(
+            [sys.executable, "-m", "duplicate", "serve", "--redis", own.url,
+             "--port", str(port := free_port()), "--data", str(tmp_path / "data"),
+             "--organiser-key-file", str(key_file)],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment(),
+        )  # fmt: skip
+        try:
+            lines = read_until(process, "Serving on")
+            # The key from the file, not the command line: new-match finds it the same way.
+            created = duplicate(
+                "new-match", "--server", f"http://127.0.0.1:{port}",
+                "--organiser-key-file", str(key_file), "--boards", "1",
+            )  # fmt: skip
+            assert created.returncode == 0, created.stderr
+            assert sum(bool(LINK.match(line)) for line in created.stdout.splitlines()) == 8
+        finally:
+            process.send_signal(signal.SIGINT)
+            output, _ = process.communicate(timeout=30)
+        assert process.returncode == 0, output
+        assert own.password not in "\n".join(lines) + output
+
+        wrong = own.url.replace(own.password, "not-the-password")
+        result = duplicate(
+            "serve", "--redis", wrong, "--port", str(free_port()), "--data", str(tmp_path / "d2")
+        )
+        line = assert_fails_in_one_line(
+            result, f"Redis at redis://:***@127.0.0.1:{own.port}/0 refused the password"
+        )
+        assert "not-the-password" not in result.stdout + line
+
+
+def test_serve_with_a_redis_over_tls(tmp_path: Path) -> None:
+    binary = shutil.which("redis-server")
+    if binary is None or shutil.which("openssl") is None:
+        pytest.skip("needs redis-server and openssl on PATH")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    made = subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+         "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "1",
+         "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+        capture_output=True, text=True, timeout=30,
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    tls_port = free_port()
+    redis_server = subprocess.Popen(
+        [binary, "--port", "0", "--tls-port", str(tls_port), "--bind", "127.0.0.1",
+         "--tls-cert-file", str(cert), "--tls-key-file", str(key),
+         "--tls-ca-cert-file", str(cert), "--tls-auth-clients", "no",
+         "--requirepass", "tls-secret", "--save", "", "--appendonly", "no",
+         "--dir", str(tmp_path)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 10
+        while not is_listening(tls_port):
+            if redis_server.poll() is not None:
+                pytest.skip(f"this redis-server has no TLS: {redis_server.communicate()[0][-200:]}")
+            assert time.monotonic() < deadline, "the TLS redis-server did not start"
+            time.sleep(0.02)
+        url = f"rediss://:tls-secret@127.0.0.1:{tls_port}/0?ssl_ca_certs={cert}"
+        process = subprocess.Popen(
+            [sys.executable, "-m", "duplicate", "serve", "--redis", url,
+             "--port", str(port := free_port()), "--data", str(tmp_path / "data")],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment(),
+        )  # fmt: skip
+        try:
+            read_until(process, "Serving on")
+            created = duplicate(
+                "new-match", "--server", f"http://127.0.0.1:{port}",
+                "--data", str(tmp_path / "data"), "--boards", "1",
+            )  # fmt: skip
+            assert created.returncode == 0, created.stderr  # stored through TLS
+        finally:
+            process.send_signal(signal.SIGINT)
+            output, _ = process.communicate(timeout=30)
+        assert process.returncode == 0, output
+        assert "tls-secret" not in output
+
+        # A plain redis:// to the TLS port is refused at the startup PING, in one line.
+        plain = url.replace("rediss://", "redis://").split("?")[0]
+        result = duplicate(
+            "serve", "--redis", plain, "--port", str(free_port()), "--data", str(tmp_path / "d2")
+        )
+        line = assert_fails_in_one_line(result, "Redis at redis://:***@127.0.0.1")
+        assert "tls-secret" not in line
+    finally:
+        redis_server.terminate()
+        redis_server.communicate(timeout=30)
+
+
+@pytest.mark.asyncio
+async def test_a_burst_of_commands_waits_for_the_pools_connections(
+    redis_process: RedisProcess,
+) -> None:
+    # 300 commands at once, each holding its connection 50 ms: they queue for the 64.
+    client = _redis_client(redis_process.url + "?client_name=burst")
+    try:
+        assert client.connection_pool.max_connections == REDIS_CONNECTIONS == 64
+        replies = await asyncio.gather(
+            *(client.blpop([f"nothing-{n}"], timeout=0.05) for n in range(300))
+        )
+        assert replies == [None] * 300
+        clients = await client.client_list()
+        assert sum(entry["name"] == "burst" for entry in clients) == REDIS_CONNECTIONS
+    finally:
+        await client.aclose()
 
 
 def test_new_match_with_no_server_says_so(tmp_path: Path) -> None:
@@ -255,6 +377,24 @@ def test_new_match_with_names_from_a_roster_and_the_command_line(
         ("N", "Ann"), ("E", "Bo"), ("S", "Cy"), ("W", "Dee"),
         ("N", "Ed"), ("E", "Flo"), ("S", "Gus"), ("W", "Hal"),
     ]  # fmt: skip
+
+
+def test_new_match_takes_the_key_from_a_file(
+    running_server: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, data = running_server
+    result = duplicate(
+        "new-match", "--server", url, "--organiser-key-file", str(data / "organiser.key"),
+        "--boards", "1",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    missing = tmp_path / "no.key"
+    result = duplicate("new-match", "--server", url, "--organiser-key-file", str(missing))
+    assert_fails_in_one_line(result, f"cannot read --organiser-key-file {missing}")
+    empty = tmp_path / "empty.key"
+    empty.write_text("\n")
+    result = duplicate("new-match", "--server", url, "--organiser-key-file", str(empty))
+    assert_fails_in_one_line(result, f"--organiser-key-file {empty} is empty")
 
 
 @pytest.mark.parametrize(
