@@ -77,10 +77,14 @@ class ClientError(Exception):
     """The server refused a request (``code`` is its :class:`ErrorCode`), or the link or
     connection failed."""
 
-    def __init__(self, code: ErrorCode | str, message: str) -> None:
+    def __init__(
+        self, code: ErrorCode | str, message: str, retry_after_ms: int | None = None
+    ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.retry_after_ms = retry_after_ms
+        """With ``rate_limited``: when to try again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,11 +266,21 @@ class Client:
         ref = next(self._refs)
         future: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
         self._pending[ref] = future
-        await self._websocket.send(encode(message_of(ref)))
-        async with asyncio.timeout(timeout):
-            reply = await future
+        try:
+            try:
+                await self._websocket.send(encode(message_of(ref)))
+            except ConnectionClosed:
+                raise self._closed_error or ClientError(
+                    "closed", "the connection is closed"
+                ) from None
+            async with asyncio.timeout(timeout):
+                reply = await future
+        finally:
+            self._pending.pop(ref, None)
+            if future.done() and not future.cancelled():
+                future.exception()  # seen: an answer nobody waits for any more is no error
         if isinstance(reply, ErrorMessage):
-            raise ClientError(reply.code, reply.message)
+            raise ClientError(reply.code, reply.message, reply.retry_after_ms)
         return reply
 
     async def _act(self, message_of: Callable[[int], Any]) -> Ack:

@@ -184,6 +184,11 @@ class Robot:
             except ClientError as error:
                 if error.code in ("closed", ErrorCode.UNAVAILABLE):
                     raise
+                if error.code == ErrorCode.RATE_LIMITED:
+                    # Too fast for the server: wait as told, then look at the table again.
+                    await asyncio.sleep((error.retry_after_ms or 1000) / 1000)
+                    self._acted_at = -1
+                    continue
                 self.errors.append(error)
                 log.warning("%s: refused: %s", self.name, error)
                 await self._fallback(view)

@@ -1,0 +1,362 @@
+"""A soak: many robot matches against a server that is killed and restarted, with clients
+that drop and come back, and nothing may be lost, doubled or leaked.
+
+    .venv/bin/python -m bench.soak [--minutes 5] [--matches 50] [--kill-every 60]
+
+Starts ``duplicate serve`` (with its embedded Redis) in a process of its own, creates the
+matches, and plays every seat of each with a robot in this process (the load never shares a
+process with the server). Every robot action carries an ``action_id`` fixed by the point of
+the board it was decided at, so that a resend after a lost answer is recognised. At random
+it drops robots' connections (they reconnect and resume); every ``--kill-every`` seconds it
+kills the server with SIGKILL and starts it again on the same data folder.
+
+At the end it reads the store back and checks: every acknowledged action is in the logs
+(lost: 0), no action id is there twice (duplicated: 0), every frame each player received
+passes the leak audit and every update followed the one before (leaked, gaps: 0), every
+finished board was compared exactly once, and no redis-server outlived its server
+(orphans: 0). Prints a table; exits non-zero when any of these is not zero, or when no
+match finished.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, cast
+
+from redis.asyncio import Redis
+
+from bridge import Deal
+from clients.client import Client, ClientError, Link
+from clients.robot import Robot
+from protocol.messages import PlayerView, TableAction, Update
+from server.redis_process import free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+KEY = "soak-organiser-key"
+
+
+class SoakClient(Client):
+    """A client whose actions carry an id fixed by where the board stood when it was decided:
+    a resend of the same decision is the same action to the server."""
+
+    def __init__(self, link: Link, name: str = "soak", robot: bool = False) -> None:
+        super().__init__(link, name, robot)
+        self.acked: set[str] = set()
+        self.repeated = 0
+
+    def _decision(self, message: Any) -> str:
+        view = self.view
+        assert isinstance(view, PlayerView)
+        board = view.board
+        point = "none"
+        if board is not None:
+            played = 4 * (board.tricks_ns + board.tricks_ew)
+            if board.current_trick is not None and board.phase != "finished":
+                played += len(board.current_trick.cards)
+            point = f"{board.board}/{board.phase}/{len(board.auction)}/{played}"
+        return f"{view.table}{view.seat}/{point}/{message.type}"
+
+    async def request(self, message_of: Any, timeout: float = 10.0) -> Any:
+        action_id: str | None = None
+
+        def with_id(ref: int) -> Any:
+            nonlocal action_id
+            message = message_of(ref)
+            if isinstance(message, TableAction) and message.action_id is None:
+                action_id = self._decision(message)
+                return message.model_copy(update={"action_id": action_id})
+            return message
+
+        reply = await super().request(with_id, timeout)
+        if reply.type == "ack" and action_id is not None:
+            self.acked.add(action_id)
+            self.repeated += reply.repeated
+        return reply
+
+
+class SoakRobot(Robot):
+    """A robot playing through a :class:`SoakClient`."""
+
+    def __init__(self, link: str, name: str) -> None:
+        super().__init__(link, name=name, delay=0.0)
+        self.acked: set[str] = set()
+
+    async def run(self) -> None:
+        delay = 0.1
+        while self.client is None:
+            try:
+                client = await SoakClient.connect(self.link, name=self.name, robot=True)
+            except (ClientError, OSError):
+                await asyncio.sleep(delay)  # the server is being restarted
+                delay = min(2 * delay, 2.0)
+                continue
+            assert isinstance(client, SoakClient)
+            client.acked = self.acked
+            self.client = client
+        await super().run()
+
+    @property
+    def repeated(self) -> int:
+        return self.client.repeated if isinstance(self.client, SoakClient) else 0
+
+
+@dataclass
+class Figures:
+    matches: int = 0
+    finished: int = 0
+    actions: int = 0
+    repeated: int = 0
+    reconnects: int = 0
+    restarts: int = 0
+    orphans: int = 0
+    lost: int = 0
+    duplicated: int = 0
+    leaked: int = 0
+    gaps: int = 0
+    compared_twice: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def redis_servers_of(folder: Path) -> list[int]:
+    """The pids of the redis-server processes whose working folder is ``folder``'s."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes()
+            cwd = os.readlink(entry / "cwd")
+        except OSError:
+            continue
+        if b"redis-server" in command and cwd.startswith(str(folder)):
+            found.append(int(entry.name))
+    return found
+
+
+class ServerProcess:
+    """``duplicate serve`` on a fixed port and data folder, killed and started again."""
+
+    def __init__(self, data: Path, port: int) -> None:
+        self.data = data
+        self.port = port
+        self.redis_url = ""
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        environment = dict(os.environ, PYTHONPATH=str(ROOT), DUPLICATE_ORGANISER_KEY=KEY)
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "duplicate", "serve", "--port", str(self.port),
+            "--data", str(self.data), "--server-robot-delay", "0",
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=environment,
+            cwd=ROOT,
+        )  # fmt: skip
+        assert self.process.stdout is not None
+        async with asyncio.timeout(60):
+            while b"Serving on" not in (line := await self.process.stdout.readline()):
+                if not line:
+                    raise RuntimeError("duplicate serve did not start")
+                found = re.search(rb"127\.0\.0\.1:(\d+)", line)
+                if line.startswith(b"Redis: embedded") and found:
+                    self.redis_url = f"redis://127.0.0.1:{int(found.group(1))}/0"
+        asyncio.get_running_loop().create_task(self._drain())
+
+    async def _drain(self) -> None:
+        process = self.process
+        assert process is not None
+        assert process.stdout is not None
+        while await process.stdout.readline():
+            pass
+
+    async def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        await self.process.wait()
+
+    async def stop(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(self.process.wait(), 30)
+            except TimeoutError:
+                self.process.kill()
+                await self.process.wait()
+
+
+def store(server: ServerProcess) -> Redis:
+    """The server's embedded Redis, with its password (to read the logs back)."""
+    password = (server.data / "redis" / "redis.password").read_text().strip()
+    return Redis.from_url(server.redis_url, password=password)
+
+
+async def soak(
+    minutes: float, matches: int, kill_every: float, seed: int = 2026, boards: int = 2
+) -> Figures:
+    rng = random.Random(seed)
+    figures = Figures(matches=matches)
+    with tempfile.TemporaryDirectory(prefix="soak-") as folder:
+        data = Path(folder) / "data"
+        server = ServerProcess(data, free_port())
+        await server.start()
+        url = f"ws://127.0.0.1:{server.port}/ws"
+        organiser = await Client.connect(Link(url, KEY))
+        created = []
+        for _ in range(matches):
+            created.append(
+                await organiser.create_match(boards=boards, review_seconds=0, spectators="off")
+            )
+        await organiser.close()
+        robots: list[SoakRobot] = []
+        for match in created:
+            for seat in match.seats:
+                assert seat.link is not None
+                robots.append(SoakRobot(seat.link, f"{match.match_id} {seat.table}{seat.seat}"))
+        tasks = [asyncio.create_task(robot.run()) for robot in robots]
+        until = time.monotonic() + minutes * 60
+        next_kill = time.monotonic() + kill_every
+        try:
+            while time.monotonic() < until and not all(task.done() for task in tasks):
+                await asyncio.sleep(0.5)
+                for robot in rng.sample(robots, k=min(3, len(robots))):
+                    client = robot.client
+                    if client is not None and client.is_connected and rng.random() < 0.3:
+                        await client._drop()  # the connection drops; the robot comes back
+                        figures.reconnects += 1
+                if time.monotonic() >= next_kill:
+                    await server.kill()
+                    figures.restarts += 1
+                    await asyncio.sleep(0.5)
+                    figures.orphans += len(redis_servers_of(data))
+                    await server.start()
+                    next_kill = time.monotonic() + kill_every
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            for robot in robots:
+                await robot.close()
+        redis = store(server)
+        try:
+            await check(redis, created, robots, figures)
+        finally:
+            await redis.aclose()
+            await server.stop()
+        await asyncio.sleep(0.5)
+        figures.orphans += len(redis_servers_of(data))
+    return figures
+
+
+async def entries(redis: Redis, key: str) -> list[dict[str, Any]]:
+    """A stream's events, in order."""
+    stream = cast(list[tuple[bytes, dict[bytes, bytes]]], await redis.xrange(key))
+    return [json.loads(fields[b"e"]) for _, fields in stream]
+
+
+def _json(value: bytes | str | None) -> Any:
+    assert value is not None
+    return json.loads(value)
+
+
+async def check(
+    redis: Redis, created: list[Any], robots: list[SoakRobot], figures: Figures
+) -> None:
+    """Read every match back and count what was lost, doubled or leaked."""
+    from tests.server.harness import audit_player_frame
+
+    ids: dict[str, Counter[str]] = {}
+    deals: dict[str, dict[int, Deal]] = {}
+    for match in created:
+        tag = f"{{m:{match.match_id}}}"
+        config = _json(await redis.get(f"{tag}:config"))
+        deals[match.match_id] = {b["number"]: Deal.from_pbn(b["deal"]) for b in config["boards"]}
+        logs = [await entries(redis, f"{tag}:t{table}:events") for table in (1, 2)]
+        stored = ids[match.match_id] = Counter()
+        for event in logs[0] + logs[1]:
+            if "id" in event:
+                stored[event["id"]] += 1
+            figures.actions += event["type"] in ("call", "card")
+        swings = [event["board"] for event in await entries(redis, f"{tag}:swings")]
+        figures.compared_twice += len(swings) - len(set(swings))
+        figures.finished += bool(logs[0]) and logs[0][-1]["type"] == "finished"
+    figures.duplicated = sum(
+        count - 1 for stored in ids.values() for count in stored.values() if count > 1
+    )
+    for robot in robots:
+        match_id = robot.name.split()[0]
+        figures.repeated += robot.repeated
+        figures.lost += sum(1 for action in robot.acked if action not in ids[match_id])
+        client = robot.client
+        if client is None:
+            continue
+        table, seat = int(robot.name.split()[1][0]), robot.name.split()[1][1]
+        previous = None
+        for message in client.received:
+            if not isinstance(message, Update):
+                continue
+            snapshot = any(e.type == "snapshot" for e in message.events)
+            if previous is not None and not snapshot and message.seq != previous + 1:
+                figures.gaps += 1
+            previous = message.seq
+            try:
+                audit_player_frame(message, table, seat, deals[match_id])
+            except AssertionError as error:
+                figures.leaked += 1
+                figures.problems.append(f"{robot.name}: {error}")
+
+
+def report(figures: Figures, minutes: float) -> bool:
+    rows = [
+        ("matches", figures.matches, ""),
+        ("matches finished", figures.finished, "> 0"),
+        ("calls and cards stored", figures.actions, ""),
+        ("acks of a resent action", figures.repeated, "(answered, not applied again)"),
+        ("connections dropped", figures.reconnects, ""),
+        ("server SIGKILLs and restarts", figures.restarts, ""),
+        ("orphaned redis-servers", figures.orphans, "0"),
+        ("acknowledged actions lost", figures.lost, "0"),
+        ("actions stored twice", figures.duplicated, "0"),
+        ("boards compared twice", figures.compared_twice, "0"),
+        ("frames with a hidden card or result", figures.leaked, "0"),
+        ("gaps in a player's updates", figures.gaps, "0"),
+    ]
+    print(f"soak: {minutes:g} min")
+    print(f"{'measure':40} {'value':>10}  target")
+    for name, value, target in rows:
+        print(f"{name:40} {value:>10}  {target}")
+    for problem in figures.problems[:10]:
+        print("  ", problem)
+    zero = (
+        figures.orphans,
+        figures.lost,
+        figures.duplicated,
+        figures.compared_twice,
+        figures.leaked,
+        figures.gaps,
+    )
+    return figures.finished > 0 and not any(zero)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=5.0)
+    parser.add_argument("--matches", type=int, default=50)
+    parser.add_argument("--kill-every", type=float, default=60.0)
+    parser.add_argument("--boards", type=int, default=2)
+    args = parser.parse_args()
+    figures = asyncio.run(soak(args.minutes, args.matches, args.kill_every, boards=args.boards))
+    sys.exit(0 if report(figures, args.minutes) else 1)
+
+
+if __name__ == "__main__":
+    main()

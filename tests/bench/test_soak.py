@@ -1,0 +1,16 @@
+"""A short run of the soak (bench/soak.py): robot matches against a server killed with
+SIGKILL and restarted, clients dropping at random; nothing lost, doubled or leaked."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.soak import report, soak
+
+
+@pytest.mark.asyncio
+async def test_a_short_soak_loses_doubles_and_leaks_nothing() -> None:
+    figures = await soak(minutes=0.75, matches=3, kill_every=4.0, boards=4)
+    assert report(figures, 0.75), figures
+    assert figures.restarts >= 1
+    assert figures.reconnects > 0
