@@ -201,7 +201,12 @@ def store(server: ServerProcess) -> Redis:
 
 
 async def soak(
-    minutes: float, matches: int, kill_every: float, seed: int = 2026, boards: int = 2
+    minutes: float,
+    matches: int,
+    kill_every: float,
+    seed: int = 2026,
+    boards: int = 2,
+    first_kill: float | None = None,
 ) -> Figures:
     rng = random.Random(seed)
     figures = Figures(matches=matches)
@@ -224,7 +229,7 @@ async def soak(
                 robots.append(SoakRobot(seat.link, f"{match.match_id} {seat.table}{seat.seat}"))
         tasks = [asyncio.create_task(robot.run()) for robot in robots]
         until = time.monotonic() + minutes * 60
-        next_kill = time.monotonic() + kill_every
+        next_kill = time.monotonic() + (kill_every if first_kill is None else first_kill)
         try:
             while time.monotonic() < until and not all(task.done() for task in tasks):
                 await asyncio.sleep(0.5)

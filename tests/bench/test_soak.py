@@ -10,7 +10,7 @@ from bench.soak import report, soak
 
 @pytest.mark.asyncio
 async def test_a_short_soak_loses_doubles_and_leaks_nothing() -> None:
-    figures = await soak(minutes=0.75, matches=3, kill_every=4.0, boards=4)
+    figures = await soak(minutes=0.75, matches=3, kill_every=4.0, boards=4, first_kill=1.5)
     assert report(figures, 0.75), figures
     assert figures.restarts >= 1
     assert figures.reconnects > 0
