@@ -384,6 +384,9 @@ class Server:
                         raise _rate_limited("too many messages from this connection", wait)
                     await self._dispatch(connection, message)
                     connection.strikes = 0
+                    # Let other connections in between two frames of this one, even when
+                    # its frames wait queued and nothing above had to wait.
+                    await asyncio.sleep(0)
                 except ProtocolError as error:
                     if error.code == ErrorCode.RATE_LIMITED:
                         connection.strikes += 1

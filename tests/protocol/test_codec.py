@@ -6,6 +6,7 @@ is checked for its exact :class:`ErrorCode`; hypothesis checks that nothing else
 
 from __future__ import annotations
 
+import time
 import types
 import typing
 from typing import Any
@@ -17,7 +18,17 @@ from hypothesis import strategies as st
 from pydantic import BaseModel, ValidationError
 
 from protocol import codec
-from protocol.codec import MAX_CLIENT_FRAME, MAX_SERVER_FRAME, decode_client, decode_server, encode
+from protocol.codec import (
+    CLIENT_LIMITS,
+    MAX_CLIENT_FRAME,
+    MAX_ERROR_MESSAGE,
+    MAX_SERVER_FRAME,
+    SERVER_LIMITS,
+    FrameLimits,
+    decode_client,
+    decode_server,
+    encode,
+)
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     PROTOCOL_VERSION,
@@ -373,7 +384,13 @@ class TestRoundTrip:
 
     def test_a_frame_is_one_plain_msgpack_map(self) -> None:
         value = msgpack.unpackb(encode(MakeCall(call="1NT", alert="15-17", ref=3)))
-        assert value == {"type": "call", "call": "1NT", "alert": "15-17", "ref": 3}
+        assert value == {
+            "type": "call",
+            "call": "1NT",
+            "alert": "15-17",
+            "action_id": None,
+            "ref": 3,
+        }
 
     def test_defaults_may_be_left_out(self) -> None:
         assert decode_client(frame({"type": "ping"})) == Ping(ref=None)
@@ -693,6 +710,303 @@ class TestSizeLimit:
 
     def test_a_server_sized_frame_is_too_large_from_a_client(self) -> None:
         assert refusal(decode_client, sized_error(MAX_CLIENT_FRAME + 1)).code is ErrorCode.TOO_LARGE
+
+
+# -- refusing costs little ---------------------------------------------------------------------
+
+
+def nested(depth: int) -> bytes:
+    """A map whose ``type`` is a list nested ``depth`` deep, packed by hand."""
+    return b"\x81\xa4type" + b"\x91" * depth + b"\xc0"
+
+
+def capacity(depth: int) -> int:
+    """The most values a list nested ``depth`` deep holds within 32 entries a list, itself
+    included: 33 at depth 1 (a list of 32 nils)."""
+    return 33 if depth == 1 else 1 + 32 * capacity(depth - 1)
+
+
+def filler(values: int, depth: int = 3) -> list[Any]:
+    """Nested lists of nils, exactly ``values`` values in all, at most 32 entries a list."""
+    if depth == 1:
+        assert values - 1 <= 32
+        return [None] * (values - 1)
+    children: list[Any] = []
+    left = values - 1
+    while left:
+        take = min(left, capacity(depth - 1))
+        children.append(filler(take, depth - 1))
+        left -= take
+    assert len(children) <= 32
+    return children
+
+
+def values_frame(values: int, tag: str = "ping") -> bytes:
+    """A ``tag`` map whose field ``x`` makes ``values`` values in all, 4 levels deep: the most
+    a frame can make the shape check read when it keeps every other limit."""
+    return frame({"type": tag, "x": filler(values - 4)})
+
+
+def one_field(key: bytes, value: bytes) -> bytes:
+    """A map of ``type: ping`` and one more field, packed by hand."""
+    return b"\x82\xa4type\xa4ping" + key + value
+
+
+def many_small_lists() -> bytes:
+    """About 1 MiB of lists of empty lists, each within 32 entries and 8 levels: built, they
+    would be some 900,000 lists (msgpack's own length limits alone would not stop it)."""
+    level = b"\x9f" + b"\x90" * 15
+    for _ in range(3):
+        level = b"\xdc\x00\x1f" + level * 31
+    return one_field(b"\xa1x", b"\x92" + level * 2)
+
+
+MOST_NILS = MAX_CLIENT_FRAME - 11  # header bytes: map, "type", array 32
+MOST_VALUES = CLIENT_LIMITS.values
+WORST_FRAMES: list[tuple[str, bytes, ErrorCode]] = [
+    (
+        "90,000 unknown keys",
+        frame({"type": "ping", **{f"k{i:05d}": None for i in range(90_000)}}),
+        ErrorCode.INVALID_MESSAGE,
+    ),
+    ("type: 1,000,000 nils", frame({"type": [None] * 1_000_000}), ErrorCode.INVALID_MESSAGE),
+    (
+        "type: as many nils as fit",
+        b"\x81\xa4type\xdd" + MOST_NILS.to_bytes(4, "big") + b"\xc0" * MOST_NILS,
+        ErrorCode.INVALID_MESSAGE,
+    ),
+    (
+        "type: a list claiming 2**32 - 1 nils",
+        b"\x81\xa4type\xdd\xff\xff\xff\xff" + b"\xc0" * 1000,
+        ErrorCode.INVALID_MESSAGE,
+    ),
+    ("a list of 1,000,000 nils", frame([None] * 1_000_000), ErrorCode.MALFORMED),
+    ("type nested 1,000 deep", nested(1_000), ErrorCode.MALFORMED),
+    ("type nested 100,000 deep", nested(100_000), ErrorCode.MALFORMED),
+    (
+        "a field nested 1,000,000 deep",
+        one_field(b"\xa1x", b"\x91" * 1_000_000),
+        ErrorCode.MALFORMED,
+    ),
+    (
+        "10,000 keys of 100 characters",
+        frame({"type": "ping", **{f"{i:05d}" + "k" * 95: 1 for i in range(10_000)}}),
+        ErrorCode.INVALID_MESSAGE,
+    ),
+    (
+        "create_match with 10,000 names",
+        frame({"type": "create_match", "names": {f"{i:05d}": "Ann" for i in range(10_000)}}),
+        ErrorCode.INVALID_MESSAGE,
+    ),
+    ("1 MiB of small lists", many_small_lists(), ErrorCode.INVALID_MESSAGE),
+    ("one value too many", values_frame(MOST_VALUES + 1), ErrorCode.INVALID_MESSAGE),
+    ("the most values, an unknown type", values_frame(MOST_VALUES, "bid"), ErrorCode.UNKNOWN_TYPE),
+    ("the most values, a known type", values_frame(MOST_VALUES), ErrorCode.INVALID_MESSAGE),
+    (
+        "create_match robots of the most values",
+        frame({"type": "create_match", "robots": filler(MOST_VALUES - 4)}),
+        ErrorCode.INVALID_MESSAGE,
+    ),
+    ("type of 500,000 accented letters", frame({"type": "é" * 500_000}), ErrorCode.UNKNOWN_TYPE),
+    ("type of 1,000,000 bytes", frame({"type": b"\x00" * 1_000_000}), ErrorCode.UNKNOWN_TYPE),
+    (
+        "a key of 1,000,000 characters",
+        frame({"type": "ping", "k" * 1_000_000: 1}),
+        ErrorCode.INVALID_MESSAGE,
+    ),
+    (
+        "a card of 300,000 right-to-left marks",
+        frame({"type": "card", "card": "\u202e" * 300_000, "ref": 3}),
+        ErrorCode.INVALID_MESSAGE,
+    ),
+]
+"""The costliest frames to refuse that we know of, each within the client frame limit."""
+
+MOST_CPU_SECONDS = 0.020
+"""Refusing any frame: a few milliseconds; the margin is for a loaded 2-core machine."""
+MOST_ERROR_FRAME = 512
+
+
+def cpu_seconds_to_refuse(decode: Any, data: bytes) -> tuple[float, ProtocolError]:
+    """The CPU time ``decode`` takes to refuse ``data``: the least of three tries, as the
+    cost is the same each time and anything more is the machine's noise."""
+    times = []
+    for _ in range(3):
+        start = time.process_time()
+        try:
+            decode(data)
+        except ProtocolError as error:
+            refused = error
+        else:
+            raise AssertionError("decoded")
+        times.append(time.process_time() - start)
+    return min(times), refused
+
+
+def assert_small_error(error: ProtocolError) -> None:
+    """What a refusal says stays short and plain, whatever the frame held."""
+    assert isinstance(error.code, ErrorCode)
+    assert 0 < len(error.message) <= MAX_ERROR_MESSAGE, error.message
+    assert error.message.isascii(), error.message
+    assert error.message.isprintable(), error.message
+    reply = encode(ErrorMessage(code=error.code, message=error.message, ref=error.ref))
+    assert len(reply) < MOST_ERROR_FRAME
+
+
+class TestCheapRefusals:
+    """Refusing any frame costs a few milliseconds and a small error, whatever it holds."""
+
+    @pytest.mark.parametrize(
+        ("data", "code"), [pytest.param(data, code, id=name) for name, data, code in WORST_FRAMES]
+    )
+    def test_worst_frame_is_refused_at_once(self, data: bytes, code: ErrorCode) -> None:
+        assert len(data) <= MAX_CLIENT_FRAME
+        seconds, error = cpu_seconds_to_refuse(decode_client, data)
+        reply = encode(ErrorMessage(code=error.code, message=error.message, ref=error.ref))
+        print(
+            f"\n{len(data):>9,} bytes refused in {seconds * 1000:.2f} ms CPU: {error.code}, "
+            f"{len(reply)}-byte error frame: {error.message[:80]!r}"
+        )
+        assert error.code is code
+        assert_small_error(error)
+        assert seconds < MOST_CPU_SECONDS
+
+    def test_limits(self) -> None:
+        # What SPEC.md (sections 2 and 18) tells client authors: change both together.
+        assert (
+            FrameLimits(size=MAX_CLIENT_FRAME, entries=32, depth=8, values=2_000) == CLIENT_LIMITS
+        )
+        assert (SERVER_LIMITS.size, SERVER_LIMITS.depth) == (MAX_SERVER_FRAME, 32)
+        assert MAX_ERROR_MESSAGE == 200
+
+    def test_every_client_example_is_well_within_the_limits(self) -> None:
+        names = {f"{table}{seat}": "Ann" for table in "12" for seat in "NESW"}
+        largest = CreateMatch(
+            boards=64, deals_pbn="x" * 900_000, names=names, robots=["t2"] * 8, ref=1
+        )
+        for message in [*CLIENT_EXAMPLES, largest]:
+            assert decode_client(encode(message)) == message
+
+    def test_values_at_the_limit_are_read(self) -> None:
+        error = refusal(decode_client, values_frame(2_000))
+        assert error.message == "ping: x: Extra inputs are not permitted"
+        error = refusal(decode_client, values_frame(2_001))
+        assert error.message == "more than 2000 values in one message"
+
+    def test_fields_at_the_limit_are_read(self) -> None:
+        fields = {f"f{i:02d}": 1 for i in range(30)}  # with type and ref: 32
+        error = refusal(decode_client, frame({"type": "ping", **fields, "ref": 5}))
+        assert (error.message, error.ref) == ("ping: f00: Extra inputs are not permitted", 5)
+        error = refusal(decode_client, frame({"type": "ping", **fields, "f30": 1, "ref": 5}))
+        assert (error.code, error.message) == (
+            ErrorCode.INVALID_MESSAGE,
+            "33 fields; a message has at most 32",
+        )
+
+    def test_entries_at_the_limit_are_read(self) -> None:
+        error = refusal(decode_client, frame({"type": "create_match", "robots": ["t2"] * 32}))
+        assert (
+            error.message
+            == "create_match: robots: List should have at most 8 items after validation, not 32"
+        )
+        error = refusal(decode_client, frame({"type": "create_match", "robots": ["t2"] * 33}))
+        assert (error.code, error.message) == (
+            ErrorCode.INVALID_MESSAGE,
+            "a list of 33; at most 32 in a message",
+        )
+        names = {f"{i:02d}": "Ann" for i in range(33)}
+        error = refusal(decode_client, frame({"type": "create_match", "names": names}))
+        assert error.message == "a map of 33; at most 32 in a message"
+
+    def test_depth_at_the_limit_is_read(self) -> None:
+        # The message map is level 1; seven lists in its field ``x`` make 8 levels.
+        error = refusal(decode_client, one_field(b"\xa1x", b"\x91" * 7 + b"\xc0"))
+        assert error.message == "ping: x: Extra inputs are not permitted"
+        error = refusal(decode_client, one_field(b"\xa1x", b"\x91" * 8 + b"\xc0"))
+        assert (error.code, error.message) == (ErrorCode.MALFORMED, "nested deeper than 8 levels")
+        empty_maps = one_field(b"\xa1x", b"\x91" * 7 + b"\x80")
+        assert refusal(decode_client, empty_maps).code is ErrorCode.MALFORMED
+
+    def test_a_server_frame_nested_deep_is_malformed(self) -> None:
+        view = PLAYER_VIEW.model_dump(mode="json")
+        deep: Any = None
+        for _ in range(1_000):
+            deep = [deep]
+        for events in ([{"type": deep}], [{"type": "card_played", "table": deep}], deep):
+            value = {"type": "update", "seq": 1, "events": events, "view": view}
+            seconds, error = cpu_seconds_to_refuse(decode_server, frame(value))
+            assert error.code is ErrorCode.MALFORMED
+            assert error.message == "nested deeper than 32 levels"
+            assert seconds < MOST_CPU_SECONDS
+
+    def test_msgpack_itself_refuses_long_lists(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        # Were the shape check to miss one, msgpack's own limits would still refuse a long
+        # list at its header, before building it.
+        monkeypatch.setattr(codec, "_check_shape", lambda frame, limits: None)
+        seconds, error = cpu_seconds_to_refuse(decode_client, frame({"type": [None] * 1_000_000}))
+        assert (error.code, error.message) == (
+            ErrorCode.MALFORMED,
+            "not valid msgpack (ValueError)",
+        )
+        assert seconds < MOST_CPU_SECONDS
+        many_keys = frame({"type": "ping", **{f"k{i}": 1 for i in range(33)}})
+        assert refusal(decode_client, many_keys).code is ErrorCode.MALFORMED
+
+    def test_a_refusal_for_the_shape_has_no_ref(self) -> None:
+        # The map is refused before it is read, so its ``ref`` is not known.
+        error = refusal(decode_client, frame({"ref": 7, "type": "ping", "x": list(range(33))}))
+        assert error.ref is None
+
+
+class TestErrorMessages:
+    """An error echoes at most a short, escaped prefix of the input."""
+
+    def test_a_long_type_is_cut_short(self) -> None:
+        error = refusal(decode_client, frame({"type": "bid" + "x" * 1_000}))
+        assert error.message.startswith("unknown message type 'bidxxx")
+        assert error.message.endswith("...")
+        assert len(error.message) <= MAX_ERROR_MESSAGE
+
+    @pytest.mark.parametrize(
+        ("tag", "echo"),
+        [
+            ("bid", "'bid'"),
+            (5, "5"),
+            (None, "None"),
+            (b"ping", "b'ping'"),
+            ([1, [2, [3, [4]]]], "[1, [2, [...]]]"),
+            ({"a": 1}, "{'a': 1}"),
+            (list(range(10)), "[0, 1, 2, 3, ...]"),
+            ("b\u00efd\u202e", "'b\\xefd\\u202e'"),
+            ("a\nb", "'a\\nb'"),
+        ],
+        ids=repr,
+    )
+    def test_an_unknown_type_is_echoed_briefly(self, tag: Any, echo: str) -> None:
+        error = refusal(decode_client, frame({"type": tag}))
+        assert (error.code, error.message) == (
+            ErrorCode.UNKNOWN_TYPE,
+            f"unknown message type {echo}",
+        )
+
+    def test_a_long_nested_tag_from_the_server_is_cut_short(self) -> None:
+        view = PLAYER_VIEW.model_dump(mode="json")
+        events = [{"type": "\u00e9" * 1_000_000}]
+        value = {"type": "update", "seq": 1, "events": events, "view": view}
+        error = refusal(decode_server, frame(value))
+        assert error.message.startswith("update: events.0: Input tag '\\xe9\\xe9")
+        assert_small_error(error)
+
+    def test_control_characters_in_a_field_name_are_escaped(self) -> None:
+        error = refusal(decode_client, frame({"type": "create_match", "names": {"\x1b[2J": "Ann"}}))
+        assert error.message.startswith("create_match: names.\\x1b[2J")
+
+    def test_a_binary_field_name_is_refused(self) -> None:
+        error = refusal(decode_client, frame({"type": "ping", b"ref": 3}))
+        assert (error.code, error.message) == (
+            ErrorCode.INVALID_MESSAGE,
+            "ping: field names are strings, not b'ref'",
+        )
 
 
 # -- the models ------------------------------------------------------------------------------

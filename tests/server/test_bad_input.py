@@ -260,3 +260,64 @@ def AnswerClaim_(accept: bool) -> object:  # noqa: N802
     from protocol.messages import AnswerClaim
 
     return AnswerClaim(accept=accept)
+
+
+class TestCostlyFrames:
+    """The frames that cost the most to refuse, sent by clients that never said hello, hold up
+    nobody: each gets a small error frame, and another match's pings stay quick."""
+
+    @pytest.mark.asyncio
+    async def test_worst_frames_do_not_stall_another_match(
+        self, server: Server, match: Match
+    ) -> None:
+        import asyncio
+        import time
+
+        from tests.protocol.test_codec import WORST_FRAMES
+
+        worst = (WORST_FRAMES * 2)[:20]
+        player = match.players[(1, "N")]
+        await player.ping()
+
+        async def hostile() -> list[int]:
+            """Send every frame back to back, then read the answers: their sizes."""
+            websocket = await raw(server)
+            try:
+                for _name, data, _code in worst:
+                    await websocket.send(data)
+                sizes = []
+                for name, _data, code in worst:
+                    reply = await websocket.recv()
+                    assert isinstance(reply, bytes)
+                    error = decode_server(reply)
+                    assert isinstance(error, ErrorMessage)
+                    # A rate limit, where the server has one, may answer first.
+                    assert error.code in (code, "rate_limited"), (name, error)
+                    sizes.append(len(reply))
+                return sizes
+            finally:
+                await websocket.close()
+
+        round_trips = []
+        async with asyncio.timeout(60):
+            started = time.perf_counter()
+            storm = asyncio.gather(hostile(), hostile())
+            while not storm.done() or len(round_trips) < 20:
+                sent = time.perf_counter()
+                await player.ping()
+                round_trips.append(time.perf_counter() - sent)
+            storm_seconds = time.perf_counter() - started
+            sizes = [size for sizes in await storm for size in sizes]
+        round_trips.sort()
+        p99 = round_trips[-(-len(round_trips) * 99 // 100) - 1]
+        sent_bytes = 2 * sum(len(data) for _name, data, _code in worst)
+        print(
+            f"\n2 x {len(worst)} costly frames ({sent_bytes / 2**20:.1f} MiB) refused in "
+            f"{storm_seconds:.2f} s; error frames {min(sizes)}-{max(sizes)} bytes; "
+            f"{len(round_trips)} pings of another match: median "
+            f"{round_trips[len(round_trips) // 2] * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms, "
+            f"max {round_trips[-1] * 1000:.1f} ms"
+        )
+        assert len(sizes) == 2 * len(worst)
+        assert max(sizes) < 512
+        assert p99 < 0.050
