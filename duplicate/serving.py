@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import errno
 import json
 import logging
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     from protocol.messages import CreateMatch, MatchCreated
     from server.app import Server
     from server.redis_process import RedisProcess
+
+from server.limits import Limits
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -605,6 +608,7 @@ async def _serve(args: argparse.Namespace) -> None:
             public_url=args.public_url,
             robot_delay=args.server_robot_delay,
             store_status=embedded.status if embedded is not None else None,
+            limits=_limits(args),
         )
         await _listen(server, args.host, args.port)
         listening = True
@@ -630,6 +634,17 @@ async def _serve(args: argparse.Namespace) -> None:
         os.close(lock)  # the data folder is free: after Redis stopped, not before
         if listening or embedded is not None:
             print("Stopped.", flush=True)
+
+
+def _limits(args: argparse.Namespace) -> Limits:
+    """The server's limits, with the ones the options set."""
+    if args.max_connections < 1 or args.max_connections_per_address < 1:
+        raise CommandFailed("--max-connections and --max-connections-per-address are at least 1")
+    return dataclasses.replace(
+        Limits(),
+        max_connections=args.max_connections,
+        max_connections_per_address=args.max_connections_per_address,
+    )
 
 
 def serve(args: argparse.Namespace) -> str:
@@ -671,6 +686,23 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="SECONDS",
         help="how long the server's robots wait before each call or card, unless a match says "
         "otherwise (default 1; robots at a table of robots never wait)",
+    )
+    defaults = Limits()
+    p.add_argument(
+        "--max-connections",
+        type=int,
+        default=defaults.max_connections,
+        metavar="N",
+        help=f"WebSocket connections at once, in all (default {defaults.max_connections}: "
+        "what the process's descriptor limit allows)",
+    )
+    p.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=defaults.max_connections_per_address,
+        metavar="N",
+        help="connections at once from one IP address "
+        f"(default {defaults.max_connections_per_address})",
     )
     add_match_options(p)
     p.set_defaults(run=serve)
