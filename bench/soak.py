@@ -74,9 +74,10 @@ class SoakClient(Client):
         def with_id(ref: int) -> Any:
             nonlocal action_id
             message = message_of(ref)
-            if isinstance(message, TableAction) and message.action_id is None:
-                action_id = self._decision(message)
-                return message.model_copy(update={"action_id": action_id})
+            if isinstance(message, TableAction):
+                if message.action_id is None:  # a new decision (a resend keeps its id)
+                    message = message.model_copy(update={"action_id": self._decision(message)})
+                action_id = message.action_id
             return message
 
         reply = await super().request(with_id, timeout)
@@ -159,6 +160,8 @@ class ServerProcess:
         self.process = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "duplicate", "serve", "--port", str(self.port),
             "--data", str(self.data), "--server-robot-delay", "0",
+            # Every robot of the soak comes from this one address: a robot host's setting.
+            "--max-connections-per-address", "2000",
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=environment,
             cwd=ROOT,
         )  # fmt: skip

@@ -8,6 +8,13 @@ parties use to play through the protocol.
 
 Every update is checked for sequence: each must be the next number (or a snapshot). After a
 dropped connection, :meth:`Client.reconnect` resumes from the last number seen.
+
+Every action (a call, a card, a chat line...) carries an ``action_id`` of its own. When the
+connection drops after an action was sent and before its answer came, the action is *in
+doubt* (:attr:`Client.in_doubt`): the server may or may not have applied it. After
+:meth:`Client.reconnect`, :meth:`Client.resend` sends each again with the same id: the
+server applies it if it never got it, and otherwise answers ``ack`` with ``repeated``
+without applying it twice.
 """
 
 from __future__ import annotations
@@ -15,9 +22,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -46,6 +54,7 @@ from protocol.messages import (
     MakeClaim,
     MatchCreated,
     MatchRecord,
+    Message,
     NextBoard,
     Ping,
     PlayCard,
@@ -59,6 +68,7 @@ from protocol.messages import (
     SpectatorMode,
     Substitute,
     Substituted,
+    TableAction,
     Undo,
     Update,
     VoidBoard,
@@ -71,6 +81,9 @@ from protocol.messages import (
 __all__ = ["Client", "ClientError", "Link"]
 
 T = TypeVar("T")
+
+ACTIONS: tuple[type[Message], ...] = get_args(TableAction)
+"""The messages that carry an ``action_id``."""
 
 
 class ClientError(Exception):
@@ -128,6 +141,11 @@ class Client:
         self._pending: dict[int, asyncio.Future[ServerMessage]] = {}
         self._changed = asyncio.Condition()
         self._closed_error: ClientError | None = None
+        self._action_prefix = secrets.token_hex(4)
+        self._action_ids = itertools.count(1)
+        self.in_doubt: dict[str, Any] = {}
+        """Actions sent without an answer before the connection dropped, by ``action_id``:
+        :meth:`resend` them once reconnected."""
 
     @classmethod
     async def connect(
@@ -260,28 +278,66 @@ class Client:
     async def request(
         self, message_of: Callable[[int], Any], timeout: float = 10.0
     ) -> ServerMessage:
-        """Send the message ``message_of(ref)`` and wait for the answer with that ref."""
+        """Send the message ``message_of(ref)`` and wait for the answer with that ref. An
+        action without an ``action_id`` gets one; an action whose answer was lost with the
+        connection stays in :attr:`in_doubt`."""
         if self._websocket is None or not self.is_connected:
             raise self._closed_error or ClientError("closed", "not connected")
         ref = next(self._refs)
+        message = message_of(ref)
+        action_id: str | None = None
+        if isinstance(message, ACTIONS):
+            action_id = getattr(message, "action_id", None)
+            if action_id is None:
+                action_id = f"{self._action_prefix}-{next(self._action_ids)}"
+                message = message.model_copy(update={"action_id": action_id})
         future: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
         self._pending[ref] = future
         try:
             try:
-                await self._websocket.send(encode(message_of(ref)))
+                await self._websocket.send(encode(message))
             except ConnectionClosed:
                 raise self._closed_error or ClientError(
                     "closed", "the connection is closed"
                 ) from None
+            if action_id is not None:
+                self.in_doubt[action_id] = message  # until an answer comes
             async with asyncio.timeout(timeout):
                 reply = await future
         finally:
             self._pending.pop(ref, None)
             if future.done() and not future.cancelled():
                 future.exception()  # seen: an answer nobody waits for any more is no error
+        stored = not (isinstance(reply, ErrorMessage) and reply.code == ErrorCode.UNAVAILABLE)
+        if action_id is not None and stored:
+            # Answered: applied or refused. (``unavailable``: the server cannot tell whether
+            # its store has it, so it stays in doubt, to be sent again.)
+            self.in_doubt.pop(action_id, None)
         if isinstance(reply, ErrorMessage):
             raise ClientError(reply.code, reply.message, reply.retry_after_ms)
         return reply
+
+    async def resend(self) -> list[tuple[Any, Ack | ClientError]]:
+        """Send each action :attr:`in_doubt` again, with its own ``action_id``, in the order
+        they were first sent; return each with its answer: an ``ack`` (``repeated`` when the
+        server had applied it before the drop) or the refusal (the moment has passed; with
+        ``unavailable`` it stays in doubt)."""
+        answers: list[tuple[Any, Ack | ClientError]] = []
+        for message in list(self.in_doubt.values()):
+
+            def again(ref: int, message: Any = message) -> Any:
+                return message.model_copy(update={"ref": ref})
+
+            try:
+                reply = await self.request(again)
+            except ClientError as refused:
+                if refused.code == "closed":
+                    raise
+                answers.append((message, refused))
+                continue
+            assert isinstance(reply, Ack), reply
+            answers.append((message, reply))
+        return answers
 
     async def _act(self, message_of: Callable[[int], Any]) -> Ack:
         reply = await self.request(message_of)

@@ -132,6 +132,8 @@ class Robot:
                     self.client = await Client.connect(self.link, name=self.name, robot=True)
                 elif not self.client.is_connected:
                     await self.client.reconnect()
+                if self.client.in_doubt:
+                    await self._resend()
                 delay = 0.1
                 if await self._play():
                     return
@@ -141,6 +143,13 @@ class Robot:
                 log.info("%s: connection lost (%s); resuming", self.name, error)
                 await asyncio.sleep(delay)  # back off before reconnecting, not before deciding
                 delay = min(delay * 2, 5.0)
+
+    async def _resend(self) -> None:
+        """An action whose answer a drop took (or that the store could not take just then)
+        is sent again: never applied twice."""
+        assert self.client is not None
+        for message, answer in await self.client.resend():
+            log.info("%s: %s sent again: %s", self.name, message.type, answer)
 
     async def close(self) -> None:
         if self.client is not None:

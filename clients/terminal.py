@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Literal
+from typing import IO, Any, Literal
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -484,7 +484,7 @@ def parse_call(text: str) -> MakeCall:
     """A call as typed: ``1nt``, ``1n``, ``p``, ``x``, ``xx``, ``2s!weak`` (alerted).
 
     >>> parse_call("2s ! weak, 6-10")
-    MakeCall(type='call', call='2S', alert='weak, 6-10', ref=None)
+    MakeCall(type='call', call='2S', alert='weak, 6-10', action_id=None, ref=None)
     >>> parse_call("1N").call, parse_call("pass").call, parse_call("1♥").call
     ('1NT', 'P', '1H')
     """
@@ -624,9 +624,9 @@ def parse_command(
     own commands.
 
     >>> parse_command("claim 3 the rest are good", None)
-    MakeClaim(type='claim', tricks=3, statement='the rest are good', ref=None)
+    MakeClaim(type='claim', tricks=3, statement='the rest are good', action_id=None, ref=None)
     >>> parse_command("adjust 3 +3", None, director=True)
-    AdjustScore(type='adjust_score', board=3, imps_a=3, ref=None)
+    AdjustScore(type='adjust_score', board=3, imps_a=3, action_id=None, ref=None)
     >>> parse_command("replay 4", None)
     ReplayCommand(step=4)
     """
@@ -2253,8 +2253,25 @@ class TerminalTable:
             await asyncio.sleep(delay)
             delay = min(delay * 2, BACKOFF_LONGEST)
         self.say("Reconnected: the table is back.", style="bold green")
+        await self._resend()
         if not self.show_new():
             self.render()
+
+    async def _resend(self) -> None:
+        """What the drop left without an answer goes again, with its own action id: the
+        server applies it once whatever happened to the first one."""
+        try:
+            answers = await self.client.resend()
+        except ClientError:
+            return  # dropped again: the watch reconnects, and they are still in doubt
+        for message, answer in answers:
+            what = describe_action(message)
+            if isinstance(answer, ClientError):
+                self.say(f"Your {what} was not applied: {answer.message}", "bold red")
+            elif answer.repeated:
+                self.say(f"Your {what} had reached the table already.", "green")
+            else:
+                self.say(f"Your {what} was sent again and is done.", "green")
 
     async def command(self, line: str) -> bool:
         """Carry out one typed line; False once the player quits."""
@@ -2356,10 +2373,24 @@ class TerminalTable:
         message: Sendable | GetRecord = (
             GetRecord() if isinstance(command, SaveRecordCommand) else command
         )
+        if self.client.in_doubt:
+            await self._resend()  # what is still in doubt goes first, as it was meant
         try:
             reply = await self.client.request(lambda ref: message.model_copy(update={"ref": ref}))
         except ClientError as error:
-            if error.code == "closed":
+            if error.code == ErrorCode.UNAVAILABLE and self.client.in_doubt:
+                self.say(
+                    "The server could not store it just now: it goes again with your next "
+                    "command, or once the connection is back (the table never takes it twice)",
+                    "bold red",
+                )
+            elif error.code == "closed" and self.client.in_doubt:
+                self.say(
+                    "The connection dropped before the server answered: once it is back, "
+                    "what you sent goes again (the table never takes it twice)",
+                    "bold red",
+                )
+            elif error.code == "closed":
                 self.say("Not sent: the connection is down; wait until it is back", "bold red")
             else:
                 self.say(f"Refused by the server: {error.message} ({error.code})", "bold red")
@@ -2400,6 +2431,15 @@ class TerminalTable:
             self.say(f"Not saved: cannot write {path}: {error.strerror or error}", "bold red")
             return
         self.say(f"Saved the match record to {path} ({games} tables' boards, PBN).", "bold")
+
+
+def describe_action(message: Any) -> str:
+    """An action in a player's words: "call 1NT", "card SA", "chat"."""
+    if isinstance(message, MakeCall):
+        return f"call {message.call}"
+    if isinstance(message, PlayCard):
+        return f"card {message.card}"
+    return str(message.type).replace("_", " ")
 
 
 async def run_terminal(

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import dataclasses
 import errno
+import ipaddress
 import json
 import logging
 import os
@@ -640,10 +641,19 @@ def _limits(args: argparse.Namespace) -> Limits:
     """The server's limits, with the ones the options set."""
     if args.max_connections < 1 or args.max_connections_per_address < 1:
         raise CommandFailed("--max-connections and --max-connections-per-address are at least 1")
+    proxies = frozenset(args.trusted_proxy or ())
+    for proxy in proxies:
+        try:
+            ipaddress.ip_address(proxy)
+        except ValueError:
+            raise CommandFailed(f"--trusted-proxy {proxy!r} is not an IP address") from None
     return dataclasses.replace(
         Limits(),
         max_connections=args.max_connections,
         max_connections_per_address=args.max_connections_per_address,
+        # As many as an address may hold may come back at once (a room after a Wi-Fi outage).
+        connections_burst=float(args.max_connections_per_address),
+        trusted_proxies=proxies,
     )
 
 
@@ -701,8 +711,15 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         type=int,
         default=defaults.max_connections_per_address,
         metavar="N",
-        help="connections at once from one IP address "
+        help="connections at once from one IP address, and how many may connect at once "
         f"(default {defaults.max_connections_per_address})",
+    )
+    p.add_argument(
+        "--trusted-proxy",
+        action="append",
+        metavar="ADDRESS",
+        help="the IP address of a reverse proxy in front of the server (repeatable): a "
+        "connection from it counts as coming from the client its X-Forwarded-For names",
     )
     add_match_options(p)
     p.set_defaults(run=serve)

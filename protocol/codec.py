@@ -94,9 +94,12 @@ _CLIENT_TAGS = _tags(ClientMessage)
 _SERVER_TAGS = _tags(ServerMessage)
 
 
-def encode(message: BaseModel) -> bytes:
-    """A message as one msgpack map, ready for a binary WebSocket frame."""
-    packed: bytes = msgpack.packb(message.model_dump(mode="json"), use_bin_type=True)
+def encode(message: BaseModel, *, exclude: set[str] | None = None) -> bytes:
+    """A message as one msgpack map, ready for a binary WebSocket frame (without the
+    fields in ``exclude``: an older client's decoder may not know them)."""
+    packed: bytes = msgpack.packb(
+        message.model_dump(mode="json", exclude=exclude), use_bin_type=True
+    )
     return packed
 
 

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from protocol.errors import ErrorCode
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 """The protocol version this code speaks; ``hello`` must ask for it."""
 
 SUPPORTED_VERSIONS = frozenset({PROTOCOL_VERSION})

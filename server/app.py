@@ -18,7 +18,7 @@ import json
 import logging
 import secrets
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,14 +63,15 @@ from server.state import MatchConfig
 from server.store import Grant, Store
 from server.views import Player, Viewer, Watcher
 
-__all__ = ["OUTBOX_LIMIT", "Server", "robot_seats"]
+__all__ = ["Server", "robot_seats"]
 
 log = logging.getLogger(__name__)
 
 CLOSE_TIMEOUT = 5.0
 """Seconds a shutdown waits for connections to close before dropping them."""
-OUTBOX_LIMIT = 2048
-"""Frames queued for a connection that does not read; past this it is closed (it can resume)."""
+NEWER_ERROR_FIELDS = {"retry_after_ms"}
+"""An error's fields that protocol 2 did not have: left out of an answer to an older client's
+``hello``, which is refused in words its decoder can read."""
 PROTOCOL_LIMIT = MAX_CLIENT_FRAME + 64 * 1024
 """What websockets itself accepts: a bit over our limit, so that a frame between the two
 gets a ``too_large`` error from the codec instead of a dropped connection."""
@@ -139,6 +140,8 @@ class Connection:
     still send (its token buckets)."""
 
     websocket: ServerConnection
+    address: str
+    """The client's IP address (behind a trusted proxy: the one the proxy names)."""
     outbox: asyncio.Queue[bytes | None]
     limits: Limits
     volume: TokenBucket
@@ -156,11 +159,6 @@ class Connection:
     queued_bytes: int = 0
     queued_since: deque[tuple[float, int]] = field(default_factory=deque)
     """(when queued, size) of each frame queued and not yet sent, oldest first."""
-
-    @property
-    def address(self) -> str:
-        remote = self.websocket.remote_address
-        return str(remote[0]) if remote else "?"
 
     @property
     def authenticated(self) -> bool:
@@ -231,6 +229,8 @@ class Server:
         self._bad_hellos = AddressThrottle(self.limits.bad_hellos_per_minute, 60.0)
         self._volumes: dict[str, TokenBucket] = {}
         self._arrivals: dict[str, TokenBucket] = {}
+        self._per_address: Counter[str] = Counter()
+        """Open connections from each client address."""
         self._robot_tokens: set[str] = set()
         """The tokens of the server's own robots (trusted: not rate-limited)."""
         self.store = Store(redis)
@@ -326,13 +326,12 @@ class Server:
         address holds too many already. Refused before the handshake, cheaply."""
         if self._server is None:
             return None
-        others = [c for c in self._server.all_connections if c is not connection]
-        if len(others) >= self.limits.max_connections:
+        # The open connections (one still in its opening handshake, as this one is, is not
+        # counted: the handshake's timeout bounds it).
+        if len(self._server.all_connections) >= self.limits.max_connections:
             return "The server has as many connections as it can take: try again later.\n"
-        remote = connection.remote_address
-        address = str(remote[0]) if remote else "?"
-        mine = sum(1 for c in others if c.remote_address and c.remote_address[0] == address)
-        if mine >= self.limits.max_connections_per_address:
+        address = self._client_address(connection)
+        if self._per_address[address] >= self.limits.max_connections_per_address:
             return f"Too many connections from {address}: close some and try again.\n"
         arrivals = self._arrivals.get(address)
         if arrivals is None:
@@ -347,12 +346,28 @@ class Server:
             return f"Too many new connections from {address}: try again in {wait:.1f} s.\n"
         return None
 
+    def _client_address(self, websocket: ServerConnection) -> str:
+        """The IP address a connection comes from: behind a trusted proxy, the last one its
+        ``X-Forwarded-For`` names (the address the proxy itself saw)."""
+        remote = websocket.remote_address
+        address = str(remote[0]) if remote else "?"
+        request = websocket.request
+        if address in self.limits.trusted_proxies and request is not None:
+            forwarded = request.headers.get("X-Forwarded-For", "")
+            last = forwarded.rsplit(",", 1)[-1].strip()
+            if 0 < len(last) <= 45:  # an IPv6 address at its longest
+                return last
+        return address
+
     # -- connections -------------------------------------------------------------------
 
     async def _handle(self, websocket: ServerConnection) -> None:
         limits = self.limits
+        address = self._client_address(websocket)
+        self._per_address[address] += 1
         connection = Connection(
             websocket,
+            address,
             asyncio.Queue(),
             limits,
             TokenBucket(limits.bytes_per_second, limits.bytes_burst),
@@ -400,7 +415,9 @@ class Server:
                         ref=ref,
                         retry_after_ms=error.retry_after_ms,
                     )
-                    connection.send(encode(refusal))
+                    # Told in words every version's client can read: no newer fields.
+                    old = error.code == ErrorCode.UNSUPPORTED_VERSION
+                    connection.send(encode(refusal, exclude=NEWER_ERROR_FIELDS if old else None))
                 except (RedisError, OSError) as error:
                     log.warning("store unavailable: %s", error)
                     unavailable = ErrorMessage(
@@ -421,6 +438,9 @@ class Server:
         finally:
             deadline.cancel()
             self.connections.discard(connection)
+            self._per_address[address] -= 1
+            if not self._per_address[address]:
+                del self._per_address[address]
             connection.outbox.put_nowait(None)
             if connection.runtime is not None and connection.subscriber is not None:
                 try:

@@ -36,9 +36,14 @@ class Limits:
     max_connections_per_address: int = 64
     """Connections at once from one IP address (a club behind one router fits)."""
     connections_per_second: float = 5.0
-    connections_burst: float = 40.0
-    """New connections from one address: a whole club reconnecting after its Wi-Fi came back
-    fits the burst; a loop that reconnects as fast as it can does not."""
+    connections_burst: float = 64.0
+    """New connections from one address: as many as it may hold at once may reconnect at once
+    (a whole club after its Wi-Fi came back); a loop that reconnects as fast as it can may
+    not. ``duplicate serve --max-connections-per-address`` sets both."""
+    trusted_proxies: frozenset[str] = frozenset()
+    """Addresses of reverse proxies (a TLS proxy in front of the server): a connection from
+    one counts as coming from the address its ``X-Forwarded-For`` header names last, so that
+    the per-address limits apply to each client and not to the proxy."""
     frames_per_second: float = 100.0
     frames_burst: float = 200.0
     """Frames of any kind a connection may send: a steady rate and a burst."""

@@ -1,16 +1,32 @@
 // One seat's connection to the server (protocol/SPEC.md): msgpack maps in binary WebSocket
 // frames, `hello` first, updates numbered without gaps, and after a drop a reconnection
-// with backoff that resumes from the last update applied (`hello` with `last_seq`).
+// with backoff that resumes from the last update applied (`hello` with `last_seq`). Every
+// action carries an `action_id`: one whose answer a drop took is sent again with it once
+// the connection is back, and the server applies it at most once.
 
 import { decode, encode } from "./vendor/msgpack.mjs";
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 const CLIENT_NAME = "duplicate-web";
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const PING_EVERY_MS = 15000;
 const PONG_WITHIN_MS = 10000;
+/** How long an action the store could not take waits before it is sent again. */
+const RESEND_AFTER_MS = 2000;
 /** Hello errors after which trying again cannot help. */
 const FATAL = new Set(["bad_token", "unsupported_version", "forbidden"]);
+/** The messages that act on the match (SPEC.md section 6): each carries an action_id. */
+const ACTIONS = new Set([
+  "call", "card", "claim", "claim_answer", "withdraw_claim", "withdraw_concession", "undo",
+  "undo_answer", "next_board", "set_name", "call_director", "ask", "explain", "chat", "rule",
+  "assign_result", "adjust_score", "void_board",
+]);
+
+/** Eight random hex digits: this page's actions are `${prefix}-${number}`. */
+function randomPrefix() {
+  const bytes = crypto.getRandomValues(new Uint8Array(4));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
 
 /**
  * The WebSocket address for a page: same host, same path prefix, the page's own name
@@ -44,7 +60,12 @@ export class Connection {
     this.everConnected = false;
     this.nextRef = 1;
     this.pending = new Map();
+    this.actionPrefix = randomPrefix();
+    this.nextAction = 1;
+    /** Actions sent whose answer a drop took: sent again, same action_id, once back. */
+    this.inDoubt = [];
     this.retryTimer = null;
+    this.resendTimer = null;
     this.pingTimer = null;
     this.pongTimer = null;
   }
@@ -61,11 +82,22 @@ export class Connection {
     return this.authenticated && this.socket?.readyState === WebSocket.OPEN;
   }
 
-  /** Sends a client message with a fresh ref; returns the ref, or null when not connected. */
+  /**
+   * Sends a client message with a fresh ref (and an action with an action_id of its own);
+   * returns the ref, or null when not connected.
+   */
   send(message, label = message.type) {
     if (!this.connected) return null;
+    if (ACTIONS.has(message.type) && message.action_id == null) {
+      message = { ...message, action_id: `${this.actionPrefix}-${this.nextAction++}` };
+    }
+    return this.sendRequest({ ...message, label });
+  }
+
+  sendRequest(request) {
+    const { label, ...message } = request;
     const ref = this.nextRef++;
-    this.pending.set(ref, { ...message, label });
+    this.pending.set(ref, request);
     this.socket.send(encode({ ...message, ref }));
     return ref;
   }
@@ -121,6 +153,7 @@ export class Connection {
         this.handlers.welcome(message);
         this.handlers.status("connected");
         this.keepAlive();
+        this.resendInDoubt();
         break;
       case "update":
         this.applyUpdate(message);
@@ -166,8 +199,20 @@ export class Connection {
     }
     const request = message.ref == null ? undefined : this.pending.get(message.ref);
     if (message.ref != null) this.pending.delete(message.ref);
-    if (request) this.handlers.answer(message, request);
+    if (request && message.type === "error" && message.code === "unavailable" && ACTIONS.has(request.type)) {
+      // The server cannot tell whether its store took it: in doubt, sent again shortly.
+      this.inDoubt.push(request);
+      clearTimeout(this.resendTimer);
+      this.resendTimer = setTimeout(() => this.resendInDoubt(), RESEND_AFTER_MS);
+      this.handlers.refused({ ...message, message: `The server could not store your ${request.label} just now: it is sent again in a moment.` });
+    } else if (request) this.handlers.answer(message, request);
     else if (message.type === "error") this.handlers.refused(message);
+  }
+
+  /** Sends again, each with its own action_id, the actions whose answer is in doubt. */
+  resendInDoubt() {
+    if (!this.connected) return; // the next welcome sends them
+    for (const request of this.inDoubt.splice(0)) this.sendRequest(request);
   }
 
   keepAlive() {
@@ -191,7 +236,8 @@ export class Connection {
     clearTimeout(this.pongTimer);
     this.authenticated = false;
     for (const [ref, request] of this.pending) {
-      this.handlers.answer({ type: "lost", ref }, request);
+      if (ACTIONS.has(request.type)) this.inDoubt.push(request); // its answer comes later
+      else this.handlers.answer({ type: "lost", ref }, request);
     }
     this.pending.clear();
     if (this.failed) return;

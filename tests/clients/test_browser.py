@@ -12,7 +12,9 @@ import os
 import shutil
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
+import msgpack
 import pytest
 import pytest_asyncio
 from playwright.async_api import (
@@ -505,6 +507,100 @@ async def test_a_dropped_connection_is_shown_and_resumed(server: Server, browser
     await expect(page.locator('button[data-call="3NT"]')).to_be_focused()
     await page.keyboard.press("Enter")
     await expect(page.locator('#auction-played td[data-called="3NT"]')).to_have_count(1)
+    await concede(page)
+    assert_no_script_errors(page)
+
+
+async def test_a_call_whose_answer_the_drop_took_is_sent_again_and_made_once(
+    server: Server, browser: Browser
+) -> None:
+    # The fault: the server takes North's call, and the network drops before its ack gets
+    # back (every WebSocket is routed through the test).
+    sent: list[dict[str, object]] = []
+    lose_the_next_ack = False
+
+    async def network(socket: WebSocketRoute) -> None:
+        to_server = socket.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            if isinstance(message, bytes):
+                sent.append(msgpack.unpackb(message))
+            to_server.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            nonlocal lose_the_next_ack
+            acked = isinstance(message, bytes) and msgpack.unpackb(message).get("type") == "ack"
+            if lose_the_next_ack and acked:
+                lose_the_next_ack = False
+                drops.append(asyncio.ensure_future(socket.close()))
+                return
+            socket.send(message)
+
+        socket.on_message(from_page)
+        to_server.on_message(from_server)
+
+    drops: list[asyncio.Future[None]] = []
+    page = await open_page(browser, await north_link(server), 1280, 900, network)
+    assert await wait_for_my_turn_or_the_end(page) == "auction"
+    lose_the_next_ack = True
+    await page.click('#bidding-box button[data-call="3NT"]')
+    await expect(page.locator("body")).to_have_attribute("data-drops", "1")
+    await expect(page.locator("#notice")).to_contain_text("Connection is back", timeout=WAIT_MS)
+    await expect(page.locator('#auction-played td[data-called="3NT"]')).to_have_count(1)
+    # The page sent the call twice, with one action_id: the server made it once.
+    calls = [frame for frame in sent if frame.get("type") == "call"]
+    assert [frame["call"] for frame in calls] == ["3NT", "3NT"]
+    assert calls[0]["action_id"] == calls[1]["action_id"]
+    assert calls[0]["ref"] != calls[1]["ref"]
+    runtime = next(c.runtime for c in server.connections if c.runtime is not None)
+    board = runtime.state.tables[1].current
+    assert board is not None
+    assert [str(call) for call in board.auction.calls].count("3NT") == 1
+    await asyncio.gather(*drops)
+    await concede(page)
+    assert_no_script_errors(page)
+
+
+async def test_a_call_the_store_could_not_take_is_sent_again_once_it_can(
+    server: Server, browser: Browser
+) -> None:
+    # The fault: the server's store is down when North calls (the test answers for the
+    # server, as it would: `unavailable`); a moment later it is back.
+    sent: list[dict[str, Any]] = []
+    store_down = False
+
+    async def network(socket: WebSocketRoute) -> None:
+        to_server = socket.connect_to_server()
+
+        def from_page(message: str | bytes) -> None:
+            nonlocal store_down
+            frame = msgpack.unpackb(message) if isinstance(message, bytes) else {}
+            sent.append(frame)
+            if store_down and frame.get("type") == "call":
+                store_down = False
+                unavailable = {
+                    "type": "error",
+                    "code": "unavailable",
+                    "message": "the store is unavailable; try again",
+                    "ref": frame["ref"],
+                    "retry_after_ms": None,
+                }
+                socket.send(msgpack.packb(unavailable))
+                return
+            to_server.send(message)
+
+        socket.on_message(from_page)
+        to_server.on_message(socket.send)
+
+    page = await open_page(browser, await north_link(server), 1280, 900, network)
+    assert await wait_for_my_turn_or_the_end(page) == "auction"
+    store_down = True
+    await page.click('#bidding-box button[data-call="3NT"]')
+    await expect(page.locator("#messages")).to_contain_text("could not store your")
+    await expect(page.locator('#auction-played td[data-called="3NT"]')).to_have_count(1)
+    calls = [frame for frame in sent if frame.get("type") == "call"]
+    assert [frame["call"] for frame in calls] == ["3NT", "3NT"]
+    assert calls[0]["action_id"] == calls[1]["action_id"]
     await concede(page)
     assert_no_script_errors(page)
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from clients.client import Client, ClientError, Link
-from protocol.messages import Update
+from protocol.errors import ErrorCode
+from protocol.messages import Ack, MakeCall, PlayerView, Update
 from server.app import Server
 from tests.server.harness import bid, create, seat_everyone
 
@@ -43,4 +44,90 @@ async def test_a_new_client_resumes_from_a_saved_sequence_number(server: Server)
     assert [u.seq for u in updates] == list(range(saved + 1, north.seq + 1))
     assert resumed.view == north.view
     await resumed.close()
+    await match.close()
+
+
+def calls(client: Client) -> list[str]:
+    view = client.view
+    assert isinstance(view, PlayerView)
+    assert view.board is not None
+    return [entry.call for entry in view.board.auction]
+
+
+async def drop_right_after_sending(client: Client) -> None:
+    """The next frame ``client`` sends leaves, and the connection drops at once: the answer
+    can never come."""
+    websocket = client._websocket
+    assert websocket is not None
+    send = websocket.send
+
+    async def send_and_drop(data: bytes) -> None:
+        await send(data)
+        websocket.transport.abort()
+
+    websocket.send = send_and_drop  # type: ignore[method-assign]
+
+
+@pytest.mark.asyncio
+async def test_an_action_whose_answer_the_drop_took_is_sent_again_and_applied_once(
+    server: Server,
+) -> None:
+    created = await create(server, boards=1)
+    match = await seat_everyone(server, created)
+    table = match.table(1)
+    north, east = table["N"], table["E"]
+    await drop_right_after_sending(north)
+    with pytest.raises(ClientError) as dropped:
+        await north.call("1NT")
+    assert dropped.value.code == "closed"
+    [(action_id, sent)] = north.in_doubt.items()
+    assert isinstance(sent, MakeCall)
+    assert sent.call == "1NT"
+    assert sent.action_id == action_id
+    # The server had it: East sees it once.
+    await east.wait_for(lambda _v: calls(east) == ["1NT"] or None)
+    await north.reconnect()
+    [(message, answer)] = await north.resend()
+    assert message is sent
+    assert isinstance(answer, Ack)
+    assert answer.repeated
+    assert not north.in_doubt
+    await east.ping()
+    assert calls(east) == calls(north) == ["1NT"]
+    # Every action carries an id of its own: the next call is a new intent.
+    await east.call("P")
+    assert calls(east) == ["1NT", "P"]
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_an_action_in_doubt_that_never_arrived_is_applied_by_the_resend(
+    server: Server,
+) -> None:
+    created = await create(server, boards=1)
+    match = await seat_everyone(server, created)
+    table = match.table(1)
+    north, east = table["N"], table["E"]
+    websocket = north._websocket
+    assert websocket is not None
+    websocket.transport.abort()  # the call below never leaves: the connection is gone
+    await north.wait_for(lambda _v: not north.is_connected or None)
+    with pytest.raises(ClientError):
+        await north.call("1NT")
+    assert not north.in_doubt  # never sent, so not in doubt: the caller knows it failed
+    lost = MakeCall(call="1NT", action_id="lost-1")
+    north.in_doubt["lost-1"] = lost  # as if sent just before the drop, and lost with it
+    await north.reconnect()
+    [(message, answer)] = await north.resend()
+    assert message is lost
+    assert isinstance(answer, Ack)
+    assert not answer.repeated
+    await east.wait_for(lambda _v: calls(east) == ["1NT"] or None)
+    # What the moment no longer allows is refused, not applied: not in doubt any more.
+    north.in_doubt["late-1"] = MakeCall(call="2C", action_id="late-1")
+    [(_message, refusal)] = await north.resend()
+    assert isinstance(refusal, ClientError)
+    assert refusal.code == ErrorCode.OUT_OF_TURN
+    assert not north.in_doubt
+    assert calls(east) == ["1NT"]
     await match.close()

@@ -42,7 +42,9 @@ from clients.terminal import (
     score_sheet,
 )
 from clients.terminal import last_trick_text as last_trick_words
+from protocol.codec import decode_server
 from protocol.messages import (
+    Ack,
     Action,
     AdjustScore,
     AnswerClaim,
@@ -438,10 +440,49 @@ async def test_a_dropped_connection_is_noticed_and_resumed(
     back = await terminal.expect("Reconnected: the table is back", mark)
     await terminal.expect(PROMPT, back.end())
     # The table goes on: North's call after the drop is made and shown.
+    # (North's presence may be shown in an update of its own first: wait for the call's.)
     mark = terminal.type("p")
-    _, screen = await terminal.latest_screen(after_seq=seq)
+    _, screen = await terminal.latest_screen(after_seq=seq, matching="#1 Pass")
     assert "#1 Pass" in screen
     mark = terminal.type("quit")
+    assert await terminal.exit_status() == 0
+
+
+@pytest.mark.asyncio
+async def test_a_call_whose_answer_the_drop_took_is_sent_again_and_made_once(
+    server: Server, north: tuple[MatchCreated, Terminal]
+) -> None:
+    _, terminal = north
+    seq, _screen = await terminal.latest_screen(after_seq=0)
+    [ours] = [
+        c
+        for c in server.connections
+        if c.subscriber is not None and c.subscriber.viewer == Player(1, BridgeSeat.NORTH)
+    ]
+    send = ours.send
+
+    def lose_the_ack(frame: bytes) -> None:
+        # The server applied the call; the network drops before its ack reaches North.
+        if isinstance(decode_server(frame), Ack):
+            ours.websocket.transport.abort()
+            return
+        send(frame)
+
+    ours.send = lose_the_ack  # type: ignore[method-assign]
+    mark = terminal.type("1nt")
+    await terminal.expect("dropped before the server answered", mark)
+    await terminal.expect("Reconnected: the table is back", mark)
+    await terminal.expect("Your call 1NT had reached the table already", mark)
+    _, screen = await terminal.latest_screen(after_seq=seq, matching="#1 1NT")
+    assert "#1 1NT" in screen
+    runtime = ours.runtime
+    assert runtime is not None
+    board = runtime.state.tables[1].current  # the server's own record: the call, once
+    assert board is not None
+    made = [str(call) for call in board.auction.calls]
+    assert made[0] == "1NT"
+    assert made.count("1NT") == 1
+    terminal.type("quit")
     assert await terminal.exit_status() == 0
 
 

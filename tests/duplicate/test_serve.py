@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 
 from clients.client import Client
-from duplicate.serving import REDIS_CONNECTIONS, _redis_client
+from duplicate.cli import build_parser
+from duplicate.serving import REDIS_CONNECTIONS, CommandFailed, _limits, _redis_client
+from server.limits import Limits
 from server.redis_process import RedisProcess, free_port
 
 LINK = re.compile(r"^\s+([NESW])\s+team ([AB])\s+(http://\S+/play#\S+)$")
@@ -442,3 +444,30 @@ def test_record_prints_the_match_record_from_a_link(running_server: tuple[str, P
     assert '[North "Robbie"]' in result.stdout
     bad = duplicate("record", url + "/watch#not-a-token")
     assert_fails_in_one_line(bad, "refused the link: bad_token")
+
+
+class TestLimitOptions:
+    def limits(self, *options: str) -> Limits:
+        return _limits(build_parser().parse_args(["serve", *options]))
+
+    def test_defaults(self) -> None:
+        limits = self.limits()
+        assert limits.max_connections_per_address == Limits().max_connections_per_address
+        assert limits.trusted_proxies == frozenset()
+
+    def test_a_robot_host_may_hold_and_open_many_connections(self) -> None:
+        limits = self.limits("--max-connections", "5000", "--max-connections-per-address", "500")
+        assert (limits.max_connections, limits.max_connections_per_address) == (5000, 500)
+        assert limits.connections_burst == 500  # all of them may come back at once
+
+    def test_trusted_proxies(self) -> None:
+        limits = self.limits("--trusted-proxy", "127.0.0.1", "--trusted-proxy", "::1")
+        assert limits.trusted_proxies == {"127.0.0.1", "::1"}
+
+    @pytest.mark.parametrize(
+        "options",
+        [("--trusted-proxy", "proxy.example"), ("--max-connections", "0")],
+    )
+    def test_bad_values_are_refused_in_words(self, options: tuple[str, str]) -> None:
+        with pytest.raises(CommandFailed):
+            self.limits(*options)

@@ -11,6 +11,7 @@ from such a recording (tokens and match ids differ from run to run).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
 import tempfile
@@ -20,9 +21,9 @@ from typing import Any
 
 from redis.asyncio import Redis
 
-from clients.client import Client, Link
+from clients.client import Client, ClientError, Link
 from protocol import codec
-from protocol.messages import PlayerView
+from protocol.messages import ErrorMessage, MakeCall, Ping, PlayerView
 from server.app import Server
 from server.redis_process import RedisProcess
 
@@ -263,6 +264,7 @@ async def second_match(server: Server, record: Recorder) -> None:
     record.at("second presence")
     west = record.clients.pop("W2")
     await west.close()
+    await asyncio.sleep(server.presence_grace + 0.5)  # away once the grace is over
     await record.settle()
     record.at("second substitute")
     substituted: Any = None
@@ -297,9 +299,52 @@ async def second_match(server: Server, record: Recorder) -> None:
     await record.act("S1", lambda c: c.answer_undo(False))
     record.at("second director undo")
     await record.act("director", lambda c: c.undo(table=1))
+    record.at("second resend")
+
+    async def call_twice(client: Client) -> None:
+        # A client that lost the first answer with its connection sends the action again,
+        # with the same action_id: the second is answered, not applied.
+        for _ in range(2):
+            await client.request(lambda ref: MakeCall(call="1NT", action_id="5d0c9e21-14", ref=ref))
+
+    await record.act("E1", call_twice)
+    record.at("second rate limited")
+    await rate_limited(record, created.director)
     for client in record.clients.values():
         await client.close()
     record.clients.clear()
+
+
+async def rate_limited(record: Recorder, link: str) -> None:
+    """Pings as fast as a connection can send them, until the server says to slow down:
+    the refused ping and the refusal are recorded (not the hundreds of pongs before)."""
+    client = await Client.connect(link, name="example-flood")
+    websocket = client._websocket
+    assert websocket is not None
+    ref = 1000
+    refused: ErrorMessage | None = None
+    while refused is None:
+        for _ in range(4):  # a few in flight at a time: the refusals stay under the strikes
+            ref += 1
+            await websocket.send(codec.encode(Ping(ref=ref)))
+        with contextlib.suppress(ClientError):
+            await client.ping()  # all four are answered by the time this one is
+        errors = [m for m in client.received if isinstance(m, ErrorMessage)]
+        refused = errors[0] if errors else None
+    first = Ping(ref=refused.ref)
+    record.sent("flood", first)
+    record.frames.append(
+        {
+            "step": record.step,
+            "client": "flood",
+            "direction": "received",
+            "frame": refused.model_dump(mode="json"),
+        }
+    )
+    assert refused.retry_after_ms is not None
+    await asyncio.sleep(refused.retry_after_ms / 1000)
+    await client.ping()  # served again once it waited as told
+    await client.close()
 
 
 async def main(out: Path) -> None:

@@ -311,7 +311,7 @@ CLIENT_EXAMPLES: list[BaseModel] = [
 ]
 
 SERVER_EXAMPLES: list[BaseModel] = [
-    Welcome(version=2, role="player", match_id="35e80982ec4f2b10", table=1, seat="N", seq=17),
+    Welcome(version=3, role="player", match_id="35e80982ec4f2b10", table=1, seat="N", seq=17),
     Update(seq=13, events=[ClaimMade(table=1, claimer="N", tricks=8)], view=PLAYER_VIEW),
     Update(
         seq=14,

@@ -233,12 +233,13 @@ def _models_in(annotation: Any) -> list[type[BaseModel]]:
 
 
 def _validate_field(model: type[BaseModel], key: str, item: Any) -> None:
-    """A complete field value of an excerpt validates as that field of the model."""
+    """A complete field value of an excerpt validates as that field of the model, as it
+    would on the wire (strictly, from JSON: an error code is a string there)."""
     field = model.model_fields[key]
     annotation: Any = field.annotation
     if field.metadata:
         annotation = typing.Annotated[(annotation, *field.metadata)]
-    TypeAdapter(annotation).validate_python(item, strict=True)
+    TypeAdapter(annotation).validate_json(json.dumps(item), strict=True)
 
 
 class TestSpecExamples:

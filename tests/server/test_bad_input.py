@@ -135,17 +135,26 @@ class TestHello:
         assert str(PROTOCOL_VERSION) in error.message
 
     @pytest.mark.asyncio
-    async def test_a_version_1_client_is_told_to_update(self, server: Server, match: Match) -> None:
-        # A client written for protocol 1 says hello exactly as version 1 said it.
+    @pytest.mark.parametrize("old", [1, 2])
+    async def test_an_older_client_is_told_to_update(
+        self, server: Server, match: Match, old: int
+    ) -> None:
+        # A client written for protocol 1 or 2 says hello exactly as those versions said it
+        # (version 2 added `robot`); its strict decoder would choke on fields it never knew
+        # (an ack's `repeated`), so it is told to update before anything else is sent.
         websocket = await raw(server)
         token = Link.parse(match.created.seats[0].link).token
-        hello = {"type": "hello", "version": 1, "token": token, "last_seq": None, "client": "v1"}
+        hello = {"type": "hello", "version": old, "token": token, "last_seq": None, "client": "old"}
+        if old == 2:
+            hello["robot"] = False
         await websocket.send(msgpack.packb(hello))
-        error = await reply(websocket)
-        assert isinstance(error, ErrorMessage)
+        raw_error = msgpack.unpackb(await websocket.recv())
+        # Only the fields a version-2 client knows: it can read why it is refused.
+        assert set(raw_error) == {"type", "code", "message", "ref"}
+        error = ErrorMessage.model_validate(raw_error)
         assert error.code == ErrorCode.UNSUPPORTED_VERSION
         assert "too old" in error.message
-        assert "[2]" in error.message
+        assert "[3]" in error.message
         assert "update" in error.message
 
     @pytest.mark.asyncio

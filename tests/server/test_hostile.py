@@ -12,7 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 from redis.asyncio import Redis
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from clients.client import Client, ClientError, Link
@@ -87,8 +87,48 @@ async def test_connections_per_address_and_in_all_are_capped(redis: Redis) -> No
             await websocket.close()
         await asyncio.sleep(0.1)
         again = await connect(server.ws_url, compression=None)  # room again
-        await again.close()
-        for websocket in held[2:]:
+        # In all: four more from another address fit (eight), a ninth from a third does not.
+        others = [
+            await connect(server.ws_url, compression=None, local_addr=("127.0.0.2", 0))
+            for _ in range(4)
+        ]
+        with pytest.raises(InvalidStatus) as refused:
+            await connect(server.ws_url, compression=None, local_addr=("127.0.0.3", 0))
+        assert refused.value.response.status_code == 503
+        assert b"as many connections as it can take" in refused.value.response.body
+        for websocket in [again, *held[2:], *others]:
+            await websocket.close()
+    finally:
+        await server.close()
+
+
+@pytest.mark.asyncio
+async def test_behind_a_trusted_proxy_each_client_has_its_own_limits(redis: Redis) -> None:
+    # The server behind a TLS proxy on 127.0.0.1: every connection comes from the proxy, and
+    # the proxy names the client in X-Forwarded-For.
+    proxy = frozenset({"127.0.0.1"})
+    server = await started(redis, Limits(max_connections_per_address=2, trusted_proxies=proxy))
+
+    async def through_proxy(client: str, source: str = "127.0.0.1") -> ClientConnection:
+        return await connect(
+            server.ws_url,
+            compression=None,
+            local_addr=(source, 0),
+            additional_headers={"X-Forwarded-For": f"203.0.113.9, {client}"},
+        )
+
+    try:
+        held = [await through_proxy("198.51.100.1") for _ in range(2)]
+        with pytest.raises(InvalidStatus) as refused:
+            await through_proxy("198.51.100.1")
+        assert b"Too many connections from 198.51.100.1" in refused.value.response.body
+        held.append(await through_proxy("198.51.100.2"))  # another client: room for it
+        # From an address that is no trusted proxy the header is a claim, not a fact.
+        held += [await through_proxy(f"198.51.100.{n}", "127.0.0.2") for n in (3, 4)]
+        with pytest.raises(InvalidStatus) as refused:
+            await through_proxy("198.51.100.5", "127.0.0.2")
+        assert b"Too many connections from 127.0.0.2" in refused.value.response.body
+        for websocket in held:
             await websocket.close()
     finally:
         await server.close()

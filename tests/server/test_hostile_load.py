@@ -16,6 +16,7 @@ import pytest
 from clients.client import Client, Link
 from protocol.messages import PlayerView
 from server.redis_process import free_port
+from tests.server.harness import STRONG_NORTH, one_board
 
 ROOT = Path(__file__).resolve().parents[2]
 SECONDS = 8.0
@@ -54,8 +55,16 @@ async def test_a_normal_match_keeps_its_pace_under_attack(tmp_path: Path) -> Non
         url = f"ws://127.0.0.1:{port}/ws"
         organiser = await Client.connect(Link(url, KEY))
         # The normal match: North (measured here) and the server's robots at a brisk pace.
+        # North holds every ace, king and queen and bids 7NT at once: North declares every
+        # board and plays dummy's cards too, so the player measured acts often, every deal.
         victim = await organiser.create_match(
-            boards=16, robots=["1E", "1S", "1W"], review_seconds=0, robot_delay_ms=100
+            boards=16,
+            robots=["1E", "1S", "1W"],
+            review_seconds=0,
+            robot_delay_ms=100,
+            deals_pbn="\n".join(
+                one_board(STRONG_NORTH).replace('"1"', f'"{n}"', 1) for n in range(1, 17)
+            ),
         )
         attacker = await organiser.create_match(boards=1, chat="table", review_seconds=0)
         await organiser.close()
@@ -89,7 +98,7 @@ async def test_a_normal_match_keeps_its_pace_under_attack(tmp_path: Path) -> Non
                     return
                 start = time.monotonic()
                 if view.board.phase == "auction":
-                    await north.call("P")
+                    await north.call("7NT" if "7NT" in view.board.legal else "P")
                 else:
                     await north.play(view.board.legal[0])
                 actions.append(time.monotonic() - start)

@@ -12,7 +12,7 @@ from redis.asyncio import Redis
 
 from clients.client import Client, ClientError
 from protocol.errors import ErrorCode
-from protocol.messages import CardPlayed, PlayerView, Snapshot, Update
+from protocol.messages import Ack, CardPlayed, PlayerView, Snapshot, Update
 from server.app import Server
 from server.matches import RESUME_LIMIT
 from server.redis_process import RedisProcess
@@ -191,9 +191,15 @@ async def test_redis_crash_refuses_actions_then_loses_none(own_redis: RedisProce
             await actor.play(card)
         assert refused.value.code == ErrorCode.UNAVAILABLE
         assert (await board_view(table["N"], 1)) == view  # nothing was applied
+        # The server cannot tell whether its store took the card: the client keeps it.
+        [in_doubt] = actor.in_doubt.values()
+        assert in_doubt.card == card
 
         await own_redis.astart()  # same port, same folder: the append-only file is replayed
-        ack = await actor.play(card)
+        [(_message, ack)] = await actor.resend()  # the same action_id: applied once
+        assert isinstance(ack, Ack)
+        assert not ack.repeated
+        assert not actor.in_doubt
         await settle(table, ack.seq)
         cards = await stored_cards(redis, created.match_id, 1)
         assert len(cards) == 4
