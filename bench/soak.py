@@ -3,9 +3,10 @@ that drop and come back, and nothing may be lost, doubled or leaked.
 
     .venv/bin/python -m bench.soak [--minutes 5] [--matches 50] [--kill-every 60]
 
-Starts ``duplicate serve`` (with its embedded Redis) in a process of its own, creates the
-matches, and plays every seat of each with a robot in this process (the load never shares a
-process with the server). Every robot action carries an ``action_id`` fixed by the point of
+Starts ``duplicate serve`` (with its embedded Redis) in a process of its own, keeps
+``--matches`` matches going for the whole run (a finished one is replaced by a new one), and
+plays every seat of each with a robot in this process (the load never shares a process with
+the server). Every robot action carries an ``action_id`` fixed by the point of
 the board it was decided at, so that a resend after a lost answer is recognised. At random
 it drops robots' connections (they reconnect and resume); every ``--kill-every`` seconds it
 kills the server with SIGKILL and starts it again on the same data folder.
@@ -14,14 +15,15 @@ At the end it reads the store back and checks: every acknowledged action is in t
 (lost: 0), no action id is there twice (duplicated: 0), every frame each player received
 passes the leak audit and every update followed the one before (leaked, gaps: 0), every
 finished board was compared exactly once, and no redis-server outlived its server
-(orphans: 0). Prints a table; exits non-zero when any of these is not zero, or when no
-match finished.
+(orphans: 0), and no robot stopped with an error. Prints a table; exits non-zero when any
+of these is not zero, or when no match finished.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -45,6 +47,8 @@ from server.redis_process import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "soak-organiser-key"
+STALL = 20.0
+"""Seconds without an update after which an unfinished match counts as stalled."""
 
 
 class SoakClient(Client):
@@ -127,6 +131,11 @@ class Figures:
     leaked: int = 0
     gaps: int = 0
     compared_twice: int = 0
+    stalled: int | None = None
+    """Matches with no progress at all in the last STALL seconds (None: a restart fell in
+    them, so this was not measured)."""
+    failed: int = 0
+    """Robots that stopped with an error (a robot whose match is not over never stops)."""
     problems: list[str] = field(default_factory=list)
 
 
@@ -218,42 +227,95 @@ async def soak(
         server = ServerProcess(data, free_port())
         await server.start()
         url = f"ws://127.0.0.1:{server.port}/ws"
-        organiser = await Client.connect(Link(url, KEY))
-        created = []
-        for _ in range(matches):
-            created.append(
-                await organiser.create_match(boards=boards, review_seconds=0, spectators="off")
-            )
-        await organiser.close()
+        created: list[Any] = []
         robots: list[SoakRobot] = []
-        for match in created:
+        tasks: dict[SoakRobot, asyncio.Task[None]] = {}
+
+        async def new_match() -> None:
+            """One more match, a robot in every seat (retried while the server restarts)."""
+            while True:
+                try:
+                    organiser = await Client.connect(Link(url, KEY))
+                    try:
+                        match = await organiser.create_match(
+                            boards=boards, review_seconds=0, spectators="off"
+                        )
+                    finally:
+                        await organiser.close()
+                    break
+                except (ClientError, OSError):
+                    await asyncio.sleep(0.2)
+            created.append(match)
             for seat in match.seats:
                 assert seat.link is not None
-                robots.append(SoakRobot(seat.link, f"{match.match_id} {seat.table}{seat.seat}"))
-        tasks = [asyncio.create_task(robot.run()) for robot in robots]
+                robot = SoakRobot(seat.link, f"{match.match_id} {seat.table}{seat.seat}")
+                robots.append(robot)
+                tasks[robot] = asyncio.create_task(robot.run())
+
+        for _ in range(matches):
+            await new_match()
         until = time.monotonic() + minutes * 60
         next_kill = time.monotonic() + (kill_every if first_kill is None else first_kill)
-        try:
-            while time.monotonic() < until and not all(task.done() for task in tasks):
+
+        async def refill() -> None:
+            """A finished match makes room for a new one: the load stays the same."""
+            while True:
                 await asyncio.sleep(0.5)
+                playing = sum(1 for task in tasks.values() if not task.done()) // 8
+                for _ in range(matches - playing):
+                    await new_match()
+
+        def progress() -> dict[str, int]:
+            """Each unfinished match's updates received so far, all its robots together."""
+            seen: Counter[str] = Counter()
+            for robot, task in tasks.items():
+                if not task.done() and robot.client is not None:
+                    seen[robot.name.split()[0]] += robot.client.seq
+            return dict(seen)
+
+        refilling = asyncio.create_task(refill())
+        before: dict[str, int] | None = None  # progress STALL seconds before the end
+        killed_at = 0.0
+        try:
+            while time.monotonic() < until:
+                await asyncio.sleep(0.5)
+                if before is None and time.monotonic() >= until - STALL:
+                    before = progress()
                 for robot in rng.sample(robots, k=min(3, len(robots))):
                     client = robot.client
                     if client is not None and client.is_connected and rng.random() < 0.3:
                         await client._drop()  # the connection drops; the robot comes back
                         figures.reconnects += 1
                 if time.monotonic() >= next_kill:
+                    killed_at = time.monotonic()
                     await server.kill()
                     figures.restarts += 1
                     await asyncio.sleep(0.5)
                     figures.orphans += len(redis_servers_of(data))
                     await server.start()
                     next_kill = time.monotonic() + kill_every
+            # Stalled: a match that went on through the last STALL seconds (no restart in
+            # them) and in which no robot received anything.
+            if before is not None and killed_at < until - STALL:
+                after = progress()
+                stalled = [m for m, seen in after.items() if before.get(m) == seen]
+                figures.stalled = len(stalled)
+                figures.problems += [f"{match} stalled" for match in stalled]
         finally:
-            for task in tasks:
+            refilling.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await refilling
+            for task in tasks.values():
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*tasks.values(), return_exceptions=True)
             for robot in robots:
                 await robot.close()
+        for robot, task in tasks.items():
+            error = None if task.cancelled() else task.exception()
+            if error is not None:
+                figures.failed += 1
+                figures.problems.append(f"{robot.name} stopped: {error!r}")
+        figures.matches = len(created)
         redis = store(server)
         try:
             await check(redis, created, robots, figures)
@@ -325,8 +387,14 @@ async def check(
 
 def report(figures: Figures, minutes: float) -> bool:
     rows = [
-        ("matches", figures.matches, ""),
+        ("matches played (50 at a time by default)", figures.matches, ""),
         ("matches finished", figures.finished, "> 0"),
+        ("robots stopped by an error", figures.failed, "0"),
+        (
+            f"matches stalled for the last {STALL:g} s",
+            "n/a" if figures.stalled is None else figures.stalled,
+            "0",
+        ),
         ("calls and cards stored", figures.actions, ""),
         ("acks of a resent action", figures.repeated, "(answered, not applied again)"),
         ("connections dropped", figures.reconnects, ""),
@@ -345,6 +413,8 @@ def report(figures: Figures, minutes: float) -> bool:
     for problem in figures.problems[:10]:
         print("  ", problem)
     zero = (
+        figures.stalled or 0,
+        figures.failed,
         figures.orphans,
         figures.lost,
         figures.duplicated,

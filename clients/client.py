@@ -29,7 +29,7 @@ from typing import Any, Literal, TypeVar, get_args
 from urllib.parse import urlsplit
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 from protocol.codec import MAX_SERVER_FRAME, decode_server, encode
 from protocol.errors import ErrorCode
@@ -88,7 +88,8 @@ ACTIONS: tuple[type[Message], ...] = get_args(TableAction)
 
 class ClientError(Exception):
     """The server refused a request (``code`` is its :class:`ErrorCode`), or the link or
-    connection failed."""
+    connection failed (``code`` ``"bad_link"``; ``"closed"``: the connection closed or
+    could not open; ``"refused"``: the server turned the connection away, HTTP 503)."""
 
     def __init__(
         self, code: ErrorCode | str, message: str, retry_after_ms: int | None = None
@@ -164,25 +165,34 @@ class Client:
 
     async def _open(self, last_seq: int | None) -> None:
         self._closed_error = None
-        self._websocket = await connect(
-            self.link.ws_url, max_size=MAX_SERVER_FRAME, compression=None, open_timeout=10
-        )
-        await self._websocket.send(
-            encode(
-                Hello(
-                    version=PROTOCOL_VERSION,
-                    token=self.link.token,
-                    last_seq=last_seq,
-                    client=self.name,
-                    robot=self.robot,
-                )
+        try:
+            self._websocket = await connect(
+                self.link.ws_url, max_size=MAX_SERVER_FRAME, compression=None, open_timeout=10
             )
+        except InvalidStatus as refused:
+            # The server said no before the WebSocket opened: full, or too many connections
+            # from here (HTTP 503, with the reason in the body).
+            reason = refused.response.body.decode("utf-8", "replace").strip()[:200]
+            raise ClientError("refused", reason or str(refused)) from None
+        except InvalidHandshake as failed:
+            # The server went away in the middle of the opening handshake (a restart).
+            raise ClientError("closed", f"could not connect: {failed}") from None
+        hello = Hello(
+            version=PROTOCOL_VERSION,
+            token=self.link.token,
+            last_seq=last_seq,
+            client=self.name,
+            robot=self.robot,
         )
-        async with asyncio.timeout(10):
-            reply = decode_server(await self._websocket.recv())
+        try:
+            await self._websocket.send(encode(hello))
+            async with asyncio.timeout(10):
+                reply = decode_server(await self._websocket.recv())
+        except ConnectionClosed as closed:
+            raise ClientError("closed", f"closed before the welcome: {closed}") from None
         if isinstance(reply, ErrorMessage):
             await self._websocket.close()
-            raise ClientError(reply.code, reply.message)
+            raise ClientError(reply.code, reply.message, reply.retry_after_ms)
         if not isinstance(reply, Welcome):
             raise ClientError("unexpected", f"expected welcome, got {reply.type}")
         self.welcome = reply

@@ -141,6 +141,8 @@ class Robot:
                 if isinstance(error, ClientError) and error.code == ErrorCode.BAD_TOKEN:
                     raise
                 log.info("%s: connection lost (%s); resuming", self.name, error)
+                if isinstance(error, ClientError) and error.retry_after_ms:
+                    delay = max(delay, error.retry_after_ms / 1000)  # as the server asks
                 await asyncio.sleep(delay)  # back off before reconnecting, not before deciding
                 delay = min(delay * 2, 5.0)
 

@@ -390,6 +390,15 @@ async def _create(ws_url: str, key: str, request: CreateMatch, server_url: str) 
             raise CommandFailed(
                 f"the server at {server_url} refused: {error.code}: {error.message}"
             ) from None
+        if error.code == "refused":
+            raise CommandFailed(
+                f"the server at {server_url} turned the connection away: {error.message}"
+            ) from None
+        if error.code == "closed":
+            raise CommandFailed(
+                f"the server at {server_url} closed the connection ({error.message}): "
+                "try again in a moment"
+            ) from None
         raise CommandFailed(f"the server at {server_url} answered strangely: {error}") from None
     except (OSError, WebSocketException) as error:  # TimeoutError is an OSError
         raise CommandFailed(

@@ -192,7 +192,8 @@ export class Connection {
       }
       if (FATAL.has(message.code)) {
         this.failed = true;
-        this.handlers.status("failed", message.message);
+        const outdated = message.code === "unsupported_version"; // a page cached before an update
+        this.handlers.status("failed", outdated ? "the server was updated: reload this page" : message.message);
         this.socket?.close();
         return;
       }

@@ -23,6 +23,7 @@ from playwright.async_api import (
     ConsoleMessage,
     Dialog,
     Page,
+    Route,
     WebSocketRoute,
     async_playwright,
     expect,
@@ -30,11 +31,12 @@ from playwright.async_api import (
 
 from bridge import Auction, Deal, Seat
 from clients.client import Client
-from protocol.messages import MatchCreated, PlayerView, WatchView
+from protocol.messages import PROTOCOL_VERSION, MatchCreated, PlayerView, WatchView
 from server.app import Server
 from tests.server.harness import create, one_board
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 CHROMIUM_ARGS = [
     "--no-sandbox",
     "--disable-gpu",
@@ -603,6 +605,29 @@ async def test_a_call_the_store_could_not_take_is_sent_again_once_it_can(
     assert calls[0]["action_id"] == calls[1]["action_id"]
     await concede(page)
     assert_no_script_errors(page)
+
+
+async def test_a_page_from_before_an_update_is_told_to_reload(
+    server: Server, browser: Browser
+) -> None:
+    # A page kept open (or cached) from before the server moved to a newer protocol.
+    page = await browser.new_page(viewport={"width": 1280, "height": 900})
+    source = (ROOT / "clients" / "web" / "connection.js").read_text(encoding="utf-8")
+    old = source.replace(
+        f"export const PROTOCOL_VERSION = {PROTOCOL_VERSION};",
+        f"export const PROTOCOL_VERSION = {PROTOCOL_VERSION - 1};",
+    )
+    assert old != source
+
+    async def serve_old(route: Route) -> None:
+        await route.fulfill(body=old, content_type="text/javascript")
+
+    await page.route("**/connection.js", serve_old)
+    await page.goto(await north_link(server))
+    await expect(page.locator("#notice")).to_contain_text(
+        "Cannot join the table: the server was updated: reload this page"
+    )
+    await page.close()
 
 
 async def concede(page: Page) -> None:

@@ -78,7 +78,7 @@ from protocol.messages import (
     WithdrawClaim,
     WithdrawConcession,
 )
-from server.app import Server
+from server.app import Connection, Server
 from server.views import Player
 from tests.server.harness import create, one_board
 
@@ -242,6 +242,22 @@ async def north(created: MatchCreated) -> AsyncIterator[tuple[MatchCreated, Term
     link = next(s.link for s in created.seats if s.link is not None)
     async with running(link) as terminal:
         yield created, terminal
+
+
+async def connection_of(server: Server, viewer: Player) -> Connection:
+    """The server's one connection of ``viewer``. A client is welcomed a moment before the
+    server files its connection under the viewer, so wait for that moment."""
+    for _ in range(500):
+        ours = [
+            c
+            for c in server.connections
+            if c.subscriber is not None and c.subscriber.viewer == viewer
+        ]
+        if ours:
+            [connection] = ours
+            return connection
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"the server has no connection of {viewer}")
 
 
 def typed_card(shown: str) -> str:
@@ -427,14 +443,9 @@ async def test_a_dropped_connection_is_noticed_and_resumed(
 ) -> None:
     _, terminal = north
     seq, _screen = await terminal.latest_screen(after_seq=0)
-    ours = [
-        c
-        for c in server.connections
-        if c.subscriber is not None and c.subscriber.viewer == Player(1, BridgeSeat.NORTH)
-    ]
-    assert len(ours) == 1
+    ours = await connection_of(server, Player(1, BridgeSeat.NORTH))
     mark = len(terminal.output)
-    transport = ours[0].websocket.transport
+    transport = ours.websocket.transport
     transport.abort()  # the network drops: no closing handshake
     await terminal.expect("Connection lost: reconnecting", mark)
     back = await terminal.expect("Reconnected: the table is back", mark)
@@ -454,11 +465,7 @@ async def test_a_call_whose_answer_the_drop_took_is_sent_again_and_made_once(
 ) -> None:
     _, terminal = north
     seq, _screen = await terminal.latest_screen(after_seq=0)
-    [ours] = [
-        c
-        for c in server.connections
-        if c.subscriber is not None and c.subscriber.viewer == Player(1, BridgeSeat.NORTH)
-    ]
+    ours = await connection_of(server, Player(1, BridgeSeat.NORTH))
     send = ours.send
 
     def lose_the_ack(frame: bytes) -> None:

@@ -83,6 +83,11 @@ async def test_connections_per_address_and_in_all_are_capped(redis: Redis) -> No
             await connect(server.ws_url, compression=None)
         assert refused.value.response.status_code == 503
         assert b"Too many connections" in refused.value.response.body
+        # The client library says so in a ClientError (a robot backs off and tries again).
+        with pytest.raises(ClientError) as turned_away:
+            await Client.connect(Link(server.ws_url, "any"))
+        assert turned_away.value.code == "refused"
+        assert "Too many connections from 127.0.0.1" in turned_away.value.message
         for websocket in held[:2]:
             await websocket.close()
         await asyncio.sleep(0.1)
