@@ -6,17 +6,22 @@ that drop and come back, and nothing may be lost, doubled or leaked.
 Starts ``duplicate serve`` (with its embedded Redis) in a process of its own, keeps
 ``--matches`` matches going for the whole run (a finished one is replaced by a new one), and
 plays every seat of each with a robot in this process (the load never shares a process with
-the server). Every robot action carries an ``action_id`` fixed by the point of
-the board it was decided at, so that a resend after a lost answer is recognised. At random
-it drops robots' connections (they reconnect and resume); every ``--kill-every`` seconds it
-kills the server with SIGKILL and starts it again on the same data folder.
+the server). The robots are the client library's, with its ``action_id``s and its resends;
+now and then, before a card, a robot says a line of chat that is unique to that intent
+(chat is what the laws would let the server apply twice, where a call or a card sent twice
+would be refused). At random it drops robots' connections (they reconnect and resume);
+every ``--kill-every`` seconds it kills, with SIGKILL, the server (and starts it again on
+the same data folder) or, every other time, only its embedded Redis (which the server
+restarts: meanwhile actions are answered ``unavailable`` and stay in doubt).
 
 At the end it reads the store back and checks: every acknowledged action is in the logs
-(lost: 0), no action id is there twice (duplicated: 0), every frame each player received
-passes the leak audit and every update followed the one before (leaked, gaps: 0), every
-finished board was compared exactly once, and no redis-server outlived its server
-(orphans: 0), and no robot stopped with an error. Prints a table; exits non-zero when any
-of these is not zero, or when no match finished.
+(lost: 0), no action id and no chat line is there twice (duplicated: 0), every frame each
+player received passes the leak audit and every update followed the one before (leaked,
+gaps: 0), no player was told of a board's comparison twice, no board is in the swings
+twice (compared twice: 0), no redis-server outlived its server (orphans: 0), no robot
+stopped with an error, none had a decision refused and no match stood still at the end
+(failed, refused, stalled: 0).
+Prints a table; exits non-zero when any of these is not zero, or when no match finished.
 """
 
 from __future__ import annotations
@@ -42,49 +47,46 @@ from redis.asyncio import Redis
 from bridge import Deal
 from clients.client import Client, ClientError, Link
 from clients.robot import Robot
-from protocol.messages import PlayerView, TableAction, Update
-from server.redis_process import free_port
+from protocol.messages import BoardCompared, PlayerView, TableAction, Update
+from server.redis_process import PID_FILE, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "soak-organiser-key"
 STALL = 20.0
 """Seconds without an update after which an unfinished match counts as stalled."""
+CHAT_SHARE = 0.1
+"""How often a robot says a line of chat before a card."""
 
 
 class SoakClient(Client):
-    """A client whose actions carry an id fixed by where the board stood when it was decided:
-    a resend of the same decision is the same action to the server."""
+    """The client library, noting the ``action_id`` of every action acknowledged and how many
+    acks were for an action applied before (a resend)."""
 
-    def __init__(self, link: Link, name: str = "soak", robot: bool = False) -> None:
-        super().__init__(link, name, robot)
+    def __init__(
+        self,
+        link: Link,
+        name: str = "soak",
+        robot: bool = False,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(link, name, robot, headers)
         self.acked: set[str] = set()
         self.repeated = 0
-
-    def _decision(self, message: Any) -> str:
-        view = self.view
-        assert isinstance(view, PlayerView)
-        board = view.board
-        point = "none"
-        if board is not None:
-            played = 4 * (board.tricks_ns + board.tricks_ew)
-            if board.current_trick is not None and board.phase != "finished":
-                played += len(board.current_trick.cards)
-            point = f"{board.board}/{board.phase}/{len(board.auction)}/{played}"
-        return f"{view.table}{view.seat}/{point}/{message.type}"
 
     async def request(self, message_of: Any, timeout: float = 10.0) -> Any:
         action_id: str | None = None
 
-        def with_id(ref: int) -> Any:
+        def noted(ref: int) -> Any:
             nonlocal action_id
             message = message_of(ref)
             if isinstance(message, TableAction):
-                if message.action_id is None:  # a new decision (a resend keeps its id)
-                    message = message.model_copy(update={"action_id": self._decision(message)})
+                if message.action_id is None:  # as the library names it (a resend keeps it)
+                    new = f"{self._action_prefix}-{next(self._action_ids)}"
+                    message = message.model_copy(update={"action_id": new})
                 action_id = message.action_id
             return message
 
-        reply = await super().request(with_id, timeout)
+        reply = await super().request(noted, timeout)
         if reply.type == "ack" and action_id is not None:
             self.acked.add(action_id)
             self.repeated += reply.repeated
@@ -94,15 +96,36 @@ class SoakClient(Client):
 class SoakRobot(Robot):
     """A robot playing through a :class:`SoakClient`."""
 
-    def __init__(self, link: str, name: str) -> None:
+    def __init__(self, link: str, name: str, seed: int) -> None:
         super().__init__(link, name=name, delay=0.0)
         self.acked: set[str] = set()
+        self.rng = random.Random(seed)
+        self.said = 0
+
+    def next_action(self, view: PlayerView) -> tuple[Any, bool]:
+        """The robot's action; now and then, before a card, a line of chat first."""
+        action, paced = super().next_action(view)
+        board = view.board
+        client = self.client
+        if action is None or client is None or board is None or board.phase != "play":
+            return action, paced
+        if board.acting != view.seat or self.rng.random() >= CHAT_SHARE:
+            return action, paced
+
+        async def chat_then_play() -> Any:
+            self.said += 1
+            await client.chat(f"{self.name} #{self.said}")
+            return await action()
+
+        return chat_then_play, paced
 
     async def run(self) -> None:
         delay = 0.1
         while self.client is None:
             try:
-                client = await SoakClient.connect(self.link, name=self.name, robot=True)
+                client = await SoakClient.connect(
+                    self.link, name=self.name, robot=True, headers=self.headers
+                )
             except (ClientError, OSError):
                 await asyncio.sleep(delay)  # the server is being restarted
                 delay = min(2 * delay, 2.0)
@@ -125,6 +148,10 @@ class Figures:
     repeated: int = 0
     reconnects: int = 0
     restarts: int = 0
+    store_kills: int = 0
+    chat: int = 0
+    refused: int = 0
+    """Robot decisions the server refused (each then plays its plainest legal move)."""
     orphans: int = 0
     lost: int = 0
     duplicated: int = 0
@@ -196,6 +223,15 @@ class ServerProcess:
         self.process.send_signal(signal.SIGKILL)
         await self.process.wait()
 
+    def kill_store(self) -> bool:
+        """SIGKILL the embedded redis-server (its server restarts it); False if not found."""
+        try:
+            pid = int((self.data / "redis" / PID_FILE).read_text().split()[0])
+            os.kill(pid, signal.SIGKILL)
+        except (OSError, ValueError):
+            return False
+        return True
+
     async def stop(self) -> None:
         if self.process is not None and self.process.returncode is None:
             self.process.send_signal(signal.SIGINT)
@@ -248,7 +284,8 @@ async def soak(
             created.append(match)
             for seat in match.seats:
                 assert seat.link is not None
-                robot = SoakRobot(seat.link, f"{match.match_id} {seat.table}{seat.seat}")
+                name = f"{match.match_id} {seat.table}{seat.seat}"
+                robot = SoakRobot(seat.link, name, rng.randrange(2**32))
                 robots.append(robot)
                 tasks[robot] = asyncio.create_task(robot.run())
 
@@ -276,6 +313,7 @@ async def soak(
         refilling = asyncio.create_task(refill())
         before: dict[str, int] | None = None  # progress STALL seconds before the end
         killed_at = 0.0
+        kills = 0
         try:
             while time.monotonic() < until:
                 await asyncio.sleep(0.5)
@@ -288,11 +326,15 @@ async def soak(
                         figures.reconnects += 1
                 if time.monotonic() >= next_kill:
                     killed_at = time.monotonic()
-                    await server.kill()
-                    figures.restarts += 1
-                    await asyncio.sleep(0.5)
-                    figures.orphans += len(redis_servers_of(data))
-                    await server.start()
+                    kills += 1
+                    if kills % 2 == 0 and server.kill_store():
+                        figures.store_kills += 1  # the server notices and restarts it
+                    else:
+                        await server.kill()
+                        figures.restarts += 1
+                        await asyncio.sleep(0.5)
+                        figures.orphans += len(redis_servers_of(data))
+                        await server.start()
                     next_kill = time.monotonic() + kill_every
             # Stalled: a match that went on through the last STALL seconds (no restart in
             # them) and in which no robot received anything.
@@ -345,6 +387,7 @@ async def check(
     from tests.server.harness import audit_player_frame
 
     ids: dict[str, Counter[str]] = {}
+    said: Counter[str] = Counter()
     deals: dict[str, dict[int, Deal]] = {}
     for match in created:
         tag = f"{{m:{match.match_id}}}"
@@ -356,24 +399,34 @@ async def check(
             if "id" in event:
                 stored[event["id"]] += 1
             figures.actions += event["type"] in ("call", "card")
+            if event["type"] == "chat":
+                said[event["text"]] += 1
         swings = [event["board"] for event in await entries(redis, f"{tag}:swings")]
         figures.compared_twice += len(swings) - len(set(swings))
         figures.finished += bool(logs[0]) and logs[0][-1]["type"] == "finished"
     figures.duplicated = sum(
         count - 1 for stored in ids.values() for count in stored.values() if count > 1
     )
+    # Each chat line is one intent: stored twice, it was applied twice (under two ids).
+    figures.chat = sum(said.values())
+    figures.duplicated += sum(count - 1 for count in said.values())
     for robot in robots:
         match_id = robot.name.split()[0]
         figures.repeated += robot.repeated
+        figures.refused += len(robot.errors)
         figures.lost += sum(1 for action in robot.acked if action not in ids[match_id])
         client = robot.client
         if client is None:
             continue
         table, seat = int(robot.name.split()[1][0]), robot.name.split()[1][1]
         previous = None
+        told: Counter[int] = Counter()
         for message in client.received:
             if not isinstance(message, Update):
                 continue
+            for happened in message.events:
+                if isinstance(happened, BoardCompared):
+                    told[happened.comparison.board] += 1
             snapshot = any(e.type == "snapshot" for e in message.events)
             if previous is not None and not snapshot and message.seq != previous + 1:
                 figures.gaps += 1
@@ -383,6 +436,9 @@ async def check(
             except AssertionError as error:
                 figures.leaked += 1
                 figures.problems.append(f"{robot.name}: {error}")
+        # Every player is told of a board's comparison once (a comparison published twice,
+        # or a resume that sent it again, would show here).
+        figures.compared_twice += sum(count - 1 for count in told.values())
 
 
 def report(figures: Figures, minutes: float) -> bool:
@@ -396,13 +452,16 @@ def report(figures: Figures, minutes: float) -> bool:
             "0",
         ),
         ("calls and cards stored", figures.actions, ""),
+        ("chat lines stored (one per intent)", figures.chat, ""),
         ("acks of a resent action", figures.repeated, "(answered, not applied again)"),
+        ("robot decisions refused", figures.refused, "0"),
         ("connections dropped", figures.reconnects, ""),
         ("server SIGKILLs and restarts", figures.restarts, ""),
+        ("embedded Redis SIGKILLs", figures.store_kills, "(the server restarts it)"),
         ("orphaned redis-servers", figures.orphans, "0"),
         ("acknowledged actions lost", figures.lost, "0"),
         ("actions stored twice", figures.duplicated, "0"),
-        ("boards compared twice", figures.compared_twice, "0"),
+        ("boards compared twice (store or frames)", figures.compared_twice, "0"),
         ("frames with a hidden card or result", figures.leaked, "0"),
         ("gaps in a player's updates", figures.gaps, "0"),
     ]
@@ -415,6 +474,7 @@ def report(figures: Figures, minutes: float) -> bool:
     zero = (
         figures.stalled or 0,
         figures.failed,
+        figures.refused,
         figures.orphans,
         figures.lost,
         figures.duplicated,

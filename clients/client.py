@@ -23,7 +23,7 @@ import asyncio
 import contextlib
 import itertools
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, get_args
 from urllib.parse import urlsplit
@@ -86,10 +86,20 @@ ACTIONS: tuple[type[Message], ...] = get_args(TableAction)
 """The messages that carry an ``action_id``."""
 
 
+UNKNOWN_OUTCOME = frozenset({ErrorCode.UNAVAILABLE, ErrorCode.INTERNAL})
+"""Refusals after which the server cannot say whether the action was stored."""
+NO_MOMENT = object()
+"""An action in doubt whose moment is not known (put there by hand): sent again as it is."""
+LOOSE_ACTIONS = frozenset({"chat", "ask", "explain", "call_director", "set_name"})
+"""Actions that stay meant while the board lasts, whatever else happens at the table."""
+
+
 class ClientError(Exception):
     """The server refused a request (``code`` is its :class:`ErrorCode`), or the link or
     connection failed (``code`` ``"bad_link"``; ``"closed"``: the connection closed or
-    could not open; ``"refused"``: the server turned the connection away, HTTP 503)."""
+    could not open; ``"refused"``: the server turned the connection away, HTTP 503, with
+    ``retry_after_ms`` from its ``Retry-After``), or an action in doubt was not sent again
+    (``"moved_on"``, :meth:`Client.resend`)."""
 
     def __init__(
         self, code: ErrorCode | str, message: str, retry_after_ms: int | None = None
@@ -126,11 +136,19 @@ class Link:
 class Client:
     """One connection to the server, speaking for one link's token."""
 
-    def __init__(self, link: Link, name: str = "duplicate-client", robot: bool = False) -> None:
+    def __init__(
+        self,
+        link: Link,
+        name: str = "duplicate-client",
+        robot: bool = False,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
         self.link = link
         self.name = name
         self.robot = robot
         """Says to the server that a program plays (the seat is shown as a robot's)."""
+        self.headers = dict(headers or {})
+        """Extra headers of the opening HTTP request (a proxy's, say)."""
         self.welcome: Welcome | None = None
         self.view: PlayerView | WatchView | None = None
         self.seq = 0
@@ -147,6 +165,8 @@ class Client:
         self.in_doubt: dict[str, Any] = {}
         """Actions sent without an answer before the connection dropped, by ``action_id``:
         :meth:`resend` them once reconnected."""
+        self._moments: dict[str, object] = {}
+        """For each action in doubt, the moment of the table it was meant for."""
 
     @classmethod
     async def connect(
@@ -156,10 +176,12 @@ class Client:
         last_seq: int | None = None,
         name: str = "duplicate-client",
         robot: bool = False,
+        headers: Mapping[str, str] | None = None,
     ) -> Client:
         """Connect, say hello, and return once the view is up to date (the first snapshot, or
-        every update after ``last_seq`` when resuming). ``robot``: a program plays the seat."""
-        client = cls(link if isinstance(link, Link) else Link.parse(link), name, robot)
+        every update after ``last_seq`` when resuming). ``robot``: a program plays the seat;
+        ``headers``: extra headers of the opening request."""
+        client = cls(link if isinstance(link, Link) else Link.parse(link), name, robot, headers)
         await client._open(last_seq)
         return client
 
@@ -167,13 +189,20 @@ class Client:
         self._closed_error = None
         try:
             self._websocket = await connect(
-                self.link.ws_url, max_size=MAX_SERVER_FRAME, compression=None, open_timeout=10
+                self.link.ws_url,
+                max_size=MAX_SERVER_FRAME,
+                compression=None,
+                open_timeout=10,
+                additional_headers=self.headers or None,
             )
         except InvalidStatus as refused:
             # The server said no before the WebSocket opened: full, or too many connections
             # from here (HTTP 503, with the reason in the body).
-            reason = refused.response.body.decode("utf-8", "replace").strip()[:200]
-            raise ClientError("refused", reason or str(refused)) from None
+            response = refused.response
+            reason = response.body.decode("utf-8", "replace").strip()[:200]
+            after = response.headers.get("Retry-After", "")
+            retry_after_ms = int(after) * 1000 if after.isdigit() and len(after) < 6 else None
+            raise ClientError("refused", reason or str(refused), retry_after_ms) from None
         except InvalidHandshake as failed:
             # The server went away in the middle of the opening handshake (a restart).
             raise ClientError("closed", f"could not connect: {failed}") from None
@@ -303,6 +332,11 @@ class Client:
                 message = message.model_copy(update={"action_id": action_id})
         future: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
         self._pending[ref] = future
+        if action_id is not None and action_id not in self.in_doubt:
+            # In doubt from before it is sent until an answer comes: a send cut short may
+            # still have reached the server.
+            self.in_doubt[action_id] = message
+            self._moments[action_id] = self._moment(message)
         try:
             try:
                 await self._websocket.send(encode(message))
@@ -310,19 +344,18 @@ class Client:
                 raise self._closed_error or ClientError(
                     "closed", "the connection is closed"
                 ) from None
-            if action_id is not None:
-                self.in_doubt[action_id] = message  # until an answer comes
             async with asyncio.timeout(timeout):
                 reply = await future
         finally:
             self._pending.pop(ref, None)
             if future.done() and not future.cancelled():
                 future.exception()  # seen: an answer nobody waits for any more is no error
-        stored = not (isinstance(reply, ErrorMessage) and reply.code == ErrorCode.UNAVAILABLE)
-        if action_id is not None and stored:
-            # Answered: applied or refused. (``unavailable``: the server cannot tell whether
-            # its store has it, so it stays in doubt, to be sent again.)
+        unknown = isinstance(reply, ErrorMessage) and reply.code in UNKNOWN_OUTCOME
+        if action_id is not None and not unknown:
+            # Answered: applied or refused. (``unavailable``, ``internal``: the server cannot
+            # tell whether its store has it, so it stays in doubt, to be sent again.)
             self.in_doubt.pop(action_id, None)
+            self._moments.pop(action_id, None)
         if isinstance(reply, ErrorMessage):
             raise ClientError(reply.code, reply.message, reply.retry_after_ms)
         return reply
@@ -330,10 +363,28 @@ class Client:
     async def resend(self) -> list[tuple[Any, Ack | ClientError]]:
         """Send each action :attr:`in_doubt` again, with its own ``action_id``, in the order
         they were first sent; return each with its answer: an ``ack`` (``repeated`` when the
-        server had applied it before the drop) or the refusal (the moment has passed; with
-        ``unavailable`` it stays in doubt)."""
+        server had applied it before the drop) or the refusal (with ``unavailable`` it stays
+        in doubt).
+
+        An action whose moment has passed is not sent again but forgotten, answered with
+        ``ClientError("moved_on")``: the view (up to date after a reconnect) shows a new
+        board, another turn, another claim or undo. Either the action took, and the view
+        shows it, or it did not and is no longer meant: a claim answer must not accept a
+        claim its player never saw, a call must not land on the next board. Decide again
+        from the view."""
         answers: list[tuple[Any, Ack | ClientError]] = []
-        for message in list(self.in_doubt.values()):
+        for action_id, message in list(self.in_doubt.items()):
+            meant = self._moments.get(action_id, NO_MOMENT)
+            if meant is not NO_MOMENT and meant != self._moment(message):
+                del self.in_doubt[action_id]
+                del self._moments[action_id]
+                moved = ClientError(
+                    "moved_on",
+                    f"the table moved on, so the {message.type} was not sent again "
+                    "(the table shows whether it was made)",
+                )
+                answers.append((message, moved))
+                continue
 
             def again(ref: int, message: Any = message) -> Any:
                 return message.model_copy(update={"ref": ref})
@@ -348,6 +399,19 @@ class Client:
             assert isinstance(reply, Ack), reply
             answers.append((message, reply))
         return answers
+
+    def _moment(self, message: Any) -> object:
+        """The moment of the table an action is meant for, as the view shows it: for a call,
+        card, claim or answer the board, its phase, the calls and cards so far and the claim
+        and undo in question; for chat, questions and the like the board only."""
+        view = self.view
+        if not isinstance(view, PlayerView) or view.board is None:
+            return None
+        board = view.board
+        if message.type in LOOSE_ACTIONS:
+            return board.board
+        played = sum(board.hand_sizes.values())
+        return (board.board, board.phase, len(board.auction), played, board.claim, board.undo)
 
     async def _act(self, message_of: Callable[[int], Any]) -> Ack:
         reply = await self.request(message_of)

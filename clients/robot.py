@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from bridge import Call, Card, Contract, Hand, Seat, Vulnerability
 from bridge.play import Trick
@@ -110,10 +110,18 @@ class Robot:
 
     ``delay`` is how long it waits before each call, card or answer, in seconds."""
 
-    def __init__(self, link: str | Link, name: str = "duplicate-robot", delay: float = 0.0) -> None:
+    def __init__(
+        self,
+        link: str | Link,
+        name: str = "duplicate-robot",
+        delay: float = 0.0,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
         self.link = link if isinstance(link, Link) else Link.parse(link)
         self.name = name
         self.delay = delay
+        self.headers = dict(headers or {})
+        """Extra headers of its connections' opening requests."""
         self.client: Client | None = None
         self.errors: list[ClientError] = []
         """Refusals the server sent this robot (a correct robot gets none)."""
@@ -129,11 +137,15 @@ class Robot:
         while True:
             try:
                 if self.client is None:
-                    self.client = await Client.connect(self.link, name=self.name, robot=True)
+                    self.client = await Client.connect(
+                        self.link, name=self.name, robot=True, headers=self.headers
+                    )
                 elif not self.client.is_connected:
                     await self.client.reconnect()
                 if self.client.in_doubt:
                     await self._resend()
+                    if self.client.in_doubt:  # the store still cannot take it: wait, again
+                        raise ClientError(ErrorCode.UNAVAILABLE, "an action is still in doubt")
                 delay = 0.1
                 if await self._play():
                     return
@@ -152,6 +164,9 @@ class Robot:
         assert self.client is not None
         for message, answer in await self.client.resend():
             log.info("%s: %s sent again: %s", self.name, message.type, answer)
+        # Whatever came of it, look at the table afresh: a refused or forgotten action is
+        # decided again, and nothing waits for an update that may never come.
+        self._acted_at = -1
 
     async def close(self) -> None:
         if self.client is not None:

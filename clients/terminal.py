@@ -2259,14 +2259,21 @@ class TerminalTable:
 
     async def _resend(self) -> None:
         """What the drop left without an answer goes again, with its own action id: the
-        server applies it once whatever happened to the first one."""
+        server applies it once whatever happened to the first one. What the table has moved
+        on from is not sent again (the client library's rule)."""
         try:
             answers = await self.client.resend()
         except ClientError:
             return  # dropped again: the watch reconnects, and they are still in doubt
         for message, answer in answers:
             what = describe_action(message)
-            if isinstance(answer, ClientError):
+            if isinstance(answer, ClientError) and answer.code == "moved_on":
+                self.say(
+                    f"Your {what} was not sent again: the table has moved on since "
+                    "(it shows whether it was made).",
+                    "yellow",
+                )
+            elif isinstance(answer, ClientError):
                 self.say(f"Your {what} was not applied: {answer.message}", "bold red")
             elif answer.repeated:
                 self.say(f"Your {what} had reached the table already.", "green")

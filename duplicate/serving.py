@@ -16,6 +16,7 @@ import secrets
 import shlex
 import signal
 import socket
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
@@ -118,15 +119,28 @@ def organiser_key(args: argparse.Namespace, create: bool) -> str:
 def lock_data_folder(data: Path) -> int:
     """Take the data folder for this process's life: a lock (``flock``) on its lock file,
     which the kernel lets go when the process ends, however it ends. Also makes the folder
-    its owner's only (0700). Returns the lock file's descriptor (closing it lets go).
+    its owner's only (0700) when it is new or the server's from before (a folder of the user's
+    own keeps its mode, with a warning when others may read it). Returns the lock file's descriptor (closing it lets go).
 
     Two servers on one folder would run two Redis on one append-only file; the second is
     refused, and told the first one's pid."""
     import fcntl
 
     try:
+        ours = not data.exists() or any(
+            (data / name).exists() for name in (LOCK_FILE, KEY_FILE, "redis")
+        )
         data.mkdir(mode=0o700, parents=True, exist_ok=True)
-        data.chmod(0o700)
+        if ours:
+            data.chmod(0o700)
+        elif data.stat().st_mode & 0o077:
+            # A folder of the user's own (``--data .``): its mode is theirs to choose; what
+            # the server writes in it is its owner's only.
+            print(
+                f"duplicate: the data folder {data} is open to other users; the files the "
+                "server writes in it are not (0600)",
+                file=sys.stderr,
+            )
         descriptor = os.open(data / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o600)
     except OSError as error:
         raise CommandFailed(

@@ -16,9 +16,10 @@ import hmac
 import http
 import json
 import logging
+import math
 import secrets
 import time
-from collections import Counter, deque
+from collections import Counter, OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -53,7 +54,14 @@ from protocol.messages import (
     Welcome,
 )
 from server.formats import analysed, boards_from_pbn, dealt_boards, robot_table_log
-from server.limits import AddressThrottle, Limits, RepeatedLogFilter, TokenBucket
+from server.limits import (
+    AddressBuckets,
+    AddressThrottle,
+    Limits,
+    RepeatedLogFilter,
+    TokenBucket,
+    client_key,
+)
 from server.matches import MatchRuntime, Subscriber, TableAction
 
 if TYPE_CHECKING:
@@ -75,6 +83,12 @@ NEWER_ERROR_FIELDS = {"retry_after_ms"}
 PROTOCOL_LIMIT = MAX_CLIENT_FRAME + 64 * 1024
 """What websockets itself accepts: a bit over our limit, so that a frame between the two
 gets a ``too_large`` error from the codec instead of a dropped connection."""
+MIN_FRAME_COST = 64
+"""Bytes a frame counts as at the least against the byte budgets (an empty frame costs work)."""
+ROBOT_HEADER = "X-Duplicate-Robot"
+"""The request header by which the server's own robots pass the connection caps."""
+WELCOMED_KEPT = 100_000
+"""Tokens welcomed lately that the unknown-token throttle lets through (a bound)."""
 
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
@@ -153,6 +167,8 @@ class Connection:
     runtime: MatchRuntime | None = None
     trusted: bool = False
     """The server's own robot: its actions are not rate-limited."""
+    joining: bool = False
+    """Its ``hello`` is being served (the match loading, a long log folding)."""
     overflowed: bool = False
     strikes: int = 0
     """Refusals for going too fast since the last frame served."""
@@ -227,12 +243,19 @@ class Server:
         self.presence_grace = presence_grace
         """Seconds before a seat whose connection closed shows as away (a blink shows nothing)."""
         self._bad_hellos = AddressThrottle(self.limits.bad_hellos_per_minute, 60.0)
-        self._volumes: dict[str, TokenBucket] = {}
-        self._arrivals: dict[str, TokenBucket] = {}
+        limits = self.limits
+        self._volumes = AddressBuckets(limits.address_bytes_per_second, limits.address_bytes_burst)
+        self._arrivals = AddressBuckets(limits.connections_per_second, limits.connections_burst)
         self._per_address: Counter[str] = Counter()
         """Open connections from each client address."""
         self._robot_tokens: set[str] = set()
         """The tokens of the server's own robots (trusted: not rate-limited)."""
+        self._robot_pass = secrets.token_urlsafe(16)
+        """Sent by the server's own robots in a request header: their connections pass the
+        connection caps (they all come from this host, and the server chose to run them)."""
+        self._welcomed: OrderedDict[bytes, None] = OrderedDict()
+        """Digests of tokens welcomed lately: an address throttled for unknown tokens still
+        gets in with one of these (a player behind the same router as an attacker)."""
         self.store = Store(redis)
         self.organiser_key = organiser_key
         self.host = host
@@ -250,10 +273,11 @@ class Server:
     # -- lifecycle ---------------------------------------------------------------------
 
     async def start(self) -> None:
-        for name in ("asyncio", "websockets", "server"):
-            logger = logging.getLogger(name)
-            if not any(isinstance(f, RepeatedLogFilter) for f in logger.filters):
-                logger.addFilter(RepeatedLogFilter())
+        # A filter on a logger sees only that logger's own records, not its children's: put
+        # it on the handlers, which every record reaches.
+        for handler in logging.getLogger().handlers:
+            if not any(isinstance(f, RepeatedLogFilter) for f in handler.filters):
+                handler.addFilter(RepeatedLogFilter())
         self._server = await serve(
             self._handle,
             self.host,
@@ -302,9 +326,16 @@ class Server:
     def _http(self, connection: ServerConnection, request: Request) -> Response | None:
         path = request.path.split("?", 1)[0]
         if path == "/ws":
+            if self._own_robot(request):
+                return None
             full = self._over_capacity(connection)
             if full is not None:
-                return _response(http.HTTPStatus.SERVICE_UNAVAILABLE, "text/plain", full.encode())
+                reason, wait = full
+                response = _response(
+                    http.HTTPStatus.SERVICE_UNAVAILABLE, "text/plain", reason.encode()
+                )
+                response.headers["Retry-After"] = str(max(1, math.ceil(wait)))
+                return response
             return None
         if path == "/health":
             problem = None if self.store_status is None else self.store_status()
@@ -321,29 +352,29 @@ class Server:
         body = b"Not found. Clients connect to /ws; see protocol/SPEC.md.\n"
         return _response(http.HTTPStatus.NOT_FOUND, "text/plain", body)
 
-    def _over_capacity(self, connection: ServerConnection) -> str | None:
-        """Why a new WebSocket connection is refused, if it is: the server is full, or its
-        address holds too many already. Refused before the handshake, cheaply."""
+    def _own_robot(self, request: Request | None) -> bool:
+        """Whether a connection is one of the server's own robots (by its request header)."""
+        if request is None:
+            return False
+        given = request.headers.get_all(ROBOT_HEADER)
+        return len(given) == 1 and hmac.compare_digest(given[0], self._robot_pass)
+
+    def _over_capacity(self, connection: ServerConnection) -> tuple[str, float] | None:
+        """Why a new WebSocket connection is refused, if it is, and in how many seconds to
+        try again: the server is full, or its address holds too many already, or opened too
+        many lately. Refused before the handshake, cheaply."""
         if self._server is None:
             return None
         # The open connections (one still in its opening handshake, as this one is, is not
-        # counted: the handshake's timeout bounds it).
+        # counted: the handshake's timeout and the new connections' rate bound those).
         if len(self._server.all_connections) >= self.limits.max_connections:
-            return "The server has as many connections as it can take: try again later.\n"
+            return "The server has as many connections as it can take: try again later.\n", 5.0
         address = self._client_address(connection)
         if self._per_address[address] >= self.limits.max_connections_per_address:
-            return f"Too many connections from {address}: close some and try again.\n"
-        arrivals = self._arrivals.get(address)
-        if arrivals is None:
-            if len(self._arrivals) > 100_000:
-                self._arrivals.clear()
-            limits = self.limits
-            arrivals = self._arrivals[address] = TokenBucket(
-                limits.connections_per_second, limits.connections_burst
-            )
-        wait = arrivals.take()
+            return f"Too many connections from {address}: close some and try again.\n", 5.0
+        wait = self._arrivals.take(address)
         if wait:
-            return f"Too many new connections from {address}: try again in {wait:.1f} s.\n"
+            return f"Too many new connections from {address}: try again in {wait:.1f} s.\n", wait
         return None
 
     def _client_address(self, websocket: ServerConnection) -> str:
@@ -353,18 +384,21 @@ class Server:
         address = str(remote[0]) if remote else "?"
         request = websocket.request
         if address in self.limits.trusted_proxies and request is not None:
-            forwarded = request.headers.get("X-Forwarded-For", "")
+            # A proxy may add its own header line after the client's: the last one counts.
+            forwarded = ",".join(request.headers.get_all("X-Forwarded-For"))
             last = forwarded.rsplit(",", 1)[-1].strip()
             if 0 < len(last) <= 45:  # an IPv6 address at its longest
-                return last
-        return address
+                return client_key(last)
+        return client_key(address)
 
     # -- connections -------------------------------------------------------------------
 
     async def _handle(self, websocket: ServerConnection) -> None:
         limits = self.limits
         address = self._client_address(websocket)
-        self._per_address[address] += 1
+        counted = not self._own_robot(websocket.request)
+        if counted:
+            self._per_address[address] += 1
         connection = Connection(
             websocket,
             address,
@@ -383,27 +417,35 @@ class Server:
             async for frame in websocket:
                 ref = None
                 try:
+                    # Even an empty frame costs reading and answering: it counts as some bytes.
+                    cost = max(len(frame), MIN_FRAME_COST)
                     wait = max(
-                        connection.volume.take(amount=len(frame)),
-                        self._address_volume(connection.address).take(amount=len(frame)),
+                        connection.volume.take(amount=cost),
+                        self._volumes.take(connection.address, amount=cost),
                     )
                     if wait:
                         # Refused before decoding: the cost of a flood stays at reading it.
                         raise _rate_limited("too many bytes from this connection", wait)
-                    # Decoding costs a bounded time (protocol.codec), and the refusal can then
+                    # Every frame counts against the frame rate, one that cannot be read too.
+                    # Decoding costs a bounded time (protocol.codec), and a refusal can then
                     # name the request's ref.
-                    message = decode_client(frame)
-                    ref = getattr(message, "ref", None)
                     wait = connection.frames.take()
+                    try:
+                        message = decode_client(frame)
+                    except ProtocolError:
+                        if wait:
+                            raise _rate_limited(
+                                "too many messages from this connection", wait
+                            ) from None
+                        raise
+                    ref = getattr(message, "ref", None)
                     if wait:
                         raise _rate_limited("too many messages from this connection", wait)
                     await self._dispatch(connection, message)
                     connection.strikes = 0
-                    # Let other connections in between two frames of this one, even when
-                    # its frames wait queued and nothing above had to wait.
-                    await asyncio.sleep(0)
                 except ProtocolError as error:
-                    if error.code == ErrorCode.RATE_LIMITED:
+                    if error.code == ErrorCode.RATE_LIMITED and error.retry_after_ms:
+                        # Too fast (the per-board bound, without a retry, is no strike).
                         connection.strikes += 1
                         if connection.strikes > limits.strikes:
                             connection.drop("it keeps sending faster than it is allowed")
@@ -433,14 +475,18 @@ class Server:
                             ErrorMessage(code=ErrorCode.INTERNAL, message="internal error", ref=ref)
                         )
                     )
+                # Let other connections in between two frames of this one, even when its
+                # frames wait queued and nothing above had to wait (refused ones too).
+                await asyncio.sleep(0)
         except ConnectionClosed:
             pass
         finally:
             deadline.cancel()
             self.connections.discard(connection)
-            self._per_address[address] -= 1
-            if not self._per_address[address]:
-                del self._per_address[address]
+            if counted:
+                self._per_address[address] -= 1
+                if not self._per_address[address]:
+                    del self._per_address[address]
             connection.outbox.put_nowait(None)
             if connection.runtime is not None and connection.subscriber is not None:
                 try:
@@ -450,22 +496,18 @@ class Server:
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
 
-    def _address_volume(self, address: str) -> TokenBucket:
-        """The bytes an address may send, all its connections together."""
-        bucket = self._volumes.get(address)
-        if bucket is None:
-            if len(self._volumes) > 100_000:
-                self._volumes.clear()  # a bound on what many addresses cost
-            limits = self.limits
-            bucket = self._volumes[address] = TokenBucket(
-                limits.address_bytes_per_second, limits.address_bytes_burst
-            )
-        return bucket
-
     def _hello_overdue(self, connection: Connection) -> None:
-        """A connection that has not said ``hello`` in time is closed (it holds a socket)."""
-        if not connection.authenticated:
-            connection.drop(f"no hello within {self.limits.hello_timeout:g} s")
+        """A connection that has not said ``hello`` in time is closed (it holds a socket).
+        One whose ``hello`` the server is still serving (loading the match, folding a long
+        log) is given another while: the wait is the server's, not the client's."""
+        if connection.authenticated:
+            return
+        if connection.joining:
+            asyncio.get_running_loop().call_later(
+                self.limits.hello_timeout, self._hello_overdue, connection
+            )
+            return
+        connection.drop(f"no hello within {self.limits.hello_timeout:g} s")
 
     async def _write(self, connection: Connection) -> None:
         try:
@@ -506,14 +548,14 @@ class Server:
             answer = connection.runtime.board_record(connection.subscriber.viewer, message.board)
             connection.send(encode(answer.model_copy(update={"ref": message.ref})))
             return
-        if isinstance(message, Substitute):
-            connection.send(encode(await self.substitute(connection, message)))
-            return
-        assert isinstance(message, TableAction)
         if not connection.trusted:
             wait = connection.actions.take()
             if wait:
                 raise _rate_limited("too many actions from this connection", wait)
+        if isinstance(message, Substitute):
+            connection.send(encode(await self.substitute(connection, message)))
+            return
+        assert isinstance(message, TableAction)
         seq, repeated = await connection.runtime.act(connection.subscriber.viewer, message)
         connection.send(encode(Ack(ref=message.ref, seq=seq, repeated=repeated)))
 
@@ -536,18 +578,29 @@ class Server:
             )
         version = hello.version
         address = connection.address
-        wait = self._bad_hellos.wait(address)
-        if wait:
-            # Too many unknown tokens from here: refused without even looking this one up.
-            raise _rate_limited("too many unknown tokens from your address", wait)
         if hmac.compare_digest(hello.token.encode(), self.organiser_key.encode()):
             connection.organiser = True
             connection.send(encode(Welcome(version=version, role="organiser")))
             return
+        digest = hashlib.sha256(hello.token.encode()).digest()
+        known = digest in self._welcomed or hello.token in self._robot_tokens
+        wait = self._bad_hellos.wait(address)
+        if wait and not known:
+            # Too many unknown tokens from here: refused without even looking this one up
+            # (a token welcomed lately still gets in: a player behind the attacker's router).
+            raise _rate_limited("too many unknown tokens from your address", wait)
+        connection.joining = True
+        try:
+            await self._join(connection, hello, digest)
+        finally:
+            connection.joining = False
+
+    async def _join(self, connection: Connection, hello: Hello, digest: bytes) -> None:
         grant = await self.store.grant(hello.token)
         if grant is None:
-            self._bad_hellos.note(address)
+            self._bad_hellos.note(connection.address)
             raise ProtocolError(ErrorCode.BAD_TOKEN, "this link's token is not known here")
+        version = hello.version
         connection.trusted = hello.token in self._robot_tokens
         if grant.role == "revoked":
             raise ProtocolError(
@@ -574,6 +627,10 @@ class Server:
         await runtime.join(subscriber, hello.last_seq, welcome)
         connection.subscriber = subscriber
         connection.runtime = runtime
+        self._welcomed[digest] = None
+        self._welcomed.move_to_end(digest)
+        if len(self._welcomed) > WELCOMED_KEPT:
+            self._welcomed.popitem(last=False)
 
     @staticmethod
     def _viewer(grant: Grant, runtime: MatchRuntime) -> Viewer:
@@ -754,6 +811,7 @@ class Server:
                 Link(self.ws_url, token),
                 name=f"robot {match_id} {seat}",
                 delay=self.robot_delay_for(config, int(seat[0])),
+                headers={ROBOT_HEADER: self._robot_pass},
             )
             self.robot_players.append(robot)
             task = asyncio.create_task(self._run_robot(robot), name=f"robot {match_id} {seat}")

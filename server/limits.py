@@ -7,13 +7,21 @@ and 18 state them for client authors.
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 import resource
 import time
 from collections import deque
 from dataclasses import dataclass, field
 
-__all__ = ["AddressThrottle", "Limits", "RepeatedLogFilter", "TokenBucket"]
+__all__ = [
+    "AddressBuckets",
+    "AddressThrottle",
+    "Limits",
+    "RepeatedLogFilter",
+    "TokenBucket",
+    "client_key",
+]
 
 
 def _descriptor_budget() -> int:
@@ -98,6 +106,55 @@ class TokenBucket:
             self.tokens -= needed
             return 0.0
         return (needed - self.tokens) / self.rate
+
+
+class AddressBuckets:
+    """A :class:`TokenBucket` for each address; past ``size`` addresses the one least
+    recently heard from is forgotten (an attacker with many addresses costs bounded memory,
+    and forgets no busy address's bucket).
+
+    >>> buckets = AddressBuckets(rate=1.0, burst=1.0, size=2)
+    >>> buckets.take("a", now=0.0), buckets.take("a", now=0.0), buckets.take("b", now=0.0)
+    (0.0, 1.0, 0.0)
+    >>> buckets.take("c", now=0.0), buckets.take("a", now=0.0)  # "a" was forgotten
+    (0.0, 0.0)
+    """
+
+    def __init__(self, rate: float, burst: float, size: int = 100_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.size = size
+        self._buckets: dict[str, TokenBucket] = {}
+
+    def take(self, address: str, amount: float = 1.0, now: float | None = None) -> float:
+        """Take ``amount`` from ``address``'s bucket: 0.0, or the seconds to wait."""
+        bucket = self._buckets.pop(address, None)
+        if bucket is None:
+            if len(self._buckets) >= self.size:
+                del self._buckets[next(iter(self._buckets))]
+            bucket = TokenBucket(self.rate, self.burst, now)
+        self._buckets[address] = bucket  # the most recently used, last
+        return bucket.take(now, amount)
+
+
+def client_key(address: str) -> str:
+    """The key an address's limits are kept under: an IPv4 address as it is, an IPv6 one by
+    its /64 network (one subscriber's share, which an attacker can fill with addresses).
+
+    >>> client_key("203.0.113.7"), client_key("2001:db8:1:2:3:4:5:6")
+    ('203.0.113.7', '2001:db8:1:2::/64')
+    >>> client_key("::ffff:203.0.113.7"), client_key("nonsense")
+    ('203.0.113.7', 'nonsense')
+    """
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return address
 
 
 class AddressThrottle:

@@ -125,6 +125,8 @@ def _forbidden(message: str) -> ProtocolError:
 EXTRA_LIMIT = 60
 """How many events besides calls and cards (chat lines, claims, undo requests, questions...)
 one seat may log per board: enough for any game, and a bound on any log."""
+PRESENCE_LIMIT = 60
+"""Changes of one seat's presence logged per board (a seat that keeps reconnecting)."""
 
 
 def fold(
@@ -181,7 +183,9 @@ class Loaded:
                     acked[(director, event["id"])] = count
                 fixed = event.get("fix") if event["type"] == "compared" else None
                 if fixed and "id" in fixed:
-                    acked[(director, fixed["id"])] = count
+                    # The first comparison that carries the fix records it (a board compared
+                    # again later carries it too).
+                    acked.setdefault((director, fixed["id"]), count)
             seq[watcher] = count
         for player in PLAYERS:
             count = 0
@@ -315,7 +319,7 @@ class MatchRuntime:
                 )
             if not self._needs_regenerating(viewer, after):
                 self._start_delivery(subscriber, welcome, self._quick_catch_up(viewer, after))
-                await self._note_presence(viewer)
+                await self._note_joined(subscriber)
                 return
             generation = self._generation
             entries = list(self._entries(viewer))
@@ -336,7 +340,18 @@ class MatchRuntime:
                         frames.append(encode(project(state, viewer, table, event, seq, effect)))
                 assert seq == self.seq_of(viewer), (seq, self.seq_of(viewer))
             self._start_delivery(subscriber, welcome, frames)
-            await self._note_presence(viewer)
+            await self._note_joined(subscriber)
+
+    async def _note_joined(self, subscriber: Subscriber) -> None:
+        """Log a joining seat's presence. When the store cannot take it, the join fails as a
+        whole: the connection, welcomed already, is closed (its client comes back and
+        resumes), and no delivery is left running to it."""
+        try:
+            await self._note_presence(subscriber.viewer)
+        except ProtocolError:
+            self.subscribers.discard(subscriber)
+            subscriber.close()
+            raise
 
     def _start_delivery(
         self, subscriber: Subscriber, welcome: Callable[[int], bytes], frames: list[bytes]
@@ -406,6 +421,10 @@ class MatchRuntime:
         robot = any(s.robot for s in mine) or seat.server_robot
         if (seat.connected, seat.robot) == (connected, robot):
             return
+        if self.state.presences(viewer.table, viewer.seat) >= PRESENCE_LIMIT:
+            # A connection that comes and goes without end grows the log no further this
+            # board: its seat shows as it was last noted until the next board.
+            return
         event: StoredEvent = {
             "type": "presence",
             "seat": viewer.seat.letter,
@@ -472,6 +491,12 @@ class MatchRuntime:
                 f"too much for one board: a seat may send {EXTRA_LIMIT} chat lines, "
                 "claims, undo requests, questions and the like per board",
             )
+        if kind == "ready" and isinstance(viewer, Player):
+            board = self.state.tables[table].current
+            if board is not None and viewer.seat in board.ready:
+                raise ProtocolError(
+                    ErrorCode.WRONG_PHASE, "you have asked for the next board already"
+                )
         if laws and isinstance(viewer, Player):
             try:
                 self.state.check(table, event)
@@ -527,8 +552,7 @@ class MatchRuntime:
         if action.action_id is not None:
             payload["id"] = action.action_id
         appended = await self._store(0, None, ResultChange("fix", action.board, payload), None)
-        await self._after(appended)
-        return self.seq_of(viewer)
+        return await self._after(appended, viewer)
 
     async def _store(
         self,
@@ -552,15 +576,18 @@ class MatchRuntime:
         self._stale = False
         return appended
 
-    async def _after(self, appended: Appended) -> None:
+    async def _after(self, appended: Appended, viewer: Viewer | None = None) -> int:
         """Fold and publish what the store appended after an event: the comparison, the end
         of the match, the next board; then start the boards a director's decision freed, and
-        time the reviews."""
+        time the reviews. Returns ``viewer``'s sequence number of the comparison's update (a
+        director's fix is recorded there), or of the last one before, if none."""
         freed: tuple[int, ...] = ()
+        seq = 0 if viewer is None else self.seq_of(viewer)
         if appended.compared is not None:
             effect = self.state.apply(0, appended.compared)
             self._publish(0, appended.compared, effect)
             freed = effect.abandoned
+            seq = 0 if viewer is None else self.seq_of(viewer)
         if appended.finished:
             finished: StoredEvent = {"type": "finished"}
             self._publish(0, finished, self.state.apply(0, finished))
@@ -573,6 +600,7 @@ class MatchRuntime:
                 start: StoredEvent = {"type": "start", "board": upcoming, "at": now_ms()}
                 await self._append(table, start, None)
         self._time_reviews()
+        return seq
 
     # -- what each action logs -----------------------------------------------------------
 

@@ -283,6 +283,8 @@ class BoardState:
     """How many of the table's events besides calls and cards each seat logged while this
     board was the table's (chat, claims, undo requests, questions...): the server bounds
     them, so that no player can grow a match's log without end."""
+    presences: dict[Seat, int] = field(default_factory=dict)
+    """How many presence events each seat had logged while this board was the table's."""
 
     @classmethod
     def start(cls, spec: BoardSpec) -> BoardState:
@@ -453,6 +455,11 @@ class MatchState:
         }
         scratch.apply(table, event)
 
+    def presences(self, table: int, seat: Seat) -> int:
+        """How many presence events ``seat`` has had logged on the table's board."""
+        current = self.tables[table].current
+        return 0 if current is None else current.presences.get(seat, 0)
+
     def extras(self, table: int, seat: Seat) -> int:
         """How many extra events (:data:`EXTRA_EVENTS`) ``seat`` logged on the table's board."""
         current = self.tables[table].current
@@ -484,6 +491,9 @@ class MatchState:
 
     def _presence(self, state: TableState, event: StoredEvent) -> Effect:
         seat = state.seats[self._seat(event)]
+        if state.current is not None:
+            key = self._seat(event)
+            state.current.presences[key] = state.current.presences.get(key, 0) + 1
         seat.connected = bool(event["connected"])
         seat.robot = bool(event["robot"]) or seat.server_robot
         seat.since = event.get("at")

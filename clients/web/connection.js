@@ -2,7 +2,8 @@
 // frames, `hello` first, updates numbered without gaps, and after a drop a reconnection
 // with backoff that resumes from the last update applied (`hello` with `last_seq`). Every
 // action carries an `action_id`: one whose answer a drop took is sent again with it once
-// the connection is back, and the server applies it at most once.
+// the connection is back and the table is up to date, if the table has not moved on from
+// the moment it was meant for; the server applies it at most once.
 
 import { decode, encode } from "./vendor/msgpack.mjs";
 
@@ -21,6 +22,22 @@ const ACTIONS = new Set([
   "undo_answer", "next_board", "set_name", "call_director", "ask", "explain", "chat", "rule",
   "assign_result", "adjust_score", "void_board",
 ]);
+
+/** Actions meant for as long as the board lasts, whatever else happens at the table. */
+const LOOSE_ACTIONS = new Set(["chat", "ask", "explain", "call_director", "set_name"]);
+
+/**
+ * The moment of the table an action is meant for, as the view shows it (as the Python client
+ * library's `Client._moment`): for a call, card, claim or answer the board, its phase, the
+ * calls and cards so far and the claim and undo in question; for chat and the like the board.
+ */
+function momentOf(view, type) {
+  const board = view?.board;
+  if (!board) return null;
+  if (LOOSE_ACTIONS.has(type)) return JSON.stringify([board.board]);
+  const played = Object.values(board.hand_sizes).reduce((sum, size) => sum + size, 0);
+  return JSON.stringify([board.board, board.phase, board.auction.length, played, board.claim ?? null, board.undo ?? null]);
+}
 
 /** Eight random hex digits: this page's actions are `${prefix}-${number}`. */
 function randomPrefix() {
@@ -64,6 +81,10 @@ export class Connection {
     this.nextAction = 1;
     /** Actions sent whose answer a drop took: sent again, same action_id, once back. */
     this.inDoubt = [];
+    /** The ref of the ping sent after a welcome: its pong comes after the catch-up. */
+    this.syncRef = null;
+    /** The latest view (an update's), for the moment each action is meant for. */
+    this.view = null;
     this.retryTimer = null;
     this.resendTimer = null;
     this.pingTimer = null;
@@ -88,14 +109,16 @@ export class Connection {
    */
   send(message, label = message.type) {
     if (!this.connected) return null;
+    let moment;
     if (ACTIONS.has(message.type) && message.action_id == null) {
       message = { ...message, action_id: `${this.actionPrefix}-${this.nextAction++}` };
+      moment = momentOf(this.view, message.type);
     }
-    return this.sendRequest({ ...message, label });
+    return this.sendRequest({ ...message, label, moment });
   }
 
   sendRequest(request) {
-    const { label, ...message } = request;
+    const { label, moment, ...message } = request;
     const ref = this.nextRef++;
     this.pending.set(ref, request);
     this.socket.send(encode({ ...message, ref }));
@@ -153,13 +176,20 @@ export class Connection {
         this.handlers.welcome(message);
         this.handlers.status("connected");
         this.keepAlive();
-        this.resendInDoubt();
+        // What the drop left in doubt waits for the catch-up, which comes before the answer
+        // to this ping: then the view shows whether the table has moved on.
+        this.syncRef = this.nextRef++;
+        this.raw({ type: "ping", ref: this.syncRef });
         break;
       case "update":
         this.applyUpdate(message);
         break;
       case "pong":
         clearTimeout(this.pongTimer);
+        if (message.ref != null && message.ref === this.syncRef) {
+          this.syncRef = null;
+          this.resendInDoubt();
+        }
         break;
       case "ack":
       case "error":
@@ -177,6 +207,7 @@ export class Connection {
     const snapshot = update.events.some((event) => event.type === "snapshot");
     if (update.seq === this.seq + 1 || (snapshot && update.seq >= this.seq)) {
       this.seq = update.seq;
+      this.view = update.view;
       this.handlers.update(update);
     } else if (update.seq > this.seq) {
       this.restart(); // frames were lost: resume from the last update applied
@@ -210,10 +241,20 @@ export class Connection {
     else if (message.type === "error") this.handlers.refused(message);
   }
 
-  /** Sends again, each with its own action_id, the actions whose answer is in doubt. */
+  /**
+   * Sends again, each with its own action_id, the actions whose answer is in doubt; one whose
+   * moment has passed is forgotten instead (it took, and the table shows it, or it is no
+   * longer meant: an answer must not accept a claim its player never saw).
+   */
   resendInDoubt() {
-    if (!this.connected) return; // the next welcome sends them
-    for (const request of this.inDoubt.splice(0)) this.sendRequest(request);
+    if (!this.connected || this.syncRef !== null) return; // after the welcome's catch-up
+    for (const request of this.inDoubt.splice(0)) {
+      if (request.moment !== undefined && request.moment !== momentOf(this.view, request.type)) {
+        this.handlers.answer({ type: "moved_on" }, request);
+      } else {
+        this.sendRequest(request);
+      }
+    }
   }
 
   keepAlive() {

@@ -754,6 +754,8 @@ const handlers = {
     if (message.type === "lost") {
       if (request.type === "get_board") requested.delete(request.board); // asked again once back
       else say(`The connection dropped before the server answered your ${request.label}: check the table once it is back.`, "error");
+    } else if (message.type === "moved_on") {
+      say(`Your ${request.label} was not sent again: the table has moved on since (it shows whether it was made).`, "info");
     } else if (message.type === "error") {
       if (request.type === "get_board") requested.delete(request.board);
       say(`${request.label} refused: ${message.message}`, "error");

@@ -87,16 +87,58 @@ async def test_an_action_whose_answer_the_drop_took_is_sent_again_and_applied_on
     # The server had it: East sees it once.
     await east.wait_for(lambda _v: calls(east) == ["1NT"] or None)
     await north.reconnect()
+    # North's view, up to date again, shows the call made: the moment it was meant for has
+    # passed, so it is not sent again (nor would it be applied again if it were).
     [(message, answer)] = await north.resend()
     assert message is sent
-    assert isinstance(answer, Ack)
-    assert answer.repeated
+    assert isinstance(answer, ClientError)
+    assert answer.code == "moved_on"
     assert not north.in_doubt
     await east.ping()
     assert calls(east) == calls(north) == ["1NT"]
     # Every action carries an id of its own: the next call is a new intent.
     await east.call("P")
     assert calls(east) == ["1NT", "P"]
+
+    # A chat line is meant for as long as the board lasts: it is sent again, and the server,
+    # which had it, answers with the first ack and does not log it twice.
+    await drop_right_after_sending(north)
+    with pytest.raises(ClientError):
+        await north.chat("well bid")
+    await east.wait_for(lambda v: v.chat or None)
+    await north.reconnect()
+    [(message, answer)] = await north.resend()
+    assert isinstance(answer, Ack)
+    assert answer.repeated
+    await east.ping()
+    assert isinstance(east.view, PlayerView)
+    assert [line.text for line in east.view.chat] == ["well bid"]
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_an_action_in_doubt_whose_moment_passed_is_not_applied(server: Server) -> None:
+    created = await create(server, boards=1)
+    match = await seat_everyone(server, created)
+    table = match.table(1)
+    north, east = table["N"], table["E"]
+    # North means to open 1NT, and the call is lost with the connection before it reaches
+    # the server; meanwhile the table moves on (here: North, on another device, opens 1C).
+    lost = MakeCall(call="1NT", action_id="lost-1")
+    north.in_doubt["lost-1"] = lost
+    north._moments["lost-1"] = north._moment(lost)
+    await north.call("1C")
+    await east.wait_for(lambda _v: calls(east) == ["1C"] or None)
+    await east.call("P")
+    await north.wait_for(lambda _v: calls(north) == ["1C", "P"] or None)
+    # It is no longer the moment North meant: the 1NT is forgotten, not made now.
+    [(message, answer)] = await north.resend()
+    assert message is lost
+    assert isinstance(answer, ClientError)
+    assert answer.code == "moved_on"
+    assert not north.in_doubt
+    await east.ping()
+    assert calls(east) == ["1C", "P"]
     await match.close()
 
 

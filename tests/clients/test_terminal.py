@@ -479,7 +479,8 @@ async def test_a_call_whose_answer_the_drop_took_is_sent_again_and_made_once(
     mark = terminal.type("1nt")
     await terminal.expect("dropped before the server answered", mark)
     await terminal.expect("Reconnected: the table is back", mark)
-    await terminal.expect("Your call 1NT had reached the table already", mark)
+    # North's table, up to date again, shows the call made: it is not sent again.
+    await terminal.expect("Your call 1NT was not sent again: the table has moved on", mark)
     _, screen = await terminal.latest_screen(after_seq=seq, matching="#1 1NT")
     assert "#1 1NT" in screen
     runtime = ours.runtime

@@ -21,6 +21,7 @@ import pytest
 import redis
 
 from clients.client import Client
+from duplicate.serving import LOCK_FILE, lock_data_folder
 from server.redis_process import PID_FILE, RedisProcess, free_port
 from tests.duplicate.test_serve import (
     LINK,
@@ -172,6 +173,26 @@ def test_a_killed_embedded_redis_is_restarted_and_the_match_goes_on(tmp_path: Pa
     assert len(about_redis) == 1, about_redis  # one line for the one restart
     assert "was killed by SIGKILL; restarted it in" in about_redis[0]
     assert redis_servers_in(data / "redis") == []
+
+
+def test_a_data_folder_of_the_users_own_keeps_its_mode(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A new folder, or the server's from before, is made its owner's only; a folder the
+    # user chose (``--data .``) keeps its mode, with a word when others may read it.
+    new = tmp_path / "new"
+    os.close(lock_data_folder(new))
+    assert new.stat().st_mode & 0o777 == 0o700
+    new.chmod(0o755)
+    os.close(lock_data_folder(new))  # the server's from before: its lock file is there
+    assert new.stat().st_mode & 0o777 == 0o700
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o755)
+    shared.chmod(0o755)
+    os.close(lock_data_folder(shared))
+    assert shared.stat().st_mode & 0o777 == 0o755
+    assert "is open to other users" in capsys.readouterr().err
+    assert (shared / LOCK_FILE).stat().st_mode & 0o777 == 0o600
 
 
 @pytest.mark.parametrize("damage", ["append-only-file", "manifest"])

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 
 import pytest
@@ -15,14 +17,16 @@ from redis.asyncio import Redis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from bridge import Seat
 from clients.client import Client, ClientError, Link
 from protocol.codec import decode_server, encode
-from protocol.errors import ErrorCode
+from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PROTOCOL_VERSION, ErrorMessage, Hello, PlayerView, Update
 from server.app import Server
 from server.limits import Limits
-from server.matches import EXTRA_LIMIT
+from server.matches import EXTRA_LIMIT, PRESENCE_LIMIT
 from server.store import Grant, Store
+from server.views import Player
 from tests.conftest import ORGANISER_KEY, TEST_LIMITS, forget_earlier_robots
 from tests.server.harness import (
     bid,
@@ -88,6 +92,7 @@ async def test_connections_per_address_and_in_all_are_capped(redis: Redis) -> No
             await Client.connect(Link(server.ws_url, "any"))
         assert turned_away.value.code == "refused"
         assert "Too many connections from 127.0.0.1" in turned_away.value.message
+        assert turned_away.value.retry_after_ms == 5000  # the 503's Retry-After, in ms
         for websocket in held[:2]:
             await websocket.close()
         await asyncio.sleep(0.1)
@@ -103,6 +108,53 @@ async def test_connections_per_address_and_in_all_are_capped(redis: Redis) -> No
         assert b"as many connections as it can take" in refused.value.response.body
         for websocket in [again, *held[2:], *others]:
             await websocket.close()
+    finally:
+        await server.close()
+
+
+@pytest.mark.asyncio
+async def test_frames_that_cannot_be_read_count_against_the_frame_rate(redis: Redis) -> None:
+    # Empty frames cost nothing to send and a `malformed` answer each: they are counted like
+    # any frame, so a flood of them is refused for its rate, and then dropped.
+    server = await started(redis, Limits())
+    try:
+        answers: list[ErrorMessage] = []
+        async with connect(server.ws_url, compression=None) as flood:
+            for _ in range(400):
+                await flood.send(b"")
+            closed = False
+            while not closed:
+                try:
+                    answer = decode_server(await asyncio.wait_for(flood.recv(), 5))
+                except ConnectionClosed:
+                    closed = True
+                    continue
+                assert isinstance(answer, ErrorMessage)
+                answers.append(answer)
+        codes = [answer.code for answer in answers]
+        assert codes[0] == ErrorCode.MALFORMED
+        assert ErrorCode.RATE_LIMITED in codes
+        # The burst of 200 frames (and a few more, refilled meanwhile), then 10 refusals for
+        # the rate; the next frame too fast closes the connection, the rest is never read.
+        assert codes.count(ErrorCode.RATE_LIMITED) == Limits().strikes
+        assert len(answers) < 250
+    finally:
+        await server.close()
+
+
+@pytest.mark.asyncio
+async def test_the_servers_own_robots_pass_the_address_caps(redis: Redis) -> None:
+    # Every robot of the server connects from this host: with room for two connections per
+    # address, all eight still sit down and play the match through.
+    server = await started(
+        redis, Limits(max_connections_per_address=2, connections_burst=2, connections_per_second=1)
+    )
+    try:
+        created = await create(server, boards=1, deals_pbn=DEALS, robots=["t1", "t2"])
+        watcher = await Client.connect(created.director)
+        await watcher.wait_for(lambda v: v if v.match.finished else None, timeout=30)
+        await watcher.close()
+        assert all(not robot.errors for robot in server.robot_players)
     finally:
         await server.close()
 
@@ -128,6 +180,17 @@ async def test_behind_a_trusted_proxy_each_client_has_its_own_limits(redis: Redi
             await through_proxy("198.51.100.1")
         assert b"Too many connections from 198.51.100.1" in refused.value.response.body
         held.append(await through_proxy("198.51.100.2"))  # another client: room for it
+        # A proxy that appends its own header line after the client's: the last one counts.
+        held.append(
+            await connect(
+                server.ws_url,
+                compression=None,
+                additional_headers=[
+                    ("X-Forwarded-For", "198.51.100.1"),
+                    ("X-Forwarded-For", "198.51.100.6"),
+                ],
+            )
+        )
         # From an address that is no trusted proxy the header is a claim, not a fact.
         held += [await through_proxy(f"198.51.100.{n}", "127.0.0.2") for n in (3, 4)]
         with pytest.raises(InvalidStatus) as refused:
@@ -194,6 +257,8 @@ async def test_unknown_tokens_are_throttled_per_address(redis: Redis) -> None:
     try:
         created = await create(server, boards=1, deals_pbn=DEALS)
         good = Link.parse(created.seats[0].link or "").token
+        known = Link.parse(created.seats[1].link or "").token
+        assert await raw_hello(server.ws_url, known) is None  # East played here a moment ago
         for attempt in range(5):
             error = await raw_hello(server.ws_url, f"guess-{attempt}")
             assert error is not None
@@ -203,10 +268,13 @@ async def test_unknown_tokens_are_throttled_per_address(redis: Redis) -> None:
         assert error.code == ErrorCode.RATE_LIMITED
         assert error.retry_after_ms is not None
         assert 0 < error.retry_after_ms <= 60_000
-        # While throttled, even a right token is refused without being looked up.
+        # While throttled, a token not seen lately is refused without being looked up, right
+        # or wrong; a player welcomed lately (behind the same router as the guesser, say)
+        # still gets back in.
         error = await raw_hello(server.ws_url, good)
         assert error is not None
         assert error.code == ErrorCode.RATE_LIMITED
+        assert await raw_hello(server.ws_url, known) is None
     finally:
         await server.close()
 
@@ -434,3 +502,119 @@ async def test_a_long_log_resumes_without_freezing_other_matches(server: Server)
     await other.close()
     await director.close()
     await match.close()
+
+
+@pytest.mark.asyncio
+async def test_asking_for_the_next_board_twice_is_refused(server: Server, redis: Redis) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS, review_seconds=60)
+    match = await seat_everyone(server, created)
+    table = match.table(1)
+    await bid(table, 1, ["1NT", "P", "P", "P"])
+    await play_cards(table, 1)
+    north = table["N"]
+    await north.wait_for(
+        lambda v: v if v.board is not None and "next_board" in v.board.actions else None
+    )
+    await north.next_board()
+    # Once asked, the view no longer offers it, and the server does not log it again.
+    with pytest.raises(ClientError) as again:
+        await north.next_board()
+    assert again.value.code == ErrorCode.WRONG_PHASE
+    tag = f"{{m:{created.match_id}}}"
+    ready = [
+        e
+        for _, f in await redis.xrange(f"{tag}:t1:events")
+        if (e := json.loads(f[b"e"]))["type"] == "ready"
+    ]
+    assert [e["seat"] for e in ready] == ["N"]
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_a_seat_that_keeps_reconnecting_grows_the_log_no_further(redis: Redis) -> None:
+    # Each connection says it is a robot, or not, in turn: every one a change of presence.
+    limits = Limits(connections_per_second=1000, connections_burst=1000)
+    server = await started(redis, limits, presence_grace=0.0)
+    try:
+        created = await create(server, boards=1, deals_pbn=DEALS)
+        link = created.seats[0].link or ""
+        for attempt in range(PRESENCE_LIMIT + 20):
+            client = await Client.connect(link, robot=attempt % 2 == 0)
+            await client.close()
+        await asyncio.sleep(0.2)
+        tag = f"{{m:{created.match_id}}}"
+        presence = [
+            e
+            for _, f in await redis.xrange(f"{tag}:t1:events")
+            if (e := json.loads(f[b"e"]))["type"] == "presence" and e["seat"] == "N"
+        ]
+        assert len(presence) == PRESENCE_LIMIT
+        # The rest of the table is not held back: another seat's presence is still noted.
+        east = await Client.connect(created.seats[1].link or "")
+        view = await east.wait_for(lambda v: v if v.players[1].connected else None)
+        assert view.players[1].seat == "E"
+        await east.close()
+    finally:
+        await server.close()
+
+
+@pytest.mark.asyncio
+async def test_a_join_the_store_refuses_leaves_no_delivery_behind(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS)
+    east = await Client.connect(created.seats[1].link or "")  # the match is loaded
+    runtime = server.runtimes[created.match_id]
+
+    async def store_down(viewer: object) -> None:
+        raise ProtocolError(ErrorCode.UNAVAILABLE, "the match store is unavailable; try again")
+
+    monkeypatch.setattr(runtime, "_note_presence", store_down)
+    # North is welcomed, then the store refuses to note it: the connection is closed (the
+    # client comes back), and nothing is left sending to it.
+    welcomed: Client | None = None
+    failed: ClientError | None = None
+    try:
+        welcomed = await Client.connect(created.seats[0].link or "")
+    except ClientError as refused:
+        failed = refused
+    if welcomed is None:
+        assert failed is not None
+        assert failed.code in ("closed", ErrorCode.UNAVAILABLE)
+    else:
+        client = welcomed
+        await client.wait_for(lambda _v: not client.is_connected or None, timeout=5)
+    north = Player(1, Seat.NORTH)
+    assert not [s for s in runtime.subscribers if s.viewer == north]
+    monkeypatch.undo()
+    # Once the store is back, North joins as usual.
+    again = await Client.connect(created.seats[0].link or "")
+    assert [s for s in runtime.subscribers if s.viewer == north]
+    await again.close()
+    await east.close()
+
+
+@pytest.mark.asyncio
+async def test_repeated_log_lines_are_summarised(redis: Redis) -> None:
+    # The server's loggers' records all reach the handlers: the filter sits there, so that
+    # a flood of one line (say, from a child logger such as server.app) is cut short.
+    seen: list[logging.LogRecord] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record)
+
+    handler = Keep()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    server = await started(redis, Limits())
+    try:
+        for logger in ("server.app", "websockets.server"):
+            for _ in range(50):
+                logging.getLogger(logger).warning("dropping a connection from %s", "192.0.2.1")
+        by_logger = Counter(record.name for record in seen)
+        assert 0 < by_logger["server.app"] <= 5
+        assert 0 < by_logger["websockets.server"] <= 5
+    finally:
+        await server.close()
+        root.removeHandler(handler)

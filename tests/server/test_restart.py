@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -207,6 +208,31 @@ async def test_redis_crash_refuses_actions_then_loses_none(own_redis: RedisProce
         await play_cards(table, 1)
         assert len(await stored_cards(redis, created.match_id, 1)) == 52
         await match.close()
+    finally:
+        await server.close()
+        await redis.aclose()
+
+
+@pytest.mark.asyncio
+async def test_robots_carry_on_after_the_store_was_down(own_redis: RedisProcess) -> None:
+    # Eight robots play at full speed; the store goes away in the middle and comes back a
+    # moment later. Each robot's action in doubt is sent again until it is answered (the
+    # robot does not go back to waiting for an update that nobody else can cause).
+    redis = Redis.from_url(own_redis.url)
+    server = Server(redis, ORGANISER_KEY, robot_delay=0)
+    await server.start()
+    try:
+        created = await create(server, boards=4, robots=["t1", "t2"])
+        await asyncio.sleep(0.3)
+        own_redis.kill()
+        await asyncio.sleep(1.5)
+        await own_redis.astart()
+        director = await Client.connect(created.director)
+        view = await director.wait_for(lambda v: v if v.match.finished else None, timeout=60)
+        assert len(view.match.boards) == 4
+        await director.close()
+        refused = [e for robot in server.robot_players for e in robot.errors]
+        assert refused == []
     finally:
         await server.close()
         await redis.aclose()
