@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import dataclasses
 import errno
+import gc
 import ipaddress
 import json
 import logging
@@ -591,6 +592,15 @@ async def _listen(server: Server, host: str, port: int) -> None:
         ) from None
 
 
+def _settle_the_heap() -> None:
+    """Leave what the process holds from its start (modules, the protocol's validators, the
+    double-dummy solver's tables) out of every later garbage collection: a full collection
+    then walks only what serving made since, and no longer holds the event loop for tens of
+    milliseconds (70-80 ms, measured under the hostile-clients test, at every full one)."""
+    gc.collect()
+    gc.freeze()
+
+
 async def _serve(args: argparse.Namespace) -> None:
     from server.app import Server
 
@@ -636,6 +646,7 @@ async def _serve(args: argparse.Namespace) -> None:
         )
         await _listen(server, args.host, args.port)
         listening = True
+        _settle_the_heap()
         print(f"Serving on {server.public_url} (WebSocket {server.ws_url})", flush=True)
         print(f"Organiser key in {data / KEY_FILE} (or as given)", flush=True)
         if request is not None:

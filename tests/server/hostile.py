@@ -5,8 +5,8 @@
 For ``--seconds`` it does at once, each as fast as the server lets it: sockets that never
 speak, WebSocket connections that never say hello, hellos with made-up tokens, the costliest
 frames to refuse, a chat flood and a flapping connection from the first LINK's seat, and a
-second device of the second LINK's seat that never reads. It prints one JSON line of what
-it did. Every attack is bounded in count and time.
+second device of the second LINK's seat that never reads. It prints ``attacking`` once the
+attacks have begun, and at the end one JSON line of what it did. Every attack is bounded in count and time.
 """
 
 from __future__ import annotations
@@ -191,7 +191,10 @@ async def main(arguments: list[str] | None = None) -> None:
         attacks.append(never_reads(args.links[1], until, counts))
     if len(args.links) > 2 and "flap" in chosen:
         attacks.append(flapping(args.links[2], until, counts))
-    await asyncio.wait_for(asyncio.gather(*attacks), args.seconds + 30)
+    running = asyncio.gather(*attacks)
+    await asyncio.sleep(0)  # every attack has begun
+    print("attacking", flush=True)
+    await asyncio.wait_for(running, args.seconds + 30)
     print(json.dumps(dict(counts), sort_keys=True), flush=True)
 
 
