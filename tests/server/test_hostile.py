@@ -21,7 +21,7 @@ from bridge import Seat
 from clients.client import Client, ClientError, Link
 from protocol.codec import decode_server, encode
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.messages import PROTOCOL_VERSION, ErrorMessage, Hello, PlayerView, Update
+from protocol.messages import PROTOCOL_VERSION, Ack, ErrorMessage, Hello, PlayerView, Update
 from server.app import Server
 from server.limits import Limits
 from server.matches import EXTRA_LIMIT, PRESENCE_LIMIT
@@ -355,6 +355,36 @@ async def test_an_action_id_survives_a_restart(redis: Redis) -> None:
         view = await board_view(north, 1)
         assert [e.call for e in view.auction] == ["1NT"]
         await north.close()
+    finally:
+        await second.close()
+
+
+@pytest.mark.asyncio
+async def test_a_directors_fix_resent_after_a_restart_gets_its_first_ack(redis: Redis) -> None:
+    # The fix stops both tables' board 1 and starts board 2 there: the ack names the
+    # director's update of the comparison, before and after a restart alike.
+    from protocol.messages import AdjustScore
+
+    def fix(ref: int) -> AdjustScore:
+        return AdjustScore(board=1, imps_a=3, action_id="fix-1", ref=ref)
+
+    first = await started(redis, TEST_LIMITS)
+    two = DEALS + "\n" + DEALS.replace('[Board "1"]', '[Board "2"]')
+    created = await create(first, boards=2, deals_pbn=two)
+    director = await Client.connect(created.director)
+    ack = await director.request(fix)
+    await director.close()
+    await first.close()
+    second = Server(redis, ORGANISER_KEY, port=first.port, robot_delay=0, limits=TEST_LIMITS)
+    await second.start()
+    try:
+        director = await Client.connect(created.director)
+        again = await director.request(fix)
+        assert isinstance(again, Ack)
+        assert isinstance(ack, Ack)
+        assert again.repeated
+        assert again.seq == ack.seq
+        await director.close()
     finally:
         await second.close()
 
