@@ -500,8 +500,8 @@ class Server:
         """A connection that has not said ``hello`` in time is closed (it holds a socket).
         One whose ``hello`` the server is still serving (loading the match, folding a long
         log) is given another while: the wait is the server's, not the client's."""
-        if connection.authenticated:
-            return
+        if connection.authenticated or connection not in self.connections:
+            return  # in, or gone meanwhile
         if connection.joining:
             asyncio.get_running_loop().call_later(
                 self.limits.hello_timeout, self._hello_overdue, connection
