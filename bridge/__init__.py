@@ -23,13 +23,22 @@ from bridge.auction import (
 )
 from bridge.boards import Vulnerability, board_dealer, board_vulnerability
 from bridge.cards import Card, Deal, Hand, Rank, Seat, Strain, Suit
-from bridge.errors import BridgeError, IllegalCall, IllegalPlay, OutOfTurn, ParseError, WrongPhase
+from bridge.errors import (
+    BridgeError,
+    IllegalCall,
+    IllegalPlay,
+    MovementError,
+    OutOfTurn,
+    ParseError,
+    WrongPhase,
+)
 from bridge.play import Claim, Play, Trick
 from bridge.scoring import declarer_score, imps, score
 
 __all__ = [
     "DOUBLE", "PASS", "REDOUBLE", "Auction", "Bid", "BridgeError", "Call", "Card", "Claim",
-    "Contract", "Deal", "Double", "Hand", "IllegalCall", "IllegalPlay", "OutOfTurn", "ParseError",
+    "Contract", "Deal", "Double", "Hand", "IllegalCall", "IllegalPlay", "MovementError",
+    "OutOfTurn", "ParseError",
     "Pass", "Play", "Rank", "Redouble", "Seat", "Strain", "Suit", "Trick", "Vulnerability",
     "WrongPhase", "board_dealer", "board_vulnerability", "declarer_score", "imps", "score",
 ]  # fmt: skip

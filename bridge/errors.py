@@ -37,3 +37,8 @@ class OutOfTurn(IllegalCall, IllegalPlay):
 
 class WrongPhase(IllegalCall, IllegalPlay):
     """The action belongs to another phase: the auction or play is over, or a claim is pending."""
+
+
+class MovementError(BridgeError):
+    """A movement that cannot be built or asked that: wrong numbers of players or boards, a
+    board or table it does not have, a board compared before all its tables played it."""

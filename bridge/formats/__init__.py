@@ -1,5 +1,25 @@
 """Match formats: how tables' results on the same boards become a match result."""
 
+from bridge.formats.movements import (
+    Movement,
+    Sitting,
+    individual,
+    replay,
+    robot_table,
+    team_of_four,
+    teams_match,
+)
 from bridge.formats.teams import BoardComparison, TableResult, TeamsMatch
 
-__all__ = ["BoardComparison", "TableResult", "TeamsMatch"]
+__all__ = [
+    "BoardComparison",
+    "Movement",
+    "Sitting",
+    "TableResult",
+    "TeamsMatch",
+    "individual",
+    "replay",
+    "robot_table",
+    "team_of_four",
+    "teams_match",
+]
