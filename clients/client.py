@@ -328,7 +328,7 @@ class Client:
         if isinstance(message, ACTIONS):
             action_id = getattr(message, "action_id", None)
             if action_id is None:
-                action_id = f"{self._action_prefix}-{next(self._action_ids)}"
+                action_id = self.new_action_id()
                 message = message.model_copy(update={"action_id": action_id})
         future: asyncio.Future[ServerMessage] = asyncio.get_running_loop().create_future()
         self._pending[ref] = future
@@ -399,6 +399,11 @@ class Client:
             assert isinstance(reply, Ack), reply
             answers.append((message, reply))
         return answers
+
+    def new_action_id(self) -> str:
+        """An ``action_id`` no other action of this client has: its random prefix and a
+        counter."""
+        return f"{self._action_prefix}-{next(self._action_ids)}"
 
     def _moment(self, message: Any) -> object:
         """The moment of the table an action is meant for, as the view shows it: for a call,

@@ -360,30 +360,7 @@ TableAction = (
 laws and logged."""
 
 ClientMessage = Annotated[
-    Hello
-    | CreateMatch
-    | MakeCall
-    | PlayCard
-    | MakeClaim
-    | AnswerClaim
-    | WithdrawClaim
-    | WithdrawConcession
-    | Undo
-    | AnswerUndo
-    | NextBoard
-    | SetName
-    | CallDirector
-    | AskAboutCall
-    | ExplainCall
-    | SendChat
-    | Rule
-    | AssignResult
-    | AdjustScore
-    | VoidBoard
-    | Substitute
-    | GetBoard
-    | GetRecord
-    | Ping,
+    Hello | CreateMatch | TableAction | Substitute | GetBoard | GetRecord | Ping,
     Field(discriminator="type"),
 ]
 

@@ -186,13 +186,13 @@ def test_a_data_folder_of_the_users_own_keeps_its_mode(
     new.chmod(0o755)
     os.close(lock_data_folder(new))  # the server's from before: its lock file is there
     assert new.stat().st_mode & 0o777 == 0o700
-    shared = tmp_path / "shared"
-    shared.mkdir(mode=0o755)
-    shared.chmod(0o755)
-    os.close(lock_data_folder(shared))
-    assert shared.stat().st_mode & 0o777 == 0o755
+    theirs = tmp_path / "theirs"
+    theirs.mkdir(mode=0o755)
+    theirs.chmod(0o755)
+    os.close(lock_data_folder(theirs))
+    assert theirs.stat().st_mode & 0o777 == 0o755
     assert "is open to other users" in capsys.readouterr().err
-    assert (shared / LOCK_FILE).stat().st_mode & 0o777 == 0o600
+    assert (theirs / LOCK_FILE).stat().st_mode & 0o777 == 0o600
 
 
 @pytest.mark.parametrize("damage", ["append-only-file", "manifest"])

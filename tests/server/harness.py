@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
+
+from redis.asyncio import Redis
 
 from bridge import Deal, Seat
 from clients.client import Client, Link
@@ -15,6 +18,16 @@ from tests.conftest import ORGANISER_KEY
 SEATS = "NESW"
 STRONG_NORTH = "N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"
 """North holds every ace, king and queen: contracts by North-South make their top tricks."""
+
+
+async def stored_events(
+    redis: Redis, match_id: str, table: int, kind: str | None = None
+) -> list[dict[str, Any]]:
+    """A table's log as the store holds it (its JSON entries), only those of type ``kind``
+    when one is given."""
+    entries = await redis.xrange(f"{{m:{match_id}}}:t{table}:events")
+    events = [json.loads(fields[b"e"]) for _, fields in entries]
+    return [e for e in events if kind is None or e["type"] == kind]
 
 
 def one_board(deal: str = STRONG_NORTH, dealer: str = "N", vulnerable: str = "None") -> str:

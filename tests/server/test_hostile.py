@@ -5,7 +5,6 @@ log entries without end, or learn from a refusal's timing what the other table i
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections import Counter
@@ -37,6 +36,7 @@ from tests.server.harness import (
     player_updates,
     seat_everyone,
     settle,
+    stored_events,
 )
 
 DEALS = one_board()
@@ -241,12 +241,7 @@ async def test_a_seat_may_not_grow_a_boards_log_without_end(server: Server, redi
     # The table itself plays on: calls and cards are never limited by it.
     await bid(match.table(1), 1, ["P", "P"])
     await play_cards(match.table(1), 1)
-    tag = f"{{m:{created.match_id}}}"
-    chat = [
-        e
-        for _, f in await redis.xrange(f"{tag}:t1:events")
-        if (e := json.loads(f[b"e"]))["type"] == "chat"
-    ]
+    chat = await stored_events(redis, created.match_id, 1, "chat")
     assert len([c for c in chat if c["seat"] == "E"]) == EXTRA_LIMIT
     await match.close()
 
@@ -316,12 +311,7 @@ async def test_an_action_id_is_applied_once(server: Server, redis: Redis) -> Non
     assert first.type == again.type == "ack"  # type: ignore[attr-defined]
     assert again.seq == first.seq  # type: ignore[attr-defined]
     assert (first.repeated, again.repeated) == (False, True)  # type: ignore[attr-defined]
-    tag = f"{{m:{created.match_id}}}"
-    calls = [
-        e
-        for _, f in await redis.xrange(f"{tag}:t1:events")
-        if (e := json.loads(f[b"e"]))["type"] == "call"
-    ]
+    calls = await stored_events(redis, created.match_id, 1, "call")
     assert [(c["call"], c.get("id")) for c in calls] == [("1NT", "n-1nt")]
     # Another id is another action (here refused: not North's turn).
     with pytest.raises(ClientError):
@@ -550,12 +540,7 @@ async def test_asking_for_the_next_board_twice_is_refused(server: Server, redis:
     with pytest.raises(ClientError) as again:
         await north.next_board()
     assert again.value.code == ErrorCode.WRONG_PHASE
-    tag = f"{{m:{created.match_id}}}"
-    ready = [
-        e
-        for _, f in await redis.xrange(f"{tag}:t1:events")
-        if (e := json.loads(f[b"e"]))["type"] == "ready"
-    ]
+    ready = await stored_events(redis, created.match_id, 1, "ready")
     assert [e["seat"] for e in ready] == ["N"]
     await match.close()
 
@@ -572,12 +557,8 @@ async def test_a_seat_that_keeps_reconnecting_grows_the_log_no_further(redis: Re
             client = await Client.connect(link, robot=attempt % 2 == 0)
             await client.close()
         await asyncio.sleep(0.2)
-        tag = f"{{m:{created.match_id}}}"
-        presence = [
-            e
-            for _, f in await redis.xrange(f"{tag}:t1:events")
-            if (e := json.loads(f[b"e"]))["type"] == "presence" and e["seat"] == "N"
-        ]
+        stored = await stored_events(redis, created.match_id, 1, "presence")
+        presence = [e for e in stored if e["seat"] == "N"]
         assert len(presence) == PRESENCE_LIMIT
         # The rest of the table is not held back: another seat's presence is still noted.
         east = await Client.connect(created.seats[1].link or "")

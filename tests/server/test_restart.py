@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -26,14 +25,14 @@ from tests.server.harness import (
     play_cards,
     seat_everyone,
     settle,
+    stored_events,
 )
 
 DEALS = one_board()
 
 
 async def stored_cards(redis: Redis, match_id: str, table: int) -> list[str]:
-    entries = await redis.xrange(f"{{m:{match_id}}}:t{table}:events")
-    return [e["card"] for _, f in entries if (e := json.loads(f[b"e"]))["type"] == "card"]
+    return [e["card"] for e in await stored_events(redis, match_id, table, "card")]
 
 
 @pytest.mark.asyncio
@@ -171,68 +170,73 @@ async def own_redis(tmp_path: Path) -> AsyncIterator[RedisProcess]:
     await process.astop()
 
 
-@pytest.mark.asyncio
-async def test_redis_crash_refuses_actions_then_loses_none(own_redis: RedisProcess) -> None:
+@pytest_asyncio.fixture
+async def on_own_redis(own_redis: RedisProcess) -> AsyncIterator[Server]:
+    """A server on a Redis of the test's own, which the test may kill and start again."""
     redis = Redis.from_url(own_redis.url)
     server = Server(redis, ORGANISER_KEY, robot_delay=0)
     await server.start()
     try:
-        created = await create(server, boards=1, deals_pbn=DEALS)
-        match = await seat_everyone(server, created)
-        table = match.table(1)
-        await bid(table, 1, ["3NT", "P", "P", "P"])
-        await play_cards(table, 1, count=3)
-
-        own_redis.kill()  # as a crash would: no shutdown, no final write
-        view = await board_view(table["N"], 1)
-        assert view.acting is not None
-        actor = table[view.acting]
-        card = (await board_view(actor, 1)).legal[0]
-        with pytest.raises(ClientError) as refused:
-            await actor.play(card)
-        assert refused.value.code == ErrorCode.UNAVAILABLE
-        assert (await board_view(table["N"], 1)) == view  # nothing was applied
-        # The server cannot tell whether its store took the card: the client keeps it.
-        [in_doubt] = actor.in_doubt.values()
-        assert in_doubt.card == card
-
-        await own_redis.astart()  # same port, same folder: the append-only file is replayed
-        [(_message, ack)] = await actor.resend()  # the same action_id: applied once
-        assert isinstance(ack, Ack)
-        assert not ack.repeated
-        assert not actor.in_doubt
-        await settle(table, ack.seq)
-        cards = await stored_cards(redis, created.match_id, 1)
-        assert len(cards) == 4
-        assert cards[-1] == card
-        await play_cards(table, 1)
-        assert len(await stored_cards(redis, created.match_id, 1)) == 52
-        await match.close()
+        yield server
     finally:
         await server.close()
         await redis.aclose()
 
 
 @pytest.mark.asyncio
-async def test_robots_carry_on_after_the_store_was_down(own_redis: RedisProcess) -> None:
+async def test_redis_crash_refuses_actions_then_loses_none(
+    own_redis: RedisProcess, on_own_redis: Server
+) -> None:
+    server, redis = on_own_redis, on_own_redis.redis
+    created = await create(server, boards=1, deals_pbn=DEALS)
+    match = await seat_everyone(server, created)
+    table = match.table(1)
+    await bid(table, 1, ["3NT", "P", "P", "P"])
+    await play_cards(table, 1, count=3)
+
+    own_redis.kill()  # as a crash would: no shutdown, no final write
+    view = await board_view(table["N"], 1)
+    assert view.acting is not None
+    actor = table[view.acting]
+    card = (await board_view(actor, 1)).legal[0]
+    with pytest.raises(ClientError) as refused:
+        await actor.play(card)
+    assert refused.value.code == ErrorCode.UNAVAILABLE
+    assert (await board_view(table["N"], 1)) == view  # nothing was applied
+    # The server cannot tell whether its store took the card: the client keeps it.
+    [in_doubt] = actor.in_doubt.values()
+    assert in_doubt.card == card
+
+    await own_redis.astart()  # same port, same folder: the append-only file is replayed
+    [(_message, ack)] = await actor.resend()  # the same action_id: applied once
+    assert isinstance(ack, Ack)
+    assert not ack.repeated
+    assert not actor.in_doubt
+    await settle(table, ack.seq)
+    cards = await stored_cards(redis, created.match_id, 1)
+    assert len(cards) == 4
+    assert cards[-1] == card
+    await play_cards(table, 1)
+    assert len(await stored_cards(redis, created.match_id, 1)) == 52
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_robots_carry_on_after_the_store_was_down(
+    own_redis: RedisProcess, on_own_redis: Server
+) -> None:
     # Eight robots play at full speed; the store goes away in the middle and comes back a
     # moment later. Each robot's action in doubt is sent again until it is answered (the
     # robot does not go back to waiting for an update that nobody else can cause).
-    redis = Redis.from_url(own_redis.url)
-    server = Server(redis, ORGANISER_KEY, robot_delay=0)
-    await server.start()
-    try:
-        created = await create(server, boards=4, robots=["t1", "t2"])
-        await asyncio.sleep(0.3)
-        own_redis.kill()
-        await asyncio.sleep(1.5)
-        await own_redis.astart()
-        director = await Client.connect(created.director)
-        view = await director.wait_for(lambda v: v if v.match.finished else None, timeout=60)
-        assert len(view.match.boards) == 4
-        await director.close()
-        refused = [e for robot in server.robot_players for e in robot.errors]
-        assert refused == []
-    finally:
-        await server.close()
-        await redis.aclose()
+    server = on_own_redis
+    created = await create(server, boards=4, robots=["t1", "t2"])
+    await asyncio.sleep(0.3)
+    own_redis.kill()
+    await asyncio.sleep(1.5)
+    await own_redis.astart()
+    director = await Client.connect(created.director)
+    view = await director.wait_for(lambda v: v if v.match.finished else None, timeout=60)
+    assert len(view.match.boards) == 4
+    await director.close()
+    refused = [e for robot in server.robot_players for e in robot.errors]
+    assert refused == []

@@ -3,8 +3,6 @@ logged as events and never by deleting history; the other table never hears of i
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from redis.asyncio import Redis
 
@@ -23,6 +21,7 @@ from tests.server.harness import (
     player_updates,
     seat_everyone,
     settle,
+    stored_events,
 )
 
 DEALS = one_board()
@@ -63,10 +62,7 @@ async def test_a_call_taken_back_when_both_opponents_agree(server: Server, redis
     events = [e.type for u in player_updates(table["W"]) for e in u.events]
     assert events[-4:] == ["undo_requested", "undo_answered", "undo_answered", "undone"]
     # History is kept: the log holds the call, the request, the answers.
-    log = [
-        json.loads(f[b"e"])["type"]
-        for _, f in await redis.xrange(f"{{m:{created.match_id}}}:t1:events")
-    ]
+    log = [e["type"] for e in await stored_events(redis, created.match_id, 1)]
     kept = [kind for kind in log if kind in ("call", "undo_request", "undo_answer")]
     assert kept == ["call", "call", "undo_request", "undo_answer", "undo_answer"]
     # Table 2 heard nothing of it.
