@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from redis.asyncio import Redis
+from redis.exceptions import RedisError
 
 from bridge import Deal
 from clients.client import Client, ClientError, Link
@@ -81,8 +82,7 @@ class SoakClient(Client):
             message = message_of(ref)
             if isinstance(message, TableAction):
                 if message.action_id is None:  # as the library names it (a resend keeps it)
-                    new = f"{self._action_prefix}-{next(self._action_ids)}"
-                    message = message.model_copy(update={"action_id": new})
+                    message = message.model_copy(update={"action_id": self.new_action_id()})
                 action_id = message.action_id
             return message
 
@@ -242,6 +242,19 @@ class ServerProcess:
                 await self.process.wait()
 
 
+async def answering(redis: Redis, within: float = 30.0) -> None:
+    """Wait until the store answers (its server restarts it after a kill, with backoff)."""
+    deadline = time.monotonic() + within
+    while True:
+        try:
+            await redis.ping()
+            return
+        except (RedisError, OSError):
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.2)
+
+
 def store(server: ServerProcess) -> Redis:
     """The server's embedded Redis, with its password (to read the logs back)."""
     password = (server.data / "redis" / "redis.password").read_text().strip()
@@ -360,6 +373,7 @@ async def soak(
         figures.matches = len(created)
         redis = store(server)
         try:
+            await answering(redis)  # a Redis killed just before the end is being restarted
             await check(redis, created, robots, figures)
         finally:
             await redis.aclose()
