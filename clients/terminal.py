@@ -45,7 +45,7 @@ from rich.table import Table
 from rich.text import Text
 from websockets.exceptions import WebSocketException
 
-from clients.client import Client, ClientError
+from clients.client import UNKNOWN_OUTCOME, Client, ClientError
 from protocol.errors import ErrorCode
 from protocol.messages import (
     AdjustScore,
@@ -2385,7 +2385,7 @@ class TerminalTable:
         try:
             reply = await self.client.request(lambda ref: message.model_copy(update={"ref": ref}))
         except ClientError as error:
-            if error.code == ErrorCode.UNAVAILABLE and self.client.in_doubt:
+            if error.code in UNKNOWN_OUTCOME and self.client.in_doubt:
                 self.say(
                     "The server could not store it just now: it goes again with your next "
                     "command, or once the connection is back (the table never takes it twice)",

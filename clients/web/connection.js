@@ -14,6 +14,8 @@ const PING_EVERY_MS = 15000;
 const PONG_WITHIN_MS = 10000;
 /** How long an action the store could not take waits before it is sent again. */
 const RESEND_AFTER_MS = 2000;
+/** Refusals after which the server cannot say whether it stored the action (SPEC.md 6). */
+const UNKNOWN_OUTCOME = new Set(["unavailable", "internal"]);
 /** Hello errors after which trying again cannot help. */
 const FATAL = new Set(["bad_token", "unsupported_version", "forbidden"]);
 /** The messages that act on the match (SPEC.md section 6): each carries an action_id. */
@@ -231,7 +233,7 @@ export class Connection {
     }
     const request = message.ref == null ? undefined : this.pending.get(message.ref);
     if (message.ref != null) this.pending.delete(message.ref);
-    if (request && message.type === "error" && message.code === "unavailable" && ACTIONS.has(request.type)) {
+    if (request && message.type === "error" && UNKNOWN_OUTCOME.has(message.code) && ACTIONS.has(request.type)) {
       // The server cannot tell whether its store took it: in doubt, sent again shortly.
       this.inDoubt.push(request);
       clearTimeout(this.resendTimer);
