@@ -274,10 +274,16 @@ class Server:
 
     async def start(self) -> None:
         # A filter on a logger sees only that logger's own records, not its children's: put
-        # it on the handlers, which every record reaches.
-        for handler in logging.getLogger().handlers:
+        # it on the handlers, which every record reaches, one instance for all of them so
+        # that each record is counted once.
+        handlers = logging.getLogger().handlers
+        shared = next(
+            (f for h in handlers for f in h.filters if isinstance(f, RepeatedLogFilter)),
+            RepeatedLogFilter(),
+        )
+        for handler in handlers:
             if not any(isinstance(f, RepeatedLogFilter) for f in handler.filters):
-                handler.addFilter(RepeatedLogFilter())
+                handler.addFilter(shared)
         self._server = await serve(
             self._handle,
             self.host,

@@ -12,6 +12,7 @@ import logging
 import resource
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 __all__ = [
@@ -194,15 +195,22 @@ class AddressThrottle:
 
 class RepeatedLogFilter(logging.Filter):
     """Let at most ``per_second`` records of one kind (logger, level, message template)
-    through each second; say once how many were left out."""
+    through each second; say once how many were left out.
 
-    def __init__(self, per_second: int = 5) -> None:
+    One instance may sit on several handlers: it decides once per record and every
+    handler gets that decision (a record counted once, its message rewritten once)."""
+
+    def __init__(self, per_second: int = 5, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
         self.per_second = per_second
+        self._clock = clock
         self._counts: dict[tuple[str, int, str], tuple[int, int]] = {}
 
     def filter(self, record: logging.LogRecord) -> bool:
-        second = int(time.monotonic())
+        decided: bool | None = getattr(record, "_repeated_log_decision", None)
+        if decided is not None:
+            return decided
+        second = int(self._clock())
         key = (record.name, record.levelno, str(record.msg))
         started, count = self._counts.get(key, (second, 0))
         if started != second:
@@ -213,4 +221,6 @@ class RepeatedLogFilter(logging.Filter):
         self._counts[key] = (started, count)
         if len(self._counts) > 10_000:
             self._counts.clear()
-        return count <= self.per_second
+        decided = count <= self.per_second
+        record._repeated_log_decision = decided
+        return decided

@@ -620,12 +620,17 @@ async def test_repeated_log_lines_are_summarised(redis: Redis) -> None:
     root.addHandler(handler)
     server = await started(redis, Limits())
     try:
+        first = int(time.monotonic())
         for logger in ("server.app", "websockets.server"):
             for _ in range(50):
                 logging.getLogger(logger).warning("dropping a connection from %s", "192.0.2.1")
+        # Five a second get through; a slow machine may cross into the next second (and
+        # then one more line says how many were left out).
+        seconds = int(time.monotonic()) - first + 1
         by_logger = Counter(record.name for record in seen)
-        assert 0 < by_logger["server.app"] <= 5
-        assert 0 < by_logger["websockets.server"] <= 5
+        assert 0 < by_logger["server.app"] <= 6 * seconds
+        assert 0 < by_logger["websockets.server"] <= 6 * seconds
+        assert len(seen) < 100
     finally:
         await server.close()
         root.removeHandler(handler)

@@ -51,6 +51,42 @@ class TestRepeatedLogFilter:
         finally:
             logger.removeFilter(log_filter)
 
+    def test_one_filter_on_several_handlers_counts_each_record_once(self) -> None:
+        # The server puts one instance on every handler of the root logger. A record that
+        # reaches three handlers is one line, not three: each handler keeps the same lines,
+        # and the summary is said once, on the first line of the next second.
+        now = [100.2]
+        log_filter = RepeatedLogFilter(per_second=5, clock=lambda: now[0])
+        kept: list[list[str]] = [[], [], []]
+
+        class Keep(logging.Handler):
+            def __init__(self, into: list[str]) -> None:
+                super().__init__()
+                self.into = into
+
+            def emit(self, record: logging.LogRecord) -> None:
+                self.into.append(record.getMessage())
+
+        logger = logging.getLogger("tests.flood.shared")
+        logger.propagate = False
+        handlers = [Keep(into) for into in kept]
+        for handler in handlers:
+            handler.addFilter(log_filter)
+            logger.addHandler(handler)
+        try:
+            for _ in range(40):
+                logger.warning("dropping a connection from %s", "192.0.2.1")
+            now[0] = 101.1
+            for _ in range(3):
+                logger.warning("dropping a connection from %s", "192.0.2.1")
+        finally:
+            for handler in handlers:
+                logger.removeHandler(handler)
+            logger.propagate = True
+        line = "dropping a connection from 192.0.2.1"
+        expected = [line] * 5 + [f"{line} (35 similar lines left out)"] + [line] * 2
+        assert kept == [expected, expected, expected]
+
 
 def test_the_default_limits_leave_room_for_a_club() -> None:
     limits = Limits()
