@@ -62,12 +62,12 @@ from server.limits import (
     TokenBucket,
     client_key,
 )
-from server.matches import MatchRuntime, Subscriber, TableAction
+from server.matches import MatchRuntime, Subscriber, TableAction, fold, now_ms
 
 if TYPE_CHECKING:
     from clients.robot import Robot
 from server.records import match_record
-from server.state import MatchConfig
+from server.state import MatchConfig, default_movement
 from server.store import Grant, Store
 from server.views import Player, Viewer, Watcher
 
@@ -717,6 +717,7 @@ class Server:
             request.chat,
             request.review_seconds,
             request.robot_delay_ms,
+            movement=default_movement(request.format, boards),
         )
         grants: dict[str, Grant] = {}
         robot_nonces: dict[str, str] = {}
@@ -749,8 +750,9 @@ class Server:
             spectator = f"{base}/watch#{token}"
         director_token = secrets.token_urlsafe(24)
         grants[director_token] = Grant(match_id, "director")
-        first = {"type": "start", "board": boards[0].number}
-        await self.store.create_match(config, grants, first, robot_nonces, table2)
+        logs = {} if table2 is None else {2: table2[0]}
+        starts = fold(config, logs, ()).starts(now_ms())
+        await self.store.create_match(config, grants, starts, robot_nonces, table2)
         log.info("match %s created: %s, %d boards", match_id, request.format, len(boards))
         if robot_nonces:
             self._start_robots(config, robot_nonces)

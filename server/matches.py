@@ -20,7 +20,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from redis.exceptions import RedisError
 
@@ -52,6 +52,7 @@ from protocol.messages import (
 from server.state import (
     EXTRA_EVENTS,
     MATCH_EVENTS,
+    BoardState,
     Effect,
     MatchConfig,
     MatchState,
@@ -61,7 +62,15 @@ from server.state import (
 from server.store import Appended, MatchLogs, ResultChange, Store
 from server.views import Player, Viewer, Watcher, board_record, project, receives, snapshot
 
-__all__ = ["RESUME_LIMIT", "MatchRuntime", "Subscriber", "TableAction", "now_ms"]
+__all__ = [
+    "RESUME_LIMIT",
+    "MatchRuntime",
+    "Subscriber",
+    "TableAction",
+    "fold",
+    "now_ms",
+    "seats_of",
+]
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +82,11 @@ PLAY_EVENTS = frozenset(
 )
 """Table events refused once the match is over."""
 WATCH_MODES: tuple[Literal["live", "delayed", "director"], ...] = ("live", "delayed", "director")
-PLAYERS = tuple(Player(table, seat) for table in (1, 2) for seat in Seat)
+
+
+def seats_of(config: MatchConfig) -> tuple[Player, ...]:
+    """Every seat of every table of the match."""
+    return tuple(Player(table, seat) for table in config.tables for seat in Seat)
 
 
 def now_ms() -> int:
@@ -187,7 +200,7 @@ class Loaded:
                     # again later carries it too).
                     acked.setdefault((director, fixed["id"]), count)
             seq[watcher] = count
-        for player in PLAYERS:
+        for player in seats_of(logs.config):
             count = 0
             for table, event in table_entries(player.table, logs.tables[player.table]):
                 if receives(player, table, event):
@@ -405,7 +418,7 @@ class MatchRuntime:
         """Mark away the seats the log says are connected but have no connection here (after
         a restart, nobody is connected yet)."""
         async with self.lock:
-            for player in PLAYERS:
+            for player in seats_of(self.config):
                 seats = self.state.tables[player.table].seats
                 if seats[player.seat].connected:
                     await self._note_presence(player)
@@ -518,23 +531,33 @@ class MatchRuntime:
             raise wire_error(error, action) from None
         board = effect.board
         change = None
-        next_start: StoredEvent | None = None
+        starts: list[tuple[int, StoredEvent]] = []
         if effect.committed and board is not None:
             if board.result is not None:
                 result = result_to_json(board.result, board.assigned)
-                change = ResultChange("commit", board.spec.number, result)
-            upcoming = self.state.next_board(table)
-            if upcoming is not None:
-                next_start = {"type": "start", "board": upcoming, "at": event.get("at", now_ms())}
+                change = self._change("commit", board, table, result)
+            starts = self.state.starts(event.get("at", now_ms()))
         elif event["type"] == "assign" and board is not None and board.committed:
             assert board.result is not None
             result = result_to_json(board.result, True)
-            change = ResultChange("assign", board.spec.number, result)
-        appended = await self._store(table, event, change, next_start)
+            change = self._change("assign", board, table, result)
+        appended = await self._store(table, event, change, starts)
         self._publish(table, event, effect)
         seq = 0 if viewer is None else self.seq_of(viewer)
         await self._after(appended)
         return seq
+
+    def _change(
+        self,
+        kind: Literal["commit", "assign"],
+        board: BoardState,
+        table: int,
+        result: dict[str, Any],
+    ) -> ResultChange:
+        """Store ``table``'s result of ``board``, to be compared with its other plays."""
+        number = board.spec.number
+        plays = self.config.movement.plays(number)
+        return ResultChange(kind, number, result, plays, (board.round, table))
 
     async def _fix(self, viewer: Viewer, action: AdjustScore | VoidBoard) -> int:
         """The director voids a board or gives it an artificial score: published to everyone
@@ -551,7 +574,8 @@ class MatchRuntime:
         )
         if action.action_id is not None:
             payload["id"] = action.action_id
-        appended = await self._store(0, None, ResultChange("fix", action.board, payload), None)
+        plays = self.config.movement.plays(action.board)
+        appended = await self._store(0, None, ResultChange("fix", action.board, payload, plays), [])
         return await self._after(appended, viewer)
 
     async def _store(
@@ -559,14 +583,20 @@ class MatchRuntime:
         table: int,
         event: StoredEvent | None,
         change: ResultChange | None,
-        next_start: StoredEvent | None,
+        starts: list[tuple[int, StoredEvent]],
     ) -> Appended:
         # From here the state may hold the event; until the store confirms it, a failure
         # leaves it unknown whether it was stored: reload before the next action.
         self._stale = True
         try:
             appended = await self.store.append(
-                self.config.match_id, table, event, change, next_start, len(self.config.boards)
+                self.config.match_id,
+                table,
+                event,
+                change,
+                starts,
+                len(self.config.boards),
+                self.config.tables,
             )
         except (RedisError, OSError) as error:
             log.warning("match %s: store unavailable: %s", self.config.match_id, error)
@@ -578,26 +608,25 @@ class MatchRuntime:
 
     async def _after(self, appended: Appended, viewer: Viewer | None = None) -> int:
         """Fold and publish what the store appended after an event: the comparison, the end
-        of the match, the next board; then start the boards a director's decision freed, and
-        time the reviews. Returns ``viewer``'s sequence number of the comparison's update (a
+        of the match, the boards started; then start the boards a director's decision freed,
+        and time the reviews. Returns ``viewer``'s sequence number of the comparison's update (a
         director's fix is recorded there), or of the last one before, if none."""
-        freed: tuple[int, ...] = ()
+        freed = False
         seq = 0 if viewer is None else self.seq_of(viewer)
         if appended.compared is not None:
             effect = self.state.apply(0, appended.compared)
             self._publish(0, appended.compared, effect)
-            freed = effect.abandoned
+            freed = bool(effect.abandoned) or appended.compared.get("fix") is not None
             seq = 0 if viewer is None else self.seq_of(viewer)
         if appended.finished:
             finished: StoredEvent = {"type": "finished"}
             self._publish(0, finished, self.state.apply(0, finished))
-        if appended.start is not None:
-            effect = self.state.apply(appended.table, appended.start)
-            self._publish(appended.table, appended.start, effect)
-        for table in freed:
-            upcoming = self.state.next_board(table)
-            if upcoming is not None:
-                start: StoredEvent = {"type": "start", "board": upcoming, "at": now_ms()}
+        for table, start in appended.starts:
+            self._publish(table, start, self.state.apply(table, start))
+        if freed:
+            # A voided or scored board needs no play: tables that waited for it (or played
+            # it) go on.
+            for table, start in self.state.starts(now_ms()):
                 await self._append(table, start, None)
         self._time_reviews()
         return seq
@@ -786,8 +815,8 @@ class MatchRuntime:
     def _publish(self, table: int, event: StoredEvent, effect: Effect) -> None:
         """Mirror a stored entry and send each subscriber that receives it its update."""
         if table == 0:
-            self.tables[1].append(event)
-            self.tables[2].append(event)
+            for log in self.tables.values():
+                log.append(event)
         else:
             self.tables[table].append(event)
         self.watch.append((table, event))

@@ -11,7 +11,8 @@ written by the server when it logged them.
 
 Table events (``seat`` a letter, ``at`` on each):
 
-- ``start`` {board}; ``call`` {seat, call, alert?}; ``card`` {seat, card}
+- ``start`` {board, round (none before movements: round 1)}
+- ``call`` {seat, call, alert?}; ``card`` {seat, card}
 - ``claim`` {seat, tricks, statement?}; ``answer`` {seat, accept}; ``withdraw_claim`` {seat};
   ``withdraw_concession`` {seat}
 - ``undo_request`` {seat}; ``undo_answer`` {seat? (none: the director), accept};
@@ -22,8 +23,8 @@ Table events (``seat`` a letter, ``at`` on each):
 - ``name`` {seat, name?}; ``presence`` {seat, connected, robot}; ``substitute`` {seat, robot}
 - ``ready`` {seat}; ``review_over`` {board}
 
-Match events (logged at "table 0", in every log): ``compared`` {board, table1, table2, fix},
-``finished``.
+Match events (logged at "table 0", in every log): ``compared`` {board, plays: [{round,
+table, result}], fix} (before movements: {board, table1, table2, fix}), ``finished``.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from bridge import (
     Vulnerability,
     WrongPhase,
 )
-from bridge.formats import TableResult, TeamsMatch
+from bridge.formats import Movement, TableResult, TeamsMatch, robot_table, teams_match
 from bridge.play import Claim
 
 __all__ = [
@@ -157,6 +158,8 @@ class MatchConfig:
     chat: ChatMode = "opponents"
     review_seconds: int = 0
     robot_delay_ms: int | None = None
+    movement: Movement = field(kw_only=True)
+    """Who sits where in each round, which boards each table plays, how they are scored."""
 
     def to_json(self) -> str:
         return json.dumps(
@@ -172,17 +175,20 @@ class MatchConfig:
                 "chat": self.chat,
                 "review_seconds": self.review_seconds,
                 "robot_delay_ms": self.robot_delay_ms,
+                "movement": self.movement.to_dict(),
             }
         )
 
     @classmethod
     def from_json(cls, text: str | bytes) -> MatchConfig:
         data = json.loads(text)
+        boards = tuple(BoardSpec.from_json(board) for board in data["boards"])
+        movement = data.get("movement")  # a match stored before movements: teams or robots
         return cls(
             data["match_id"],
             data["team_a"],
             data["team_b"],
-            tuple(BoardSpec.from_json(board) for board in data["boards"]),
+            boards,
             data["spectators"],
             data.get("format", "teams"),
             tuple((table, seat) for table, seat in data.get("robots", [])),
@@ -190,6 +196,11 @@ class MatchConfig:
             data.get("chat", "opponents"),
             data.get("review_seconds", 0),
             data.get("robot_delay_ms"),
+            movement=(
+                default_movement(data.get("format", "teams"), boards)
+                if movement is None
+                else Movement.from_dict(movement)
+            ),
         )
 
     def team_of(self, table: int, seat: Seat) -> Literal["A", "B"]:
@@ -198,11 +209,17 @@ class MatchConfig:
 
     @property
     def tables(self) -> tuple[int, ...]:
-        return (1, 2)
+        return self.movement.tables
 
     def review_seconds_at(self, table: int) -> int:
         """The robots' table of the robot-table format was played at once: no review there."""
         return 0 if self.format == "robot-table" and table == 2 else self.review_seconds
+
+
+def default_movement(format: str, boards: tuple[BoardSpec, ...]) -> Movement:
+    """The movement of a teams or robot-table match of these boards, in their order."""
+    shape = robot_table if format == "robot-table" else teams_match
+    return shape(len(boards)).renumbered([b.number for b in boards])
 
 
 def result_to_json(result: TableResult, assigned: bool = False) -> dict[str, Any]:
@@ -217,6 +234,14 @@ def result_to_json(result: TableResult, assigned: bool = False) -> dict[str, Any
     if assigned:
         data["assigned"] = True
     return data
+
+
+def compared_plays(event: StoredEvent) -> list[tuple[int, int, dict[str, Any] | None]]:
+    """(round, table, result) of each play in a ``compared`` event (logged before
+    movements: ``table1`` and ``table2``, round 1)."""
+    if "plays" in event:
+        return [(p["round"], p["table"], p["result"]) for p in event["plays"]]
+    return [(1, table, event.get(f"table{table}")) for table in (1, 2)]
 
 
 def result_from_json(data: dict[str, Any]) -> TableResult:
@@ -257,6 +282,8 @@ class BoardState:
 
     spec: BoardSpec
     auction: Auction
+    round: int = 1
+    """The round of the movement in which the table plays the board."""
     alerts: dict[int, str] = field(default_factory=dict)
     play: Play | None = None
     result: TableResult | None = None
@@ -287,8 +314,8 @@ class BoardState:
     """How many presence events each seat had logged while this board was the table's."""
 
     @classmethod
-    def start(cls, spec: BoardSpec) -> BoardState:
-        return cls(spec, Auction(spec.dealer))
+    def start(cls, spec: BoardSpec, round_number: int = 1) -> BoardState:
+        return cls(spec, Auction(spec.dealer), round_number)
 
     @property
     def is_finished(self) -> bool:
@@ -372,8 +399,22 @@ class TableState:
         """(board number, result, assigned) for each board this table has finished."""
         return [(b.spec.number, b.result, b.assigned) for b in self.boards if b.result is not None]
 
-    def board(self, number: int) -> BoardState | None:
-        return next((b for b in self.boards if b.spec.number == number), None)
+    @property
+    def round(self) -> int | None:
+        """The round the table is in (its board's), None before its first board."""
+        current = self.current
+        return None if current is None else current.round
+
+    def board(self, number: int, round_number: int | None = None) -> BoardState | None:
+        """The table's play of board ``number`` (in ``round_number``; else the latest)."""
+        return next(
+            (
+                b
+                for b in reversed(self.boards)
+                if b.spec.number == number and round_number in (None, b.round)
+            ),
+            None,
+        )
 
     def is_between_boards(self) -> bool:
         current = self.current
@@ -410,6 +451,13 @@ class MatchState:
         )
         self.fixed: set[int] = set()
         """Boards the director voided or gave an artificial score."""
+        self.compared: dict[int, dict[tuple[int, int], TableResult | None]] = {}
+        """Each compared board's result at each of its plays (round, table): None where the
+        director's fix stood in for a play."""
+        plays = [config.movement.plays(number) for number in config.movement.boards]
+        self.match_by_table = all(len({t for _r, t in p}) == len(p) == 2 for p in plays)
+        """Every board is played once at each of two tables: the match is compared table
+        against table (:attr:`match`), as a teams match."""
         self.finished = False
 
     # -- folding ---------------------------------------------------------------------
@@ -445,6 +493,8 @@ class MatchState:
         scratch.config = self.config
         scratch.match = self.match
         scratch.fixed = set(self.fixed)
+        scratch.compared = self.compared
+        scratch.match_by_table = self.match_by_table
         scratch.finished = self.finished
         scratch.tables = {
             table: TableState(
@@ -472,13 +522,22 @@ class MatchState:
 
     def _start(self, state: TableState, event: StoredEvent) -> Effect:
         number = event["board"]
+        round_number = event.get("round", 1)  # logged before movements: one round
         spec = next((b for b in self.config.boards if b.number == number), None)
-        if spec is None or state.board(number) is not None:
+        sitting = next(
+            (
+                s
+                for s in self.config.movement.round(round_number)
+                if s.table == state.number and number in s.boards
+            ),
+            None,
+        )
+        if spec is None or sitting is None or state.board(number, round_number) is not None:
             raise BridgeError(f"board {number} is not next at table {state.number}")
         current = state.current
         if current is not None and not current.committed:
             raise WrongPhase("the board in play is not finished")
-        board = BoardState.start(spec)
+        board = BoardState.start(spec, round_number)
         state.boards.append(board)
         return Effect(board)
 
@@ -827,9 +886,13 @@ class MatchState:
     def _compared(self, event: StoredEvent) -> Effect:
         number = event["board"]
         match = self.match
-        for table in (1, 2):
-            data = event.get(f"table{table}")
-            if data is None:
+        plays = compared_plays(event)
+        self.compared[number] = {
+            (round_number, table): None if data is None else result_from_json(data)
+            for round_number, table, data in plays
+        }
+        for _round, table, data in plays:
+            if data is None or not self.match_by_table:
                 continue
             result = result_from_json(data)
             if data.get("assigned") or (number, table) in match.results:
@@ -845,9 +908,9 @@ class MatchState:
             )
             self.fixed.add(number)
             for table, state in self.tables.items():
-                played = state.board(number)
-                if played is not None:
-                    played.fixed = True
+                for played in state.boards:
+                    if played.spec.number == number:
+                        played.fixed = True
                 board = state.current
                 if board is not None and board.spec.number == number and not board.is_finished:
                     board.abandoned = True
@@ -859,17 +922,51 @@ class MatchState:
 
     # -- what the store must append after an event ---------------------------------------
 
-    def next_board(self, table: int) -> int | None:
-        """The number of the board to start at ``table`` now, if any: the next in the match's
-        order that this table has not played and the director has not voided or scored."""
+    def next_board(self, table: int) -> tuple[int, int] | None:
+        """The (round, board) to start at ``table`` now, if any. A table plays its boards of
+        a round in the movement's order, leaving out those the director voided or scored;
+        it goes on to the next round once every table is done with this one (until then
+        it waits for the other tables)."""
         state = self.tables[table]
         if state.current is not None and not state.current.committed:
             return None
-        started = {b.spec.number for b in state.boards}
-        for spec in self.config.boards:
-            if spec.number not in started and spec.number not in self.fixed:
-                return spec.number
+        movement = self.config.movement
+        rounds = movement.rounds
+        current = state.round or rounds[0]
+        for round_number in rounds[rounds.index(current) :]:
+            if round_number != current and not self.round_done(round_number - 1):
+                return None
+            sitting = next((s for s in movement.round(round_number) if s.table == table), None)
+            if sitting is None:
+                continue
+            for number in sitting.boards:
+                if number not in self.fixed and state.board(number, round_number) is None:
+                    return round_number, number
         return None
+
+    def round_done(self, round_number: int) -> bool:
+        """Whether every table is done with its boards of ``round_number`` (a board the
+        director voided or scored needs no play)."""
+        if round_number not in self.config.movement.rounds:
+            return True
+        for sitting in self.config.movement.round(round_number):
+            for number in sitting.boards:
+                board = self.tables[sitting.table].board(number, round_number)
+                if number not in self.fixed and (board is None or not board.committed):
+                    return False
+        return True
+
+    def starts(self, at: int) -> list[tuple[int, StoredEvent]]:
+        """The board to start now at every table that has one (logged at ``at``)."""
+        found: list[tuple[int, StoredEvent]] = []
+        for table in self.tables:
+            upcoming = self.next_board(table)
+            if upcoming is not None:
+                round_number, number = upcoming
+                found.append(
+                    (table, {"type": "start", "board": number, "round": round_number, "at": at})
+                )
+        return found
 
     _TABLE_EVENTS: ClassVar[dict[str, Callable[[MatchState, TableState, StoredEvent], Effect]]] = {
         "start": _start,

@@ -3,11 +3,12 @@
 Keys of a match share the hash tag ``{m:ID}`` (Redis Cluster ready):
 
 - ``{m:ID}:config``     the organiser's setup (JSON), deals included; never sent to clients
-- ``{m:ID}:t1:events``  table 1's log (stream); ``{m:ID}:t2:events`` table 2's
+- ``{m:ID}:tN:events``  table N's log (stream), one per table of the movement
 - ``{m:ID}:watch``      every table event tagged with its table, and the comparisons (stream)
-- ``{m:ID}:results``    each table's result per board, hidden until both are in; the
-  director's fix of a board (void, artificial score); which boards are compared (hash)
-- ``{m:ID}:swings``     each board's comparison once both tables are done with it (stream)
+- ``{m:ID}:results``    each play's result per board (see :func:`play_field`), hidden until
+  every play of the board is in; the director's fix of a board (void, artificial score);
+  which boards are compared (hash)
+- ``{m:ID}:swings``     each board's comparison once every play of it is in (stream)
 - ``{m:ID}:seats``      each seat's token key (to revoke it when the director substitutes)
 - ``{m:ID}:robots``     a nonce per seat the server's robots play: the server derives the
   robot's token from it and the organiser key, so no usable token is stored
@@ -18,10 +19,10 @@ link's token speaks for; the token itself is not stored).
 
 Every accepted action goes through one Lua script, :data:`APPEND_SCRIPT`, that appends it to
 its table's log and the watchers' log, stores the table's result when the table is done
-with a board (its review over) and, only when the other table's result is already there,
-appends the comparison to both tables' logs, the watchers' log and the swings: published
-exactly once, however close together the tables finish, because the script runs
-atomically. The director's assigned results and fixes go through the same script, which
+with a board (its review over) and, only when every other play of the board (at any
+number of tables, in any round) has its result there, appends the comparison to every
+table's log, the watchers' log and the swings: published exactly once, however close
+together the tables finish, because the script runs atomically. The director's assigned results and fixes go through the same script, which
 publishes the board's comparison again when they change a compared board.
 """
 
@@ -42,32 +43,39 @@ MATCHES_KEY = "duplicate:matches"
 TOKEN_PREFIX = "duplicate:token:"
 ROBOT_MATCHES_KEY = "duplicate:robot-matches"
 
-# KEYS: 1 table-1 log, 2 table-2 log, 3 watchers' log, 4 results, 5 swings
-# ARGV: 1 table ("1", "2"; "0" for none), 2 the table's event JSON ("" for none),
-#       3 what happens to a result: "" nothing, "commit" (the table is done with a board:
+# KEYS: 1 watchers' log, 2 results, 3 swings, 3 + n table n's log (tables 1..N)
+# ARGV: 1 table ("1".."N"; "0" for none), 2 the table's event JSON ("" for none),
+#       3 what happens to a result: "" nothing, "commit" (a table is done with a board:
 #       store its result, maybe compare), "assign" (the director replaced a stored result),
 #       "fix" (the director voided the board or gave it an artificial score),
 #       4 the board number, 5 the result JSON (commit, assign) or the fix JSON ("" for
-#       none), 6 the next board's start event JSON ("" if none), 7 number of boards
+#       none), 6 the boards to start next: JSON [[table, start event JSON], ...],
+#       7 number of boards, 8 the results field of the play committed or assigned,
+#       9 how many plays the board has, then for each: its results field, round, table
 APPEND_SCRIPT = """
-local t1, t2, watch, results, swings = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local watch, results, swings = KEYS[1], KEYS[2], KEYS[3]
 local table_no, op, board, payload = ARGV[1], ARGV[3], ARGV[4], ARGV[5]
+local mine, plays = ARGV[8], tonumber(ARGV[9])
 local function add(where, event)
   if where == '0' then
-    redis.call('XADD', t1, '*', 'e', event)
-    redis.call('XADD', t2, '*', 'e', event)
+    for i = 4, #KEYS do redis.call('XADD', KEYS[i], '*', 'e', event) end
   else
-    redis.call('XADD', (where == '1') and t1 or t2, '*', 'e', event)
+    redis.call('XADD', KEYS[3 + tonumber(where)], '*', 'e', event)
   end
   redis.call('XADD', watch, '*', 't', where, 'e', event)
 end
+local function play(i) return ARGV[7 + 3 * i], ARGV[8 + 3 * i], ARGV[9 + 3 * i] end
 local compared, finished = '', 0
 local function compare()
-  local r1 = redis.call('HGET', results, board .. ':1') or 'null'
-  local r2 = redis.call('HGET', results, board .. ':2') or 'null'
+  local parts = {}
+  for i = 1, plays do
+    local field, round_no, at = play(i)
+    parts[i] = '{"round": ' .. round_no .. ', "table": ' .. at .. ', "result": ' ..
+      (redis.call('HGET', results, field) or 'null') .. '}'
+  end
   local fix = redis.call('HGET', results, board .. ':fix') or 'null'
-  compared = '{"type": "compared", "board": ' .. board .. ', "table1": ' .. r1 ..
-    ', "table2": ' .. r2 .. ', "fix": ' .. fix .. '}'
+  compared = '{"type": "compared", "board": ' .. board .. ', "plays": [' ..
+    table.concat(parts, ', ') .. '], "fix": ' .. fix .. '}'
   add('0', compared)
   redis.call('XADD', swings, '*', 'e', compared)
   if redis.call('HSETNX', results, board .. ':done', 1) == 1 then
@@ -77,15 +85,17 @@ local function compare()
     end
   end
 end
+local function all_in()
+  for i = 1, plays do
+    local field = play(i)
+    if redis.call('HEXISTS', results, field) == 0 then return false end
+  end
+  return true
+end
 if ARGV[2] ~= '' then add(table_no, ARGV[2]) end
-local mine = board .. ':' .. table_no
 if op == 'commit' then
   if redis.call('HSETNX', results, mine, payload) == 1 then
-    local other = board .. ':' .. ((table_no == '1') and '2' or '1')
-    if redis.call('HEXISTS', results, board .. ':done') == 1
-        or redis.call('HEXISTS', results, other) == 1 then
-      compare()
-    end
+    if redis.call('HEXISTS', results, board .. ':done') == 1 or all_in() then compare() end
   end
 elseif op == 'assign' then
   if redis.call('HEXISTS', results, mine) == 1 then
@@ -96,9 +106,16 @@ elseif op == 'fix' then
   redis.call('HSET', results, board .. ':fix', payload)
   compare()
 end
-if ARGV[6] ~= '' then add(table_no, ARGV[6]) end
+for _, start in ipairs(cjson.decode(ARGV[6])) do add(tostring(start[1]), start[2]) end
 return {compared, finished}
 """
+
+
+def play_field(board: int, round_number: int, table: int) -> str:
+    """The results field of a board's play: ``board:table``, and ``:round`` after it past
+    round 1 (so matches stored before movements read the same)."""
+    return f"{board}:{table}" if round_number == 1 else f"{board}:{table}:{round_number}"
+
 
 Role = Literal["player", "spectator", "director", "revoked"]
 
@@ -124,18 +141,22 @@ class ResultChange:
     kind: Literal["commit", "assign", "fix"]
     board: int
     payload: dict[str, Any]
+    plays: tuple[tuple[int, int], ...]
+    """The (round, table) of every play of the board: compared once all have a result."""
+    play: tuple[int, int] | None = None
+    """The play whose result is committed or assigned."""
 
 
 @dataclass(frozen=True, slots=True)
 class Appended:
     """What one append put in the logs, in order: the event, then maybe the comparison and
-    the end of the match, then maybe the next board's start."""
+    the end of the match, then the boards started next (table, start event)."""
 
     table: int
     event: StoredEvent | None
     compared: StoredEvent | None
     finished: bool
-    start: StoredEvent | None
+    starts: tuple[tuple[int, StoredEvent], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,15 +173,17 @@ def token_key(token: str) -> str:
     return TOKEN_PREFIX + hashlib.sha256(token.encode()).hexdigest()
 
 
-def _keys(match_id: str) -> list[str]:
+def _keys(match_id: str, tables: tuple[int, ...]) -> list[str]:
+    """The keys the append script touches: the watchers' log, the results, the swings and
+    each table's log (tables numbered from 1)."""
     tag = f"{{m:{match_id}}}"
-    return [
-        f"{tag}:t1:events",
-        f"{tag}:t2:events",
-        f"{tag}:watch",
-        f"{tag}:results",
-        f"{tag}:swings",
+    return [f"{tag}:watch", f"{tag}:results", f"{tag}:swings"] + [
+        _table_key(match_id, table) for table in tables
     ]
+
+
+def _table_key(match_id: str, table: int) -> str:
+    return f"{{m:{match_id}}}:t{table}:events"
 
 
 def _dumps(event: StoredEvent) -> str:
@@ -178,33 +201,30 @@ class Store:
         self,
         config: MatchConfig,
         grants: dict[str, Grant],
-        first_board: StoredEvent,
+        starts: list[tuple[int, StoredEvent]],
         robot_nonces: dict[str, str] | None = None,
         robot_table: tuple[list[StoredEvent], dict[int, dict[str, Any]]] | None = None,
     ) -> None:
         """Store a new match in one transaction: its config, its tokens' grants, the first
-        board's start at both tables, the nonces of its robots' seats (``"1N"`` -> nonce)
+        board's start at each table (``starts``: table, event), the nonces of its robots' seats (``"1N"`` -> nonce)
         and, for the robot-table format, table 2's whole log and results: kept in table 2's
         log and the hidden results only, so that nobody sees a board of it until table 1
         has finished that board and the comparison is published."""
-        keys = _keys(config.match_id)
-        tag = f"{{m:{config.match_id}}}"
-        start = _dumps(first_board)
+        match_id = config.match_id
+        tag = f"{{m:{match_id}}}"
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.set(f"{tag}:config", config.to_json())
             for token, grant in grants.items():
                 pipe.set(token_key(token), json.dumps(grant_to_json(grant)))
-            pipe.xadd(keys[0], {"e": start})
-            pipe.xadd(keys[2], {"t": "1", "e": start})
-            if robot_table is None:
-                pipe.xadd(keys[1], {"e": start})
-                pipe.xadd(keys[2], {"t": "2", "e": start})
-            else:
+            for table, start in starts:
+                pipe.xadd(_table_key(match_id, table), {"e": _dumps(start)})
+                pipe.xadd(f"{tag}:watch", {"t": str(table), "e": _dumps(start)})
+            if robot_table is not None:
                 events, results = robot_table
                 for event in events:
-                    pipe.xadd(keys[1], {"e": _dumps(event)})
+                    pipe.xadd(_table_key(match_id, 2), {"e": _dumps(event)})
                 for board, result in results.items():
-                    pipe.hset(keys[3], f"{board}:2", _dumps(result))
+                    pipe.hset(f"{tag}:results", play_field(board, 1, 2), _dumps(result))
             for token, grant in grants.items():
                 if grant.role == "player":
                     pipe.hset(f"{tag}:seats", f"{grant.table}{grant.seat}", token_key(token))
@@ -277,28 +297,38 @@ class Store:
         table: int,
         event: StoredEvent | None,
         change: ResultChange | None,
-        next_start: StoredEvent | None,
+        starts: list[tuple[int, StoredEvent]],
         boards: int,
+        tables: tuple[int, ...],
     ) -> Appended:
         """Append a table's event (or none) atomically with what it entails for the hidden
-        results and the next board (see :data:`APPEND_SCRIPT`)."""
+        results and the boards to start next (see :data:`APPEND_SCRIPT`)."""
+        plays: list[str] = []
+        if change is not None:
+            for round_number, at in change.plays:
+                plays += [play_field(change.board, round_number, at), str(round_number), str(at)]
         reply = await self._append(
-            keys=_keys(match_id),
+            keys=_keys(match_id, tables),
             args=[
                 str(table),
                 "" if event is None else _dumps(event),
                 "" if change is None else change.kind,
                 "" if change is None else str(change.board),
                 "" if change is None else _dumps(change.payload),
-                "" if next_start is None else _dumps(next_start),
+                json.dumps([[at, _dumps(start)] for at, start in starts]),
                 str(boards),
+                ""
+                if change is None or change.play is None
+                else play_field(change.board, *change.play),
+                str(len(plays) // 3),
+                *plays,
             ],
         )
         compared_raw, finished = reply
         if isinstance(compared_raw, bytes):
             compared_raw = compared_raw.decode()
         compared = json.loads(compared_raw) if compared_raw else None
-        return Appended(table, event, compared, bool(finished), next_start)
+        return Appended(table, event, compared, bool(finished), tuple(starts))
 
     async def load(self, match_id: str) -> MatchLogs | None:
         """Read a match back: its config and its three logs, in order. (In a robot-table
@@ -308,12 +338,13 @@ class Store:
         if raw is None:
             return None
         config = MatchConfig.from_json(raw)
-        keys = _keys(match_id)
         tables = {}
-        for number, key in ((1, keys[0]), (2, keys[1])):
+        for number in config.tables:
+            key = _table_key(match_id, number)
             tables[number] = [json.loads(fields[b"e"]) for fields in await self._entries(key)]
         watch = [
-            (int(fields[b"t"]), json.loads(fields[b"e"])) for fields in await self._entries(keys[2])
+            (int(fields[b"t"]), json.loads(fields[b"e"]))
+            for fields in await self._entries(f"{{m:{match_id}}}:watch")
         ]
         return MatchLogs(config, tables, watch)
 

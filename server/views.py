@@ -176,7 +176,11 @@ def view_of(state: MatchState, viewer: Viewer) -> PlayerView | WatchView:
     calls = [call for t in state.tables.values() for call in _calls(t)] if director else []
     compared_boards = {c.board for c in compared}
     if viewer.mode == "delayed":
-        tables = [] if revealed is None else [_board_of(state, t, revealed, viewer) for t in (1, 2)]
+        tables = (
+            []
+            if revealed is None
+            else [_board_of(state, t, revealed, viewer) for t in state.config.tables]
+        )
         results = [
             _result_view(n, number, result, assigned)
             for n, t in state.tables.items()
@@ -233,7 +237,7 @@ def board_record(state: MatchState, viewer: Viewer, number: int) -> BoardRecord 
     and the director each table's board as it stands; delayed spectators a compared board."""
     comparison = next((c for c in _summary(state).comparisons if c.board == number), None)
     tables: list[BoardView] = []
-    for table in (1, 2):
+    for table in state.config.tables:
         board = state.tables[table].board(number)
         if board is None:
             continue

@@ -26,7 +26,7 @@ import random
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from bridge.cards import Seat
 from bridge.errors import MovementError
@@ -110,10 +110,46 @@ class Movement:
             seen.add(where)
             if len(set(sitting.players)) != 4 or not set(sitting.players) <= players:
                 raise MovementError(f"round {sitting.round} table {sitting.table}: bad players")
+        if self.tables != tuple(range(1, len(self.tables) + 1)):
+            raise MovementError(f"tables are numbered from 1 without gaps, not {self.tables}")
         for number in self.rounds:
             sitting_out = [p for s in self.round(number) for p in s.players]
             if len(sitting_out) != len(set(sitting_out)):
                 raise MovementError(f"round {number}: a player sits at two tables")
+
+    def renumbered(self, numbers: Sequence[int]) -> Movement:
+        """The same movement with board ``i`` (from 1) called ``numbers[i - 1]``: a match
+        whose deals come from a file keeps the file's board numbers."""
+        if len(numbers) != len(self.boards) or len(set(numbers)) != len(numbers):
+            raise MovementError(f"{len(self.boards)} distinct board numbers are needed")
+        name = dict(zip(self.boards, numbers, strict=True))
+        sittings = tuple(
+            Sitting(s.round, s.table, s.players, tuple(name[b] for b in s.boards))
+            for s in self.sittings
+        )
+        return Movement(self.format, sittings, self.scoring, self.competitors, self.robots)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The movement as JSON-ready data (:meth:`from_dict` reads it back)."""
+        return {
+            "format": self.format,
+            "scoring": self.scoring,
+            "sittings": [
+                [s.round, s.table, list(s.players), list(s.boards)] for s in self.sittings
+            ],
+            "competitors": {str(player): name for player, name in self.competitors.items()},
+            "robots": sorted(self.robots),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Movement:
+        sittings = tuple(
+            Sitting(r, t, (p[0], p[1], p[2], p[3]), tuple(b)) for r, t, p, b in data["sittings"]
+        )
+        competitors = {int(player): name for player, name in data["competitors"].items()}
+        return cls(
+            data["format"], sittings, data["scoring"], competitors, frozenset(data["robots"])
+        )
 
     @property
     def players(self) -> tuple[int, ...]:
@@ -130,6 +166,10 @@ class Movement:
     @property
     def boards(self) -> tuple[int, ...]:
         return tuple(sorted({b for s in self.sittings for b in s.boards}))
+
+    def tables_of(self, round_number: int) -> tuple[int, ...]:
+        """The tables that play in round ``round_number``."""
+        return tuple(s.table for s in self.round(round_number))
 
     def round(self, number: int) -> tuple[Sitting, ...]:
         """The tables of round ``number``, by table number."""

@@ -9,6 +9,7 @@ import secrets
 import pytest
 from redis.asyncio import Redis
 
+from bridge.formats import individual
 from server.redis_process import RedisProcess
 from server.store import ResultChange, Store
 
@@ -27,69 +28,142 @@ RESULT_2 = {
     "ns_score": 170,
 }
 
+RESULT_3 = {
+    "contract": "4S",
+    "declarer": "N",
+    "tricks": 9,
+    "vulnerability": "None",
+    "ns_score": -50,
+}
+
 
 async def entries(redis: Redis, key: str) -> list[dict[str, object]]:
     return [json.loads(fields[b"e"]) for _, fields in await redis.xrange(key)]
 
 
+TWO_TABLES = ((1, 1), (1, 2))
+THREE_TABLES = individual(12, 11).plays(1)
+"""Board 1 of the 12-player individual: played at tables 1, 2 and 3 in round 1."""
+CARD = {"type": "card", "seat": "N", "card": "SA"}
+
+
+def commit(
+    board: int,
+    result: dict[str, object],
+    table: int,
+    plays: tuple[tuple[int, int], ...] = TWO_TABLES,
+) -> ResultChange:
+    return ResultChange("commit", board, result, plays, (1, table))
+
+
+def play(result: dict[str, object], table: int, round_number: int = 1) -> dict[str, object]:
+    return {"round": round_number, "table": table, "result": result}
+
+
 @pytest.mark.asyncio
+@pytest.mark.parametrize("plays", [TWO_TABLES, THREE_TABLES], ids=["two tables", "three tables"])
 async def test_each_board_compared_once_however_close_the_tables_finish(
-    redis_process: RedisProcess,
+    redis_process: RedisProcess, plays: tuple[tuple[int, int], ...]
 ) -> None:
-    boards = 60
+    boards = 40
     match_id = secrets.token_hex(8)
-    # Two connections, as two server processes would have: the finishes really race.
-    first, second = Redis.from_url(redis_process.url), Redis.from_url(redis_process.url)
-    stores = {1: Store(first), 2: Store(second)}
+    tables = tuple(table for _round, table in plays)
+    # A connection per table, as server processes would have: the finishes really race.
+    connections = {table: Redis.from_url(redis_process.url) for table in tables}
+    stores = {table: Store(connection) for table, connection in connections.items()}
+    results = {1: RESULT_1, 2: RESULT_2, 3: RESULT_3}
 
     async def finish(table: int, board: int) -> bool:
-        result = RESULT_1 if table == 1 else RESULT_2
-        event = {"type": "card", "seat": "N", "card": "SA"}
-        commit = ResultChange("commit", board, result)
-        appended = await stores[table].append(match_id, table, event, commit, None, boards)
+        change = commit(board, results[table], table, plays)
+        appended = await stores[table].append(match_id, table, CARD, change, [], boards, tables)
         return appended.compared is not None
 
     outcomes = await asyncio.gather(
-        *(finish(table, board) for board in range(1, boards + 1) for table in (1, 2))
+        *(finish(table, board) for board in range(1, boards + 1) for table in tables)
     )
-    assert sum(outcomes) == boards  # exactly one of each pair saw the comparison
+    assert sum(outcomes) == boards  # exactly one of each board's finishes saw the comparison
     tag = f"{{m:{match_id}}}"
-    swings = await entries(first, f"{tag}:swings")
+    redis = connections[1]
+    swings = await entries(redis, f"{tag}:swings")
     assert sorted(s["board"] for s in swings) == list(range(1, boards + 1))  # type: ignore[type-var]
     for swing in swings:
-        assert swing["table1"] == RESULT_1
-        assert swing["table2"] == RESULT_2
-    for table in (1, 2):
-        log = await entries(first, f"{tag}:t{table}:events")
+        assert swing["plays"] == [play(results[table], table) for table in tables]
+    for table in tables:
+        log = await entries(redis, f"{tag}:t{table}:events")
         assert sum(e["type"] == "compared" for e in log) == boards
         assert sum(e["type"] == "finished" for e in log) == 1
         assert log[-1]["type"] == "finished"
-    await first.aclose()
-    await second.aclose()
+    for connection in connections.values():
+        await connection.aclose()
 
 
 @pytest.mark.asyncio
 async def test_a_result_is_stored_once_and_hidden_until_the_other_table(redis: Redis) -> None:
     store = Store(redis)
     match_id = secrets.token_hex(8)
-    event = {"type": "card", "seat": "N", "card": "SA"}
-    first = await store.append(match_id, 1, event, ResultChange("commit", 1, RESULT_1), None, 4)
+    first = await store.append(match_id, 1, CARD, commit(1, RESULT_1, 1), [], 4, (1, 2))
     assert first.compared is None
     # The same table finishing the same board again cannot overwrite or publish anything.
-    again = await store.append(match_id, 1, event, ResultChange("commit", 1, RESULT_2), None, 4)
+    again = await store.append(match_id, 1, CARD, commit(1, RESULT_2, 1), [], 4, (1, 2))
     assert again.compared is None
     tag = f"{{m:{match_id}}}"
     assert json.loads(await redis.hget(f"{tag}:results", "1:1")) == RESULT_1
     assert await redis.xlen(f"{tag}:swings") == 0
-    commit = ResultChange("commit", 1, RESULT_2)
-    second = await store.append(match_id, 2, event, commit, {"type": "start", "board": 2}, 4)
+    start = {"type": "start", "board": 2, "round": 1}
+    second = await store.append(match_id, 2, CARD, commit(1, RESULT_2, 2), [(2, start)], 4, (1, 2))
     assert second.compared == {
         "type": "compared",
         "board": 1,
-        "table1": RESULT_1,
-        "table2": RESULT_2,
+        "plays": [play(RESULT_1, 1), play(RESULT_2, 2)],
         "fix": None,
     }
     assert not second.finished
+    assert second.starts == ((2, start),)
     log = await entries(redis, f"{tag}:t2:events")
     assert [e["type"] for e in log] == ["card", "compared", "start"]
+    assert [e["type"] for e in await entries(redis, f"{tag}:t1:events")] == [
+        "card",
+        "card",
+        "compared",
+    ]
+
+
+@pytest.mark.asyncio
+async def test_three_tables_reveal_nothing_until_the_third_finishes(redis: Redis) -> None:
+    store = Store(redis)
+    match_id = secrets.token_hex(8)
+    tag = f"{{m:{match_id}}}"
+    tables = (1, 2, 3)
+    for table, result in ((3, RESULT_3), (1, RESULT_1)):
+        appended = await store.append(
+            match_id, table, CARD, commit(1, result, table, THREE_TABLES), [], 11, tables
+        )
+        assert appended.compared is None
+    # Two tables done: no log, no swing and no reply carries either result.
+    assert await redis.xlen(f"{tag}:swings") == 0
+    for key in [f"{tag}:watch"] + [f"{tag}:t{t}:events" for t in tables]:
+        assert all(e["type"] == "card" for e in await entries(redis, key)), key
+    last = await store.append(
+        match_id, 2, CARD, commit(1, RESULT_2, 2, THREE_TABLES), [], 11, tables
+    )
+    assert last.compared is not None
+    assert last.compared["plays"] == [play(RESULT_1, 1), play(RESULT_2, 2), play(RESULT_3, 3)]
+    for table in tables:
+        kinds = [e["type"] for e in await entries(redis, f"{tag}:t{table}:events")]
+        assert kinds[-1] == "compared"
+        assert kinds.count("compared") == 1
+
+
+@pytest.mark.asyncio
+async def test_a_board_replayed_at_one_table_keeps_both_results(redis: Redis) -> None:
+    # Replay duplicate: table 1 plays board 1 in round 1 and again in round 2.
+    store = Store(redis)
+    match_id = secrets.token_hex(8)
+    plays = ((1, 1), (2, 1))
+    change = ResultChange("commit", 1, RESULT_1, plays, (1, 1))
+    assert (await store.append(match_id, 1, CARD, change, [], 1, (1,))).compared is None
+    change = ResultChange("commit", 1, RESULT_2, plays, (2, 1))
+    again = await store.append(match_id, 1, CARD, change, [], 1, (1,))
+    assert again.compared is not None
+    assert again.compared["plays"] == [play(RESULT_1, 1, 1), play(RESULT_2, 1, 2)]
+    assert again.finished

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from bridge import MovementError, Seat, imps
 from bridge.formats import individual, replay, robot_table, team_of_four, teams_match
-from bridge.formats.movements import Movement
+from bridge.formats.movements import Movement, Sitting
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
 
@@ -253,3 +253,33 @@ def test_board_a_match_shares_one_point(first: int, second: int) -> None:
     movement = replay(1, orders=((1,), (1,)))
     points = movement.board_points(1, {(1, 1): first, (2, 1): second})
     assert sum(points.values()) == 1.0
+
+
+class TestStoring:
+    @pytest.mark.parametrize(
+        "movement",
+        [
+            teams_match(3),
+            robot_table(4),
+            individual(12, 22, "matchpoints"),
+            team_of_four(8),
+            replay(3, "total_points", orders=((3, 1, 2), (2, 3, 1))),
+        ],
+        ids=lambda m: m.format,
+    )
+    def test_a_movement_reads_back_as_it_was(self, movement: Movement) -> None:
+        assert Movement.from_dict(movement.to_dict()) == movement
+
+    def test_renumbered_boards_keep_their_places(self) -> None:
+        movement = team_of_four(4).renumbered((9, 10, 11, 12))
+        assert movement.boards == (9, 10, 11, 12)
+        assert movement.sitting(1, 1).boards == (9,)
+        assert movement.sitting(2, 2).boards == (9,)  # set 1 replayed at table 2
+        with pytest.raises(MovementError):
+            team_of_four(4).renumbered((1, 1, 2, 3))
+
+    def test_tables_are_numbered_from_1_without_gaps(self) -> None:
+        # The store keeps table n's log at the n-th place of the append script's keys.
+        sittings = (Sitting(1, 1, (1, 2, 3, 4), (1,)), Sitting(1, 3, (5, 6, 7, 8), (1,)))
+        with pytest.raises(MovementError, match="without gaps"):
+            Movement("gap", sittings, "imps", {p: str(p) for p in range(1, 9)})

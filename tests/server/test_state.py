@@ -1,0 +1,108 @@
+"""The match state over a movement: rounds, tables that wait for each other, comparisons."""
+
+from __future__ import annotations
+
+import random
+
+from bridge import Deal, board_dealer, board_vulnerability
+from bridge.formats import Movement, replay, team_of_four
+from server.state import BoardSpec, MatchConfig, MatchState, StoredEvent, default_movement
+
+RESULT = {
+    "contract": "4S",
+    "declarer": "N",
+    "tricks": 10,
+    "vulnerability": "None",
+    "ns_score": 420,
+}
+
+
+def config(movement: Movement) -> MatchConfig:
+    rng = random.Random(7)
+    boards = tuple(
+        BoardSpec(n, board_dealer(n), board_vulnerability(n), Deal.random(rng))
+        for n in movement.boards
+    )
+    return MatchConfig("m", "A", "B", boards, movement=movement)
+
+
+def finish(state: MatchState, table: int) -> None:
+    """The director assigns the table's board in play a result (it ends the board)."""
+    current = state.tables[table].current
+    assert current is not None
+    number = current.spec.number
+    event = {"type": "assign", "board": number, "contract": "3N", "declarer": "S", "tricks": 9}
+    effect = state.apply(table, event)
+    assert effect.committed
+
+
+def start_all(state: MatchState) -> list[tuple[int, StoredEvent]]:
+    starts = state.starts(0)
+    for table, event in starts:
+        state.apply(table, event)
+    return starts
+
+
+def test_a_table_waits_for_the_others_before_the_next_round() -> None:
+    state = MatchState(config(team_of_four(4)))
+    assert start_all(state) == [
+        (1, {"type": "start", "board": 1, "round": 1, "at": 0}),
+        (2, {"type": "start", "board": 2, "round": 1, "at": 0}),
+    ]
+    finish(state, 1)
+    assert state.next_board(1) is None  # table 2 still plays round 1
+    assert not state.round_done(1)
+    finish(state, 2)
+    assert state.round_done(1)
+    # Round 2: the sets change tables.
+    assert [(t, e["board"], e["round"]) for t, e in start_all(state)] == [(1, 2, 2), (2, 1, 2)]
+    assert state.tables[1].round == 2
+
+
+def test_a_voided_board_needs_no_play_to_end_the_round() -> None:
+    state = MatchState(config(team_of_four(4)))
+    start_all(state)
+    finish(state, 1)
+    void: StoredEvent = {
+        "type": "compared",
+        "board": 2,
+        "plays": [
+            {"round": 1, "table": 2, "result": None},
+            {"round": 2, "table": 1, "result": None},
+        ],
+        "fix": {"kind": "void"},
+    }
+    effect = state.apply(0, void)
+    assert effect.abandoned == (2,)  # table 2 stops playing it
+    assert state.round_done(1)
+    # Round 2 at table 1 would replay board 2, which is voided: table 1 waits for round 3.
+    assert [(t, e["board"], e["round"]) for t, e in start_all(state)] == [(2, 1, 2)]
+
+
+def test_replay_plays_each_board_twice_at_one_table() -> None:
+    state = MatchState(config(replay(2, orders=((2, 1), (1, 2)))))
+    order = []
+    while starts := start_all(state):
+        order += [(e["round"], e["board"]) for _, e in starts]
+        finish(state, 1)
+    assert order == [(1, 2), (1, 1), (2, 1), (2, 2)]
+    assert state.tables[1].board(1, 1) is not state.tables[1].board(1, 2)
+
+
+def test_a_comparison_logged_before_movements_still_folds() -> None:
+    movement = default_movement("teams", config(team_of_four(4)).boards)
+    state = MatchState(config(movement))
+    start_all(state)
+    old = {"type": "compared", "board": 1, "table1": RESULT, "table2": RESULT, "fix": None}
+    state.apply(0, old)
+    assert state.match.comparison(1).swing == 0
+    assert set(state.compared[1]) == {(1, 1), (1, 2)}
+
+
+def test_a_config_stored_before_movements_reads_as_teams() -> None:
+    stored = config(team_of_four(4))
+    data = stored.to_json().replace('"movement"', '"unused"')
+    again = MatchConfig.from_json(data)
+    assert again.movement.format == "teams"
+    assert again.movement.plays(3) == ((1, 1), (1, 2))
+    assert MatchConfig.from_json(stored.to_json()).movement == stored.movement
