@@ -47,6 +47,7 @@ from protocol.messages import (
     CreateMatch,
     ErrorMessage,
     ExplainCall,
+    Format,
     GetBoard,
     GetRecord,
     Hello,
@@ -61,11 +62,13 @@ from protocol.messages import (
     PlayerView,
     Pong,
     Rule,
+    Scoring,
     SendChat,
     ServerMessage,
     SetName,
     Snapshot,
     SpectatorMode,
+    StartRound,
     Substitute,
     Substituted,
     TableAction,
@@ -500,6 +503,11 @@ class Client:
             )
         )
 
+    async def start_round(self, round_number: int) -> Ack:
+        """Director: start a round the match holds for the director (replay duplicate's
+        stage 2, created with ``stage_two="director"``)."""
+        return await self._act(lambda ref: StartRound(round=round_number, ref=ref))
+
     async def adjust_score(self, board: int, imps_a: int) -> Ack:
         """Director: an artificial adjusted score, ``imps_a`` to team A (B the opposite)."""
         return await self._act(lambda ref: AdjustScore(board=board, imps_a=imps_a, ref=ref))
@@ -523,7 +531,7 @@ class Client:
         return reply
 
     async def record(self) -> str:
-        """The match record: PBN of every board finished at both tables."""
+        """The match record: PBN of every board compared, as every table played it."""
         reply = await self.request(lambda ref: GetRecord(ref=ref))
         assert isinstance(reply, MatchRecord)
         return reply.pbn
@@ -540,12 +548,16 @@ class Client:
         team_b: str = "Team B",
         deals_pbn: str | None = None,
         spectators: SpectatorMode = "live",
-        format: Literal["teams", "robot-table"] = "teams",
+        format: Format = "teams",
         robots: Sequence[str] = (),
         names: dict[str, str] | None = None,
         chat: ChatMode = "opponents",
         review_seconds: int = 20,
         robot_delay_ms: int | None = None,
+        players: Literal[8, 12] = 8,
+        scoring: Scoring | None = None,
+        stage_two: Literal["now", "director"] = "now",
+        imposed_auction: bool = False,
     ) -> MatchCreated:
         """Organiser: create a match and get its links (``boards`` None: the format's default;
         see :class:`protocol.messages.CreateMatch` for the rest)."""
@@ -562,6 +574,10 @@ class Client:
                 chat=chat,
                 review_seconds=review_seconds,
                 robot_delay_ms=robot_delay_ms,
+                players=players,
+                scoring=scoring,
+                stage_two=stage_two,
+                imposed_auction=imposed_auction,
                 ref=ref,
             )
         )

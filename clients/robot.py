@@ -50,15 +50,16 @@ class TrickMemory:
     carries only the last one (law 66), so a player who wants them all remembers them."""
 
     def __init__(self) -> None:
-        self.board: tuple[int, int] | None = None
+        self.board: tuple[int, int, int] | None = None
+        """(table, round, board) of the board remembered: a board may be replayed later."""
         self.tricks: dict[int, TrickView] = {}
 
     def observe(self, board: BoardView | None) -> None:
         """Note what one view shows of the tricks (call it for every update, in order)."""
         if board is None or board.contract is None:
             return
-        if self.board != (board.table, board.board):
-            self.board = (board.table, board.board)
+        if self.board != (board.table, board.round, board.board):
+            self.board = (board.table, board.round, board.board)
             self.tricks = {}
         if board.tricks:
             self.tricks = dict(enumerate(board.tricks))
@@ -71,7 +72,7 @@ class TrickMemory:
 
     def completed(self, board: BoardView) -> tuple[TrickView, ...] | None:
         """Every completed trick of ``board`` in order, or None when some were not seen."""
-        if self.board != (board.table, board.board):
+        if self.board != (board.table, board.round, board.board):
             return () if board.tricks_ns + board.tricks_ew == 0 else None
         count = board.tricks_ns + board.tricks_ew
         if any(index not in self.tricks for index in range(count)):

@@ -6,6 +6,11 @@ is away, the auction as a grid, the trick, whose turn it is, claims and requests
 the match panel) and reads commands at a prompt while updates keep arriving. It needs no
 full-screen mode, so it works over ssh, in a pseudo-terminal and in a plain pipe.
 
+Every format is shown: the team formats with the teams' swings and running total; replay
+duplicate and the individuals with the round, where the player sits and with whom, which
+tables the round still waits for, where the player goes next, each play of a compared
+board with the points it brought, and the standings.
+
     python -m clients.terminal http://127.0.0.1:8765/play#TOKEN --name Ann
 
 Players type calls (``1nt``, ``p``, ``x``, ``xx``, ``2s!weak`` to alert with an explanation)
@@ -14,8 +19,8 @@ and cards (``sa``, ``h10`` or ``ht``, or only the rank when a single legal card 
 ``refuse``, ``ask N``, ``explain N TEXT``, ``say TEXT``, ``director [TEXT]``, ``name
 NAME``, ``last``, ``replay [N]``, ``next``, ``prev``, ``next-board``, ``board N``,
 ``scores``, ``record FILE``; the director also ``say TABLE TEXT``, ``rule``, ``undo
-TABLE``, ``agree TABLE``, ``refuse TABLE``, ``assign``, ``adjust``, ``void`` and
-``substitute``. ``help`` lists the commands of the viewer's role. A command is parsed
+TABLE``, ``agree TABLE``, ``refuse TABLE``, ``assign``, ``adjust``, ``void``,
+``substitute`` and ``start N`` (a round held for the director). ``help`` lists the commands of the viewer's role. A command is parsed
 straight into the protocol's message (:class:`protocol.messages.MakeCall`, ...) and
 checked against the view first: what cannot be sent now is refused here, with the reason,
 and nothing is sent.
@@ -33,7 +38,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -83,6 +88,7 @@ from protocol.messages import (
     MatchSummary,
     NameSet,
     NextBoard,
+    NextSeat,
     PlayCard,
     PlayerInfo,
     PlayerView,
@@ -98,6 +104,8 @@ from protocol.messages import (
     ServerMessage,
     SetName,
     Snapshot,
+    Standing,
+    StartRound,
     Substitute,
     Substituted,
     TableAction,
@@ -158,6 +166,26 @@ COMPASS_MIDDLE = 25
 NAME_SHOWN = 18
 """The longest name shown beside a seat in the compass (names run up to 40 characters)."""
 COMPARISONS_SHOWN = 6
+ROBOT_NAME = "Robot"
+"""The name the server gives its robots: a robot is shown by its number instead."""
+TEAM_FORMATS = ("teams", "robot-table", "team-of-four")
+POINT_PLACES = {"imps": 1, "matchpoints": 2, "board_a_match": 2, "total_points": 0}
+"""Decimals shown of a score: cross-IMPs to one, matchpoints and board-a-match as they come
+(halves, quarters), total points whole."""
+POINT_UNITS = {
+    "imps": ("IMP", "IMPs"),
+    "matchpoints": ("matchpoint", "matchpoints"),
+    "board_a_match": ("point", "points"),
+    "total_points": ("point", "points"),
+}
+SCORING_WORDS = {
+    "imps": "IMPs",
+    "matchpoints": "matchpoints",
+    "board_a_match": "board-a-match",
+    "total_points": "total points",
+}
+STANDINGS_PER_ROW = 3
+"""Competitors side by side in the standings of a long list (an individual's)."""
 BACKOFF_FIRST = 0.5
 BACKOFF_LONGEST = 15.0
 MAX_TEXT = 300
@@ -186,7 +214,7 @@ Commands (type one and press Enter):
   last             the last trick, while the laws let you see it
   replay [N]       after a board: its tricks one by one (then next, prev, or replay N)
   next-board, n    done with the finished board: on to the next one
-  board N          board N as both tables played it (once both have finished it)
+  board N          board N as the tables played it (once all have finished it)
   scores           the score sheet so far
   record FILE      save the match record (every board finished at both tables) as PBN
   table            show the table again
@@ -195,7 +223,7 @@ Commands (type one and press Enter):
 
 SPECTATOR_HELP = """\
 Commands (type one and press Enter):
-  board N          board N as both tables played it (as far as you may see it)
+  board N          board N as the tables played it (as far as you may see it)
   scores           the score sheet so far
   record FILE      save the match record (every board finished at both tables) as PBN
   last             each table's last trick
@@ -206,7 +234,7 @@ Commands (type one and press Enter):
 DIRECTOR_HELP = """\
 Commands (type one and press Enter):
   say TABLE TEXT          to the four players at TABLE (answers the table's calls)
-  chat                    every chat line of both tables
+  chat                    every chat line of every table
   rule TABLE TRICKS       end the play at TABLE (any time during the play), declarer's
                           side taking TRICKS in all (tricks already won included)
   undo TABLE              take back TABLE's last call or card at once
@@ -214,10 +242,12 @@ Commands (type one and press Enter):
   assign TABLE BOARD CONTRACT DECLARER TRICKS   an assigned adjusted score, like
                           assign 1 3 4sx n 9  (or assign TABLE BOARD pass: passed out)
   adjust BOARD IMPS       an artificial adjusted score: IMPs to team A, like adjust 3 +3
-  void BOARD              void a board: it counts for neither team
+  void BOARD              void a board: it counts for no one
   substitute TABLE SEAT [robot]   a new player for a seat (a new link; the old one
                           stops working), or the server's robot
-  board N                 board N as both tables played it
+  start N                 start round N, which waits for you once every table has
+                          played the round before (or just start: the round waiting)
+  board N                 board N as the tables played it
   scores                  the score sheet so far
   record FILE             save the match record (every board finished at both tables) as PBN
   last                    each table's last trick
@@ -343,6 +373,110 @@ def is_vulnerable(seat: str, vulnerability: str) -> bool:
 
 def team_name(match: MatchSummary, team: str) -> str:
     return match.team_a if team == "A" else match.team_b
+
+
+def is_team_match(match: MatchSummary) -> bool:
+    """Whether two teams play the match (``teams``, ``robot-table``, ``team-of-four``):
+    IMPs swing between them; the other formats rank pairs or players in standings."""
+    return match.format in TEAM_FORMATS
+
+
+def has_rounds(match: MatchSummary) -> bool:
+    """Whether players may change tables or seats between rounds: the round is shown."""
+    return match.rounds > 1 or not is_team_match(match)
+
+
+def table_numbers(match: MatchSummary, seen: Iterable[int] = ()) -> list[int]:
+    """The match's tables: one in replay duplicate, two or three in an individual (one for
+    each four players), two in the team formats; any ``seen`` in a view besides."""
+    if match.format == "replay":
+        count = 1
+    elif match.format == "individual":
+        count = max(2, len(match.standings) // 4)
+    else:
+        count = 2
+    return sorted(set(range(1, count + 1)) | set(seen))
+
+
+def points_text(points: float, scoring: str, *, signed: bool = False) -> str:
+    """Points as the match is scored: IMPs with one decimal when fractional (cross-IMPs),
+    matchpoints and board-a-match as they come, total points whole; ``signed``: with a
+    ``+`` when above zero.
+
+    >>> points_text(10 / 3, "imps"), points_text(1.5, "board_a_match"), points_text(3.0, "imps")
+    ('3.3', '1.5', '3')
+    >>> points_text(420.0, "total_points", signed=True), points_text(-2.5, "imps", signed=True)
+    ('+420', '-2.5')
+    """
+    shown = round(points) if scoring == "total_points" else round(points, POINT_PLACES[scoring])
+    if shown == 0:
+        shown = 0  # no "-0"
+    text = str(int(abs(shown))) if shown == int(shown) else f"{abs(shown):g}"
+    return ("-" if shown < 0 else "+" if signed and shown > 0 else "") + text
+
+
+def points_words(points: float, scoring: str, *, signed: bool = False) -> str:
+    """Points with their unit: ``3.3 IMPs``, ``1 IMP``, ``2 matchpoints``, ``+420 points``.
+
+    >>> points_words(1.0, "imps"), points_words(0.5, "board_a_match")
+    ('1 IMP', '0.5 points')
+    """
+    text = points_text(points, scoring, signed=signed)
+    one, many = POINT_UNITS[scoring]
+    return f"{text} {one if text.lstrip('+-') == '1' else many}"
+
+
+def _signs_points(scoring: str) -> bool:
+    """Whether a board's points may be below zero (then shown with their sign)."""
+    return scoring in ("imps", "total_points")
+
+
+def competitor_name(match: MatchSummary, competitor: str) -> str:
+    """A competitor's name in the standings: a team's name, a pair's or a player's names
+    (``player 7`` or ``pair 1-3`` before the standings name them)."""
+    standing = next((s for s in match.standings if s.competitor == competitor), None)
+    if standing is not None:
+        return standing_name(standing)
+    if competitor in ("A", "B"):
+        return team_name(match, competitor)
+    return f"player {competitor}" if competitor.isdigit() else f"pair {competitor}"
+
+
+def side_words(view: PlayerView) -> str:
+    """What the player plays for: their team's name, ``player 5`` or ``pair 1-3``."""
+    if view.team is not None:
+        return team_name(view.match, view.team)
+    if view.competitor == str(view.player):
+        return f"player {view.player}"
+    return f"pair {view.competitor}"
+
+
+def player_name(number: int, names: Mapping[str, str], players: Sequence[PlayerInfo] = ()) -> str:
+    """A player's name by their number: from the players at the table, else ``names`` (a
+    next seat's), else ``player 5``; a robot without a name of its own (the server calls
+    its robots ``Robot``) is ``player 6 (robot)``.
+
+    >>> player_name(5, {"5": "Bo"}), player_name(6, {}), player_name(7, {"7": "Robot"})
+    ('Bo', 'player 6', 'player 7 (robot)')
+    """
+    info = next((p for p in players if p.player == number), None)
+    name = info.name if info is not None and info.name is not None else names.get(str(number))
+    robot = info.robot if info is not None else name == ROBOT_NAME
+    if name is None or (robot and name == ROBOT_NAME):
+        return f"player {number}" + (" (robot)" if robot else "")
+    return name
+
+
+def standing_name(standing: Standing) -> str:
+    """A competitor's name in the standings, its robots (all named ``Robot`` by the server)
+    told apart by their numbers: ``Ann & player 3 (robot)``."""
+    parts = standing.name.split(" & ")
+    if len(parts) != len(standing.players):
+        return standing.name
+    return " & ".join(
+        player_name(number, {str(number): part})
+        for number, part in zip(standing.players, parts, strict=True)
+    )
 
 
 def duration_words(milliseconds: int) -> str:
@@ -593,9 +727,16 @@ def _check_board(number: int, view: PlayerView | WatchView | None) -> None:
         raise CommandError(f"there is no board {number} in this match (boards {span})")
 
 
-def _check_table(table: int) -> None:
-    if table not in (1, 2):
-        raise CommandError(f"there is no table {table}: the tables are 1 and 2")
+def _check_table(table: int, view: WatchView | None) -> None:
+    tables = [1, 2]
+    if view is not None:
+        seen = [b.table for b in view.tables] + [p.table for p in view.players]
+        tables = table_numbers(view.match, seen)
+    if table not in tables:
+        if len(tables) == 1:
+            raise CommandError(f"there is no table {table}: there is only table {tables[0]}")
+        listed = ", ".join(map(str, tables[:-1])) + f" and {tables[-1]}"
+        raise CommandError(f"there is no table {table}: the tables are {listed}")
 
 
 def _call_number(words: list[str], command: str, view: PlayerView | WatchView | None) -> int:
@@ -823,7 +964,7 @@ def _why_no_undo(player: PlayerView) -> str:
     )
 
 
-_DIRECTOR_VERBS = ("rule", "assign", "adjust", "void", "substitute")
+_DIRECTOR_VERBS = ("rule", "assign", "adjust", "void", "substitute", "start")
 
 
 def _parse_watcher(
@@ -839,6 +980,7 @@ def _parse_watcher(
         "adjust",
         "void",
         "substitute",
+        "start",
     )
     if verb == "chat":
         verb = "say"
@@ -851,7 +993,7 @@ def _parse_watcher(
         if len(words) < 3:
             raise CommandError("type say TABLE TEXT, like: say 1 I am on my way")
         table = _number(words[1], "the table")
-        _check_table(table)
+        _check_table(table, view)
         text = rest[len(words[1]) :].strip()
         _check_text(text, "a chat line")
         return SendChat(text=text, table=table)
@@ -860,7 +1002,7 @@ def _parse_watcher(
             raise CommandError("type rule TABLE TRICKS, like rule 1 9")
         table = _number(words[1], "the table")
         tricks = _number(words[2], "the tricks")
-        _check_table(table)
+        _check_table(table, view)
         if tricks > 13:
             raise CommandError("declarer's side takes 0 to 13 tricks")
         board = _table_board(view, table)
@@ -877,7 +1019,7 @@ def _parse_watcher(
         if len(words) != 2:
             raise CommandError("type undo TABLE: it takes back the table's last call or card")
         table = _number(words[1], "the table")
-        _check_table(table)
+        _check_table(table, view)
         board = _table_board(view, table)
         if view is not None:
             if board is None or board.phase == "finished":
@@ -891,7 +1033,7 @@ def _parse_watcher(
         if len(words) != 2:
             raise CommandError(f"type {verb} TABLE: it decides the table's request to undo")
         table = _number(words[1], "the table")
-        _check_table(table)
+        _check_table(table, view)
         board = _table_board(view, table)
         if view is not None and (board is None or board.undo is None):
             raise CommandError(f"no request to take back a call or card waits at table {table}")
@@ -910,19 +1052,55 @@ def _parse_watcher(
         _check_board(number, view)
         if verb == "void":
             return VoidBoard(board=number)
+        if view is not None and not is_team_match(view.match):
+            raise CommandError(
+                "an artificial adjusted score gives IMPs to team A: this match has no teams "
+                "(void the board instead)"
+            )
         imps = _signed(words[2], "the IMPs")
         if not -24 <= imps <= 24:
             raise CommandError("an artificial adjusted score is of -24 to +24 IMPs")
         return AdjustScore(board=number, imps_a=imps)
+    if verb == "start":
+        return _parse_start(words, view)
     # substitute
     if len(words) not in (3, 4) or (len(words) == 4 and words[3].lower() != "robot"):
         raise CommandError("type substitute TABLE SEAT, or substitute TABLE SEAT robot")
     table = _number(words[1], "the table")
-    _check_table(table)
+    _check_table(table, view)
     seat = parse_seat(words[2])
     if view is not None and table == 2 and not any(p.table == 2 for p in view.players):
         raise CommandError("table 2 is the robots' table in this match")
     return Substitute(table=table, seat=seat, robot=len(words) == 4)
+
+
+def _parse_start(words: list[str], view: WatchView | None) -> StartRound:
+    """``start N`` (``start round N``, or just ``start`` for the round that waits): start
+    a round the match holds for the director."""
+    numbers = words[2:] if len(words) > 1 and words[1].lower() == "round" else words[1:]
+    if len(numbers) > 1:
+        raise CommandError("type start N, like start 2: it starts round N")
+    held = None if view is None else view.match.held_round
+    if not numbers:
+        if held is None:
+            raise CommandError(
+                "type start N, like start 2"
+                if view is None
+                else "no round waits for the director now"
+            )
+        return StartRound(round=held)
+    number = _number(numbers[0], "the round")
+    if view is not None:
+        if held is None:
+            raise CommandError(
+                f"round {number} does not wait for the director now: a round waits once "
+                "every table has played the round before"
+            )
+        if number != held:
+            raise CommandError(f"round {held} is the round that waits for the director")
+    elif not 2 <= number <= 11:
+        raise CommandError("a round the director starts is round 2 to 11")
+    return StartRound(round=number)
 
 
 def _parse_assign(words: list[str], view: WatchView | None) -> AssignResult:
@@ -930,7 +1108,7 @@ def _parse_assign(words: list[str], view: WatchView | None) -> AssignResult:
     if len(words) < 4:
         raise CommandError(usage)
     table = _number(words[1], "the table")
-    _check_table(table)
+    _check_table(table, view)
     number = _number(words[2], "the board")
     _check_board(number, view)
     if len(words) == 4 and words[3].lower() in ("pass", "p", "passed"):
@@ -1384,8 +1562,12 @@ def _review_lines(view: PlayerView, now: int) -> list[Text]:
     review = view.review
     if review is None:
         return []
-    last = bool(view.match.boards) and review.board == view.match.boards[-1]
-    starts = "the review ends" if last else "the next board starts"
+    if not view.played_round:
+        starts = "the next board starts"
+    elif view.next_seat is not None:
+        starts = "the round ends"
+    else:
+        starts = "the review ends"
     if review.until is not None:
         seconds = max(0, math.ceil((review.until - now) / 1000))
         when = f"{starts} in {seconds} s, or as soon as all four type next-board"
@@ -1462,10 +1644,46 @@ def _swing_words(match: MatchSummary, swing: int) -> str:
     return "swing 0 IMPs (a push)"
 
 
-def comparison_line(comparison: ComparisonView, match: MatchSummary, table: int | None) -> Text:
-    """One compared board: both tables' results, the swing and the running total."""
+def _own_plays(you: PlayerView | None) -> set[tuple[int, int, int]]:
+    """The (board, round, table) plays the player took part in."""
+    return set() if you is None else {(r.board, r.round, r.table) for r in you.results}
+
+
+def _played_at(you: PlayerView | None, board: int) -> int | None:
+    """The table at which the player played ``board``, if they did (in team-of-four a
+    player may have changed tables since)."""
+    if you is None:
+        return None
+    return next((r.table for r in reversed(you.results) if r.board == board), None)
+
+
+def _play_label(play: TableResultView, plays: Sequence[TableResultView]) -> str:
+    """A play of a board among its plays: ``table 2`` when every play was in the same round
+    (an individual), ``round 2`` when at the same table (replay duplicate), else both."""
+    if len({p.round for p in plays}) <= 1:
+        return f"table {play.table}"
+    if len({p.table for p in plays}) <= 1:
+        return f"round {play.round}"
+    return f"round {play.round}, table {play.table}"
+
+
+def comparison_line(
+    comparison: ComparisonView,
+    match: MatchSummary,
+    table: int | None,
+    you: PlayerView | None = None,
+) -> Text:
+    """One compared board. In the team formats: both tables' results (``here`` is the
+    table where ``you`` played it, or ``table``), the swing and the running total; in the
+    others: every play's result and the points it brought ``you`` (watchers: everyone)."""
+    if not is_team_match(match):
+        return _movement_comparison(comparison, match, you)
     head = Text(f"Board {comparison.board}: ", style="bold")
-    standing = Text.assemble(" · running total: ", _standing(match, comparison.running_total))
+    standing = (
+        Text()
+        if comparison.running_total is None
+        else Text.assemble(" · running total: ", _standing(match, comparison.running_total))
+    )
     if comparison.void:
         return Text.assemble(head, "void (the director's decision): it counts for neither team")
     if comparison.artificial is not None:
@@ -1475,10 +1693,16 @@ def comparison_line(comparison: ComparisonView, match: MatchSummary, table: int 
             (_swing_words(match, comparison.artificial).removeprefix("swing "), "bold"),
             standing,
         )
+    here = _played_at(you, comparison.board) or table
     first, second = comparison.table1, comparison.table2
-    if table == 2:
+    if here == 2:
         first, second = second, first
-    names = ("here", "other table") if table is not None else ("table 1", "table 2")
+    names = ("here", "other table") if here is not None else ("table 1", "table 2")
+    swing = (
+        Text()
+        if comparison.swing is None
+        else Text(_swing_words(match, comparison.swing), style="bold")
+    )
     return Text.assemble(
         head,
         f"{names[0]} ",
@@ -1486,8 +1710,78 @@ def comparison_line(comparison: ComparisonView, match: MatchSummary, table: int 
         f" · {names[1]} ",
         short_result(second),
         "\n    ",
-        (_swing_words(match, comparison.swing), "bold"),
+        swing,
         standing,
+    )
+
+
+def _play_texts(
+    plays: Sequence[TableResultView], you: PlayerView | None, separator: str = " "
+) -> list[Text]:
+    """Each play of a board, as ``table 3 (yours) 3NT S +1 (N-S +430)``: ``(yours)`` only
+    when some of the plays are not (in replay duplicate the player plays every board
+    twice)."""
+    mine = _own_plays(you)
+    own = [(p.board, p.round, p.table) in mine for p in plays]
+    mark = any(own) and not all(own)
+    return [
+        Text.assemble(
+            _play_label(play, plays),
+            " (yours)" if mark and yours else "",
+            separator,
+            short_result(play),
+        )
+        for play, yours in zip(plays, own, strict=True)
+    ]
+
+
+def _movement_comparison(
+    comparison: ComparisonView, match: MatchSummary, you: PlayerView | None
+) -> Text:
+    """A board compared in a format without teams: the viewer's competitor's points on it
+    (every competitor's, for watchers) and the viewer's own play, then the other plays.
+
+    ``Board 2: you score +3.3 IMPs · table 3 (yours) 3NT S +1 (N-S +430)``
+    ``    table 1 4♠ N = (N-S +420) · table 2 4♠ N -1 (E-W +50)``"""
+    head = Text(f"Board {comparison.board}: ", style="bold")
+    if comparison.void:
+        return Text.assemble(head, "void (the director's decision): it counts for no one")
+    plays = sorted(comparison.results, key=lambda r: (r.round, r.table))
+    texts = _play_texts(plays, you)
+    mine = _own_plays(you)
+    own = [(p.board, p.round, p.table) in mine for p in plays]
+    first = [t for t, yours in zip(texts, own, strict=True) if yours and not all(own)]
+    rest = [t for t, yours in zip(texts, own, strict=True) if not yours or all(own)]
+    points = _board_points(comparison, match, you)
+    line = Text.assemble(head, Text(" · ").join([t for t in (points, *first) if t is not None]))
+    if rest:
+        line.append("\n    ")
+        line.append_text(Text(" · ").join(rest))
+    return line
+
+
+def _board_points(
+    comparison: ComparisonView, match: MatchSummary, you: PlayerView | None
+) -> Text | None:
+    """``you score +3.3 IMPs`` (``your pair scores 1 point``); for watchers every
+    competitor's points on the board, best first."""
+    scoring, signed = match.scoring, _signs_points(match.scoring)
+    if you is not None:
+        points = comparison.points.get(you.competitor)
+        if points is None:
+            return None
+        who = "you score" if you.competitor == str(you.player) else "your pair scores"
+        return Text(f"{who} {points_words(points, scoring, signed=signed)}", style="bold")
+    if not comparison.points:
+        return None
+    best = sorted(comparison.points.items(), key=lambda item: -item[1])
+    return Text.assemble(
+        ("points: ", "bold"),
+        " · ".join(
+            f"{competitor_name(match, name)} {points_text(points, scoring, signed=signed)}"
+            for name, points in best
+        ),
+        f" ({SCORING_WORDS[scoring]})",
     )
 
 
@@ -1499,29 +1793,80 @@ def _standing(match: MatchSummary, running_total: int) -> str:
     return "all square"
 
 
-def match_panel(match: MatchSummary, table: int | None, team: str | None) -> list[Text]:
-    """The match panel: the teams and their IMPs, each compared board, the final result."""
-    you_a = " (you)" if team == "A" else ""
-    you_b = " (you)" if team == "B" else ""
-    lines = [
-        Text.assemble(
-            ("Match: ", "bold"),
-            f"{match.team_a}{you_a} {match.imps_a} IMPs · {match.team_b}{you_b} "
-            f"{match.imps_b} IMPs · compared {len(match.comparisons)} of "
-            f"{len(match.boards)} boards",
+def standings_lines(match: MatchSummary, competitor: str | None = None) -> list[RenderableType]:
+    """The standings of a match without teams, best first: each competitor's place, name
+    and points, the viewer's (``competitor``) marked ``(you)``; side by side when many."""
+    scoring = match.scoring
+    heading = Text.assemble(
+        ("Standings", "bold"),
+        f" ({SCORING_WORDS[scoring]}) · compared {len(match.comparisons)} of "
+        f"{len(match.boards)} boards",
+    )
+    standings = match.standings
+    if not standings:
+        return [heading]
+    entries: list[tuple[Text, Text]] = []
+    for standing in standings:
+        place = 1 + sum(other.points > standing.points + 1e-9 for other in standings)
+        mine = standing.competitor == competitor
+        style = "bold" if mine else ""
+        entries.append(
+            (
+                Text(f"{place}. {standing_name(standing)}{' (you)' if mine else ''}", style=style),
+                Text(points_text(standing.points, scoring), style=style),
+            )
         )
-    ]
+    per_row = 1 if len(entries) <= 4 else STANDINGS_PER_ROW
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(min_width=1)  # the indent
+    for slot in range(per_row):
+        grid.add_column()
+        grid.add_column(justify="right", min_width=4)
+        if slot < per_row - 1:
+            grid.add_column(min_width=2)  # between competitors
+    for start in range(0, len(entries), per_row):
+        row: list[Text] = [Text("")]
+        for slot in range(per_row):
+            name, points = (
+                entries[start + slot] if start + slot < len(entries) else (Text(""), Text(""))
+            )
+            row += [name, points] + ([Text("")] if slot < per_row - 1 else [])
+        grid.add_row(*row)
+    return [heading, grid]
+
+
+def match_panel(
+    match: MatchSummary, table: int | None, team: str | None, you: PlayerView | None = None
+) -> list[RenderableType]:
+    """The match panel: the teams and their IMPs (or the standings), each compared board,
+    the final result."""
+    if is_team_match(match):
+        you_a = " (you)" if team == "A" else ""
+        you_b = " (you)" if team == "B" else ""
+        lines: list[RenderableType] = [
+            Text.assemble(
+                ("Match: ", "bold"),
+                f"{match.team_a}{you_a} {match.imps_a} IMPs · {match.team_b}{you_b} "
+                f"{match.imps_b} IMPs · compared {len(match.comparisons)} of "
+                f"{len(match.boards)} boards",
+            )
+        ]
+    else:
+        lines = standings_lines(match, None if you is None else you.competitor)
     shown = match.comparisons[-COMPARISONS_SHOWN:]
     if len(match.comparisons) > len(shown):
         lines.append(Text(f"  ({len(match.comparisons) - len(shown)} earlier boards)", "dim"))
-    lines += [Text("  ").append_text(comparison_line(c, match, table)) for c in shown]
+    lines += [Text("  ").append_text(comparison_line(c, match, table, you)) for c in shown]
     if match.finished:
         lines.append(Text(final_words(match), style="bold reverse"))
     return lines
 
 
 def final_words(match: MatchSummary) -> str:
-    """``MATCH OVER: Sharks win by 9 IMPs (9 to 0)``."""
+    """``MATCH OVER: Sharks beat Minnows by 9 IMPs (9 to 0)``; without teams, who won the
+    standings: ``MATCH OVER: Ann wins with 12.5 IMPs; next Bo with 8 IMPs``."""
+    if not is_team_match(match):
+        return _standings_words(match)
     if match.winner == "draw" or match.winner is None:
         return f"MATCH OVER: a draw, {match.imps_a} IMPs each"
     winner, loser = (
@@ -1531,11 +1876,38 @@ def final_words(match: MatchSummary) -> str:
     return f"MATCH OVER: {winner} beat {loser} by {high - low} IMPs ({high} to {low})"
 
 
+def _standings_words(match: MatchSummary) -> str:
+    standings, scoring = match.standings, match.scoring
+    if not standings:
+        return "MATCH OVER"
+    top = standings[0]
+    if match.winner == "draw" or match.winner is None:
+        tied = [standing_name(s) for s in standings if abs(s.points - top.points) < 1e-9]
+        names = ", ".join(tied[:-1]) + f" and {tied[-1]}" if len(tied) > 1 else tied[0]
+        return (
+            f"MATCH OVER: a draw: {names} share first place with "
+            f"{points_words(top.points, scoring)}"
+        )
+    winner = next((s for s in standings if s.competitor == match.winner), top)
+    wins = "win" if len(winner.players) > 1 else "wins"
+    words = (
+        f"MATCH OVER: {standing_name(winner)} {wins} with {points_words(winner.points, scoring)}"
+    )
+    runner_up = next((s for s in standings if s is not winner), None)
+    if runner_up is not None:
+        words += f"; next {standing_name(runner_up)} with {points_words(runner_up.points, scoring)}"
+    return words
+
+
 def results_table(
-    match: MatchSummary, results: Sequence[TableResultView] = (), *, title: str = ""
+    match: MatchSummary,
+    results: Sequence[TableResultView] = (),
+    *,
+    title: str = "",
+    you: PlayerView | None = None,
 ) -> Table:
     """Every board with a result so far: each table's result, the swing and the running
-    total once the board is compared."""
+    total once the board is compared (without teams: each play's result and the points)."""
     grid = Table(
         title=Text(title, style="bold") if title else None,
         title_justify="left",
@@ -1543,6 +1915,8 @@ def results_table(
         show_edge=False,
         pad_edge=False,
     )
+    if not is_team_match(match):
+        return _movement_results(grid, match, results, you)
     grid.add_column("Board", justify="right")
     grid.add_column("Table 1")
     grid.add_column("Table 2")
@@ -1561,33 +1935,105 @@ def results_table(
             first = comparison.table1 or first
             second = comparison.table2 or second
         cells: list[Text] = [Text(str(number)), short_result(first), short_result(second)]
+        total = "" if comparison is None else _standing(match, comparison.running_total or 0)
         if comparison is None:
             cells += [Text("·", "dim"), Text("·", "dim"), Text("not compared yet", "dim")]
         elif comparison.void:
-            cells += [Text("void"), Text("void"), Text(_standing(match, comparison.running_total))]
+            cells += [Text("void"), Text("void"), Text(total)]
         else:
-            swing = comparison.swing
+            swing = comparison.swing or 0
             note = " (artificial)" if comparison.artificial is not None else ""
             cells += [
                 Text(str(swing) if swing > 0 else "·"),
                 Text(str(-swing) if swing < 0 else "·"),
-                Text(_standing(match, comparison.running_total) + note),
+                Text(total + note),
             ]
         grid.add_row(*cells)
     return grid
 
 
-def score_sheet(match: MatchSummary, results: Sequence[TableResultView] = ()) -> RenderableType:
+def _movement_results(
+    grid: Table, match: MatchSummary, results: Sequence[TableResultView], you: PlayerView | None
+) -> Table:
+    """The results table without teams: every play of each board (``yours`` marked), then
+    your points on it and your total so far; for watchers, each competitor's points when
+    there are few (replay duplicate's two pairs)."""
+    scoring, signed = match.scoring, _signs_points(match.scoring)
+    grid.add_column("Board", justify="right")
+    grid.add_column("Results")
+    columns: list[str] = []
+    if you is not None:
+        grid.add_column("Points", justify="right")
+        grid.add_column("Total", justify="right")
+    elif len(match.standings) <= 4:
+        columns = sorted(s.competitor for s in match.standings)
+        for competitor in columns:
+            grid.add_column(competitor_name(match, competitor), justify="right")
+    compared = {c.board: c for c in match.comparisons}
+    total = 0.0
+    for number in match.boards:
+        comparison = compared.get(number)
+        plays = list(comparison.results) if comparison is not None else []
+        if not plays:
+            plays = [r for r in results if r.board == number]
+        if comparison is None and not plays:
+            continue
+        plays.sort(key=lambda r: (r.round, r.table))
+        played = _play_texts(plays, you, ": ")
+        cells = [Text(str(number)), Text("\n").join(played) if played else Text("—", "dim")]
+        if you is not None:
+            if comparison is None:
+                cells += [Text("·", "dim"), Text("not compared yet", "dim")]
+            elif comparison.void:
+                cells += [Text("void"), Text(points_text(total, scoring))]
+            else:
+                points = comparison.points.get(you.competitor)
+                total += points or 0.0
+                shown = "·" if points is None else points_text(points, scoring, signed=signed)
+                cells += [Text(shown), Text(points_text(total, scoring))]
+        for competitor in columns:
+            if comparison is None:
+                cells.append(Text("·", "dim"))
+            elif comparison.void:
+                cells.append(Text("void"))
+            else:
+                points = comparison.points.get(competitor)
+                shown = "·" if points is None else points_text(points, scoring, signed=signed)
+                cells.append(Text(shown))
+        grid.add_row(*cells)
+    return grid
+
+
+FORMAT_WORDS = {
+    "teams": "teams",
+    "robot-table": "against the robots",
+    "team-of-four": "team of four",
+    "replay": "replay duplicate",
+    "individual": "individual",
+}
+
+
+def score_sheet(
+    match: MatchSummary, results: Sequence[TableResultView] = (), *, you: PlayerView | None = None
+) -> RenderableType:
     """The score sheet: every board, both tables, the swing, the running total, and the
-    final result once the match is over."""
-    parts: list[RenderableType] = [
-        results_table(match, results, title=f"Score sheet: {match.team_a} v {match.team_b}"),
-        Text(
-            f"Total: {match.team_a} {match.imps_a} IMPs · {match.team_b} {match.imps_b} IMPs · "
-            f"compared {len(match.comparisons)} of {len(match.boards)} boards",
-            style="bold",
-        ),
-    ]
+    final result once the match is over; without teams every play, ``you``'s points and
+    the standings."""
+    if is_team_match(match):
+        parts: list[RenderableType] = [
+            results_table(match, results, title=f"Score sheet: {match.team_a} v {match.team_b}"),
+            Text(
+                f"Total: {match.team_a} {match.imps_a} IMPs · {match.team_b} {match.imps_b} "
+                f"IMPs · compared {len(match.comparisons)} of {len(match.boards)} boards",
+                style="bold",
+            ),
+        ]
+    else:
+        title = f"Score sheet: {FORMAT_WORDS[match.format]}, {SCORING_WORDS[match.scoring]}"
+        parts = [
+            results_table(match, results, title=title, you=you),
+            *standings_lines(match, None if you is None else you.competitor),
+        ]
     if match.finished:
         parts.append(Text(final_words(match), style="bold reverse"))
     return Group(*parts)
@@ -1606,6 +2052,97 @@ def _header(board: BoardView, seq: int, who: str) -> Text:
     )
 
 
+def _named_seat(number: int, players: Sequence[PlayerInfo], seat: str | None = None) -> str:
+    """A player at the viewer's table by number: ``Bo (West)``, ``player 6 (North, robot)``."""
+    info = next((p for p in players if p.player == number), None)
+    if info is None:
+        return f"player {number}" + (f" ({SEAT_NAMES[seat]})" if seat is not None else "")
+    named = info.name is not None and not (info.robot and info.name == ROBOT_NAME)
+    about = [SEAT_NAMES[info.seat]] + (["robot"] if info.robot else [])
+    return f"{info.name if named else f'player {number}'} ({', '.join(about)})"
+
+
+def seating_line(view: PlayerView) -> Text:
+    """The round and where the player sits in it, with whom: ``Round 3 of 7 · you are
+    player 5 at table 2, East``, then ``Partner Bo (West) · opponents Cy (North) and
+    player 4 (South)``."""
+    opponents = " and ".join(_named_seat(n, view.players) for n in view.opponents)
+    return Text.assemble(
+        (f"Round {view.round} of {view.match.rounds}", "bold"),
+        f" · you are player {view.player} at table {view.table}, {SEAT_NAMES[view.seat]}\n",
+        "Partner ",
+        _named_seat(view.partner, view.players, PARTNER[view.seat]),
+        f" · opponents {opponents}" if opponents else "",
+    )
+
+
+def move_words(next_seat: NextSeat, table: int, seat: str) -> str:
+    """Where to go for the next round, from ``table`` and ``seat``, and who partners you
+    there.
+
+    >>> ahead = NextSeat(round=4, table=2, seat="E", partner=5, opponents=[1, 7],
+    ...     names={"5": "Bo"})
+    >>> move_words(ahead, 1, "N")
+    'Round 4: go to table 2, East; your partner is Bo'
+    >>> move_words(ahead.model_copy(update={"table": 1, "names": {}}), 1, "N")
+    'Round 4: stay at table 1, move to East; your partner is player 5'
+    """
+    partner = player_name(next_seat.partner, next_seat.names)
+    where = SEAT_NAMES[next_seat.seat]
+    if next_seat.table != table:
+        go = f"go to table {next_seat.table}, {where}"
+    elif next_seat.seat != seat:
+        go = f"stay at table {next_seat.table}, move to {where}"
+    else:
+        go = f"stay at table {next_seat.table}, {where}"
+    return f"Round {next_seat.round}: {go}; your partner is {partner}"
+
+
+def held_words(match: MatchSummary, *, director: bool = False) -> str | None:
+    """The round that waits for the director's ``start_round``, in words (None: none).
+
+    >>> match = MatchSummary(match_id="m", team_a="A", team_b="B", boards=[1, 2],
+    ...     comparisons=[], imps_a=0, imps_b=0, finished=False, held_round=2)
+    >>> held_words(match)
+    'Round 2 waits for the director'
+    >>> held_words(match, director=True)
+    'Round 2 waits for you: type start 2 to start it'
+    """
+    held = match.held_round
+    if held is None or match.finished:
+        return None
+    if director:
+        return f"Round {held} waits for you: type start {held} to start it"
+    return f"Round {held} waits for the director"
+
+
+def round_end_lines(view: PlayerView) -> list[Text]:
+    """Once the player's table has played the round (``played_round``): the tables it
+    waits for, the round held for the director, and where the player goes next (nothing
+    while the table still plays the round)."""
+    if not view.played_round:
+        return []
+    waiting = view.waiting_for
+    lines: list[Text] = []
+    if waiting:
+        tables = (
+            f"table {waiting[0]}"
+            if len(waiting) == 1
+            else "tables " + ", ".join(map(str, waiting[:-1])) + f" and {waiting[-1]}"
+        )
+        lines.append(Text(f"Waiting for {tables} to finish round {view.round}", style="yellow"))
+    held = held_words(view.match)
+    if held is not None:
+        lines.append(Text(held, style="bold yellow"))
+    ahead = view.next_seat
+    if ahead is not None:
+        lines.append(Text(move_words(ahead, view.table, view.seat), style=TURN_STYLE))
+        opponents = " and ".join(player_name(n, ahead.names) for n in ahead.opponents)
+        if opponents:
+            lines.append(Text(f"Your opponents there: {opponents}"))
+    return lines
+
+
 def render_player(
     view: PlayerView, seq: int, *, with_chat: bool = False, now: int | None = None
 ) -> RenderableType:
@@ -1617,12 +2154,17 @@ def render_player(
     me = view.seat
     mine = _find_player(view.players, view.table, me)
     name = f" ({mine.name})" if mine is not None and mine.name else ""
-    who = f"you: {SEAT_NAMES[me]}{name}, {team_name(view.match, view.team)}"
+    who = f"you: {SEAT_NAMES[me]}{name}, {side_words(view)}"
     parts: list[RenderableType] = []
+    seating = seating_line(view) if has_rounds(view.match) else None
     if board is None:
         parts.append(Text(f"No board in play · {who} · #{seq}", style="bold"))
+        if seating is not None:
+            parts.append(seating)
     else:
         parts.append(Divider(_header(board, seq, who), style="cyan"))
+        if seating is not None:
+            parts.append(seating)
         parts.append(compass(board, me, view.players, at))
         if board.auction or board.phase == "auction":
             parts.append(auction_grid(board))
@@ -1651,13 +2193,14 @@ def render_player(
         if away is not None:
             parts.append(away)
         parts += _review_lines(view, at)
+    parts += round_end_lines(view)
     if view.director_calls:
         parts.append(Text("The director is called:", style="bold magenta"))
         parts += [_director_call_line(c, at, with_table=False) for c in view.director_calls]
     if with_chat and view.chat:
         parts.append(Text("Chat:", style="bold"))
         parts += _chat_lines(view.chat[-CHAT_SHOWN:], me, view.players, with_table=False)
-    parts += match_panel(view.match, view.table, view.team)
+    parts += match_panel(view.match, view.table, view.team, view)
     return Group(*parts)
 
 
@@ -1723,16 +2266,22 @@ def render_watch(
             parts += _chat_lines(
                 view.chat[-DIRECTOR_CHAT_SHOWN:], None, view.players, with_table=True
             )
+    held = held_words(view.match, director=director)
+    if held is not None:
+        parts.append(Text(held, style=TURN_STYLE if director else "bold yellow"))
     if view.results or view.match.comparisons:
         parts.append(results_table(view.match, view.results, title="Finished boards"))
-    parts.append(
-        Text.assemble(
-            ("Match: ", "bold"),
-            f"{view.match.team_a} {view.match.imps_a} IMPs · {view.match.team_b} "
-            f"{view.match.imps_b} IMPs · compared {len(view.match.comparisons)} of "
-            f"{len(view.match.boards)} boards",
+    if is_team_match(view.match):
+        parts.append(
+            Text.assemble(
+                ("Match: ", "bold"),
+                f"{view.match.team_a} {view.match.imps_a} IMPs · {view.match.team_b} "
+                f"{view.match.imps_b} IMPs · compared {len(view.match.comparisons)} of "
+                f"{len(view.match.boards)} boards",
+            )
         )
-    )
+    else:
+        parts += standings_lines(view.match)
     if view.match.finished:
         parts.append(Text(final_words(view.match), style="bold reverse"))
     return Group(*parts)
@@ -1845,11 +2394,31 @@ def _double_dummy(comparison: ComparisonView) -> list[RenderableType]:
     return parts
 
 
+def _table_title(
+    board: BoardView, record: BoardRecord, table: int | None, you: PlayerView | None
+) -> Text:
+    """A play's column in ``board N``: its table (and round, when the table played the
+    board twice), ``(yours)`` when the viewer played it."""
+    title = f"Table {board.table}"
+    result = board.result
+    if result is not None and [b.table for b in record.tables].count(board.table) > 1:
+        title += f", round {result.round}"
+    if you is not None and result is not None and not is_team_match(you.match):
+        yours = (record.board, result.round, board.table) in _own_plays(you)
+    else:
+        yours = board.table == (_played_at(you, record.board) or table)
+    return Text(title + (" (yours)" if yours else ""), "bold")
+
+
 def board_record_screen(
-    record: BoardRecord, match: MatchSummary, table: int | None = None
+    record: BoardRecord,
+    match: MatchSummary,
+    table: int | None = None,
+    you: PlayerView | None = None,
 ) -> RenderableType:
-    """``board N``: the deal, both tables' auctions and plays side by side (as far as the
-    viewer may see them), the swing, the double-dummy tricks and the par."""
+    """``board N``: the deal, every table's auction and play side by side (as far as the
+    viewer may see them), the swing (or the points), the double-dummy tricks and the
+    par. ``table`` (or where ``you`` played the board) is marked as yours."""
     parts: list[RenderableType] = [
         Divider(Text(f"Board {record.board} as the tables played it", style="bold"), style="cyan")
     ]
@@ -1865,16 +2434,15 @@ def board_record_screen(
     if record.tables:
         grid = Table(box=box.SQUARE, show_lines=False, pad_edge=True)
         for board in record.tables:
-            grid.add_column(
-                Text(f"Table {board.table}" + (" (yours)" if board.table == table else ""), "bold")
-            )
+            grid.add_column(_table_title(board, record, table, you))
         grid.add_row(*[_played_board(board) for board in record.tables])
         parts.append(grid)
     comparison = record.comparison
     if comparison is None:
-        parts.append(Text("Not compared yet: the other table's play stays hidden.", style="dim"))
+        hidden = "the other table's play stays" if is_team_match(match) else "the other plays stay"
+        parts.append(Text(f"Not compared yet: {hidden} hidden.", style="dim"))
     else:
-        parts.append(comparison_line(comparison, match, table))
+        parts.append(comparison_line(comparison, match, table, you))
         parts += _double_dummy(comparison)
     return Group(*parts)
 
@@ -1918,7 +2486,8 @@ def _event_line(event: Event, update: Update, me: str | None) -> Text | None:
             cards += [Text(f" {played.seat} "), card_text(played.card)]
         return Text.assemble(at, f"Trick {number} to {SEAT_NAMES[event.trick_winner]}:", *cards)
     if isinstance(event, BoardStarted):
-        return Text(f"{at}Board {event.board} starts", style="bold")
+        round_words = f" (round {event.round})" if has_rounds(view.match) else ""
+        return Text(f"{at}Board {event.board} starts{round_words}", style="bold")
     if isinstance(event, ClaimMade):
         return Text(f"{at}{who(event.claimer)} claims {event.tricks} tricks")
     if isinstance(event, ClaimAnswered):
@@ -1964,8 +2533,9 @@ def _event_line(event: Event, update: Update, me: str | None) -> Text | None:
     if isinstance(event, ReviewEnded):
         return Text(f"{at}The review of board {event.board} is over")
     if isinstance(event, BoardCompared):
-        table = view.table if isinstance(view, PlayerView) else None
-        return comparison_line(event.comparison, view.match, table)
+        you = view if isinstance(view, PlayerView) else None
+        table = None if you is None else you.table
+        return comparison_line(event.comparison, view.match, table, you)
     if isinstance(event, MatchFinished):
         return Text(final_words(view.match), style="bold reverse")
     if isinstance(event, ChatSent):
@@ -2147,13 +2717,18 @@ class TerminalTable:
 
     @property
     def prompt_text(self) -> str:
-        welcome = self.client.welcome
-        if welcome is not None and welcome.seat is not None:
-            return f"{SEAT_NAMES[welcome.seat]}> "
+        seat = self.seat
+        if seat is not None:
+            return f"{SEAT_NAMES[seat]}> "
         return "Director> " if self.role == "director" else "Spectator> "
 
     @property
     def seat(self) -> str | None:
+        """The player's seat now: the latest view's (a player may change seats between
+        rounds), else the one they joined in."""
+        view = self.client.view
+        if isinstance(view, PlayerView):
+            return view.seat
         return self.client.welcome.seat if self.client.welcome is not None else None
 
     def prompt(self) -> None:
@@ -2215,7 +2790,8 @@ class TerminalTable:
         """The score sheet (at the end of the match, and for ``scores``)."""
         view = self.client.view
         if view is not None:
-            self.console.print(score_sheet(view.match, view.results))
+            you = view if isinstance(view, PlayerView) else None
+            self.console.print(score_sheet(view.match, view.results, you=you))
         if prompt:
             self.prompt()
 
@@ -2411,8 +2987,9 @@ class TerminalTable:
         """Show what the server answered, when it is more than an ``ack``."""
         view = self.client.view
         if isinstance(reply, BoardRecord) and view is not None:
-            table = view.table if isinstance(view, PlayerView) else None
-            self.say(board_record_screen(reply, view.match, table))
+            you = view if isinstance(view, PlayerView) else None
+            table = None if you is None else you.table
+            self.say(board_record_screen(reply, view.match, table, you))
         elif isinstance(reply, Substituted):
             seat = f"table {reply.table} {SEAT_NAMES[reply.seat]}"
             if reply.link is None:
@@ -2472,10 +3049,18 @@ async def run_terminal(
     if welcome.seq > 0:  # a snapshot follows the welcome: commands are read against it
         await client.wait_for(lambda view: view)
     if welcome.seat is not None:
+        view = client.view
+        number = (
+            f" (player {welcome.player})"
+            if welcome.player is not None
+            and isinstance(view, PlayerView)
+            and has_rounds(view.match)
+            else ""
+        )
         console.print(
             Text(
                 f"Joined match {welcome.match_id} as {SEAT_NAMES[welcome.seat]} at table "
-                f"{welcome.table}. Type help for the commands.",
+                f"{welcome.table}{number}. Type help for the commands.",
                 style="bold",
             )
         )

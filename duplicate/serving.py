@@ -163,22 +163,52 @@ def lock_data_folder(data: Path) -> int:
 def add_match_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format",
-        choices=("teams", "robot-table"),
+        choices=("teams", "robot-table", "team-of-four", "replay", "individual"),
         default="teams",
         help="teams: eight players at two tables; robot-table: four people at table 1 "
-        "against the same cards played by robots at table 2",
+        "against the same cards played by robots at table 2; team-of-four: two teams of four, "
+        "board exchange, team 2's pairs change tables at half-time; replay: four players, "
+        "every board replayed turned one seat; individual: 8 or 12 players (--players), "
+        "a new partner each round",
     )
     parser.add_argument(
         "--boards",
         type=int,
-        help="boards in the match (default 4; robot-table: 4, 8 or 16, default 8)",
+        help="boards in the match (default 4; robot-table: 4, 8 or 16, default 8; "
+        "team-of-four: a multiple of 4, default 8; individual of 8: 14, 21 or 28, of 12: "
+        "11, 22 or 33)",
+    )
+    parser.add_argument(
+        "--players",
+        type=int,
+        choices=(8, 12),
+        default=8,
+        help="players in an individual (8: two tables, 12: three)",
+    )
+    parser.add_argument(
+        "--scoring",
+        choices=("imps", "matchpoints", "board_a_match", "total_points"),
+        help="how boards are scored: the teams formats imps; replay board_a_match (default) "
+        "or total_points; individual imps (default) or matchpoints",
+    )
+    parser.add_argument(
+        "--stage-two",
+        choices=("now", "director"),
+        default="now",
+        help="replay: stage 2 follows at once, or waits for the director to start it",
+    )
+    parser.add_argument(
+        "--imposed-auction",
+        action="store_true",
+        help="replay: stage 2 keeps each board's stage-1 auction; only the play is compared",
     )
     parser.add_argument(
         "--robots",
         nargs="+",
         default=[],
         metavar="SEAT",
-        help="seats the server's robots play: t1 or t2 for a whole table, 1N, 2E ... for one seat",
+        help="players the server's robots play, by their first-round seat: t1, t2 (t3) for a "
+        "whole table, 1N, 2E ... for one seat",
     )
     parser.add_argument("--team-a", default="Team A", help="sits N-S at table 1, E-W at table 2")
     parser.add_argument("--team-b", default="Team B", help="sits E-W at table 1, N-S at table 2")
@@ -229,9 +259,9 @@ def parse_names(text: str) -> dict[str, str]:
     for item in filter(None, (part.strip() for part in text.split(","))):
         seat, equals, name = item.partition("=")
         key = seat.strip().upper()
-        if len(key) == 2 and key[0] in "NESW" and key[1] in "12":
+        if len(key) == 2 and key[0] in "NESW" and key[1] in "123":
             key = key[1] + key[0]
-        if not equals or len(key) != 2 or key[0] not in "12" or key[1] not in "NESW":
+        if not equals or len(key) != 2 or key[0] not in "123" or key[1] not in "NESW":
             raise CommandFailed(f"bad --names entry {item!r}: write SEAT=NAME, like N1=Ann")
         if not name.strip():
             raise CommandFailed(f"bad --names entry {item!r}: the name is empty")
@@ -259,8 +289,8 @@ def roster_names(text: str) -> dict[str, str]:
         table = int(tags["table"]) if tags.get("table", "").isdigit() else room or index
         if table in seen:
             continue
-        if table not in (1, 2):
-            raise CommandFailed(f"bad --roster: table {table}: a match has tables 1 and 2")
+        if table not in (1, 2, 3):
+            raise CommandFailed(f"bad --roster: table {table}: a match has tables 1 to 3")
         seen.add(table)
         for seat, name in zip("NESW", (game.north, game.east, game.south, game.west), strict=True):
             if name and name.strip():
@@ -268,15 +298,18 @@ def roster_names(text: str) -> dict[str, str]:
     return names
 
 
-def format_links(created: MatchCreated) -> str:
-    """The links of a new match, for the organiser to hand out."""
+def format_links(created: MatchCreated, format: str = "teams") -> str:
+    """The links of a new match, for the organiser to hand out: by table of the first
+    round (each player keeps their link when they move)."""
     lines = [f"Match {created.match_id}"]
-    for table in (1, 2):
+    tables = max(seat.table for seat in created.seats) + (format == "robot-table")
+    for table in range(1, tables + 1):
         lines.append(f"Table {table}")
         for seat in created.seats:
             if seat.table == table:
                 name = f"  {seat.name}" if seat.name and not seat.robot else ""
-                lines.append(f"  {seat.seat}  team {seat.team}{name}  {seat.link or 'robot'}")
+                side = f"team {seat.team}" if seat.team is not None else f"player {seat.player}"
+                lines.append(f"  {seat.seat}  {side}{name}  {seat.link or 'robot'}")
         if not any(seat.table == table for seat in created.seats):
             lines.append("  the robots' table")
     lines.append(f"Spectators  {created.spectator or 'off'}")
@@ -307,9 +340,13 @@ def alone_guidance(created: MatchCreated, args: argparse.Namespace, server_url: 
     ]
     if len(people) > 1:
         # Robots everywhere but table 1 North (table 2 is the robots' own in robot-table).
-        robots = ["--robots", "t2", "1E", "1S", "1W"]
-        if args.format == "robot-table":
-            robots = ["--format", "robot-table", "--robots", "1E", "1S", "1W"]
+        tables = max(seat.table for seat in created.seats)
+        others = [f"t{t}" for t in range(2, tables + 1)]
+        robots = ["--robots", *others, "1E", "1S", "1W"]
+        if args.format != "teams":
+            robots = ["--format", args.format, *robots]
+            if args.format == "individual":
+                robots[2:2] = ["--players", str(args.players)]
         # The same server and data folder as this one, so that the commands work as printed.
         data = ["--data", str(args.data)] if args.data != DEFAULT_DATA else []
         # The key's file too, if it came from one; a password in --redis is never printed
@@ -378,6 +415,10 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
             chat=args.chat,
             review_seconds=args.review_seconds,
             robot_delay_ms=delay,
+            players=args.players,
+            scoring=args.scoring,
+            stage_two=args.stage_two,
+            imposed_auction=args.imposed_auction,
         )
     except ValidationError as error:
         first = error.errors()[0]
@@ -455,7 +496,7 @@ def new_match(args: argparse.Namespace) -> str:
             f"--server {args.server!r} is not a server's URL like http://{DEFAULT_HOST}:{DEFAULT_PORT}"
         ) from None
     created = asyncio.run(_create(ws_url, key, request, args.server))
-    return f"{format_links(created)}\n{HANDING_OUT}"
+    return f"{format_links(created, args.format)}\n{HANDING_OUT}"
 
 
 def bot(args: argparse.Namespace) -> str:
@@ -653,7 +694,10 @@ async def _serve(args: argparse.Namespace) -> None:
             assert server.public_url is not None
             created = await _create(server.ws_url, key, request, server.public_url)
             guidance = alone_guidance(created, args, server.public_url)
-            print(format_links(created) + (f"\n{guidance}" if guidance else ""), flush=True)
+            print(
+                format_links(created, args.format) + (f"\n{guidance}" if guidance else ""),
+                flush=True,
+            )
         await stop.wait()
     finally:
         if server is not None:

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 from protocol.errors import ErrorCode
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 """The protocol version this code speaks; ``hello`` must ask for it."""
 
 SUPPORTED_VERSIONS = frozenset({PROTOCOL_VERSION})
@@ -29,7 +29,16 @@ ChatMode = Literal["table", "opponents", "off"]
 """What table chat reaches during a board: ``table`` all four players, ``opponents`` the
 other side only (and the sender), ``off`` nobody. Between boards it always reaches all four."""
 Team = Literal["A", "B"]
-TableNumber = Annotated[int, Field(ge=1, le=2)]
+TableNumber = Annotated[int, Field(ge=1, le=3)]
+PlayerNumber = Annotated[int, Field(ge=1, le=12)]
+"""A player of the match's movement (1-8; 1-12 in the 12-player individual; 1-4 in
+replay duplicate): a person or a robot, who may change tables and seats between rounds."""
+Format = Literal["teams", "robot-table", "team-of-four", "replay", "individual"]
+Scoring = Literal["imps", "matchpoints", "board_a_match", "total_points"]
+"""How a board's result at one table is set against its other plays (RULES.md 6):
+``imps`` the IMPs of the difference (cross-IMPs averaged at three tables), ``matchpoints``
+2 for each result beaten and 1 for each equalled, ``board_a_match`` 1 to the better result
+(a half each on a tie), ``total_points`` the difference itself."""
 BoardNumber = Annotated[int, Field(ge=1, le=10_000)]
 Ref = Annotated[int | None, Field(ge=0, le=2**31 - 1)]
 ShortText = Annotated[str, StringConstraints(min_length=1, max_length=300)]
@@ -43,8 +52,9 @@ Name = Annotated[
 ActionId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 """A client's id for one intended action: the same id from the same seat (or the director)
 is applied at most once, and a resend is answered with the first one's ``ack``."""
-SeatKey = Annotated[str, StringConstraints(pattern=r"^[12][NESW]$")]
-"""A seat of the match: table, then seat: ``"1N"`` is North at table 1."""
+SeatKey = Annotated[str, StringConstraints(pattern=r"^[1-3][NESW]$")]
+"""A seat of the match in its first round: table, then seat: ``"1N"`` is North at table 1
+(and names the player who sits there in round 1, wherever they move later)."""
 Millis = int
 """A moment, in milliseconds since the Unix epoch, by the server's clock."""
 Action = Literal[
@@ -86,8 +96,9 @@ class Hello(Message):
     robot: bool = False
 
 
-RobotSeats = Annotated[str, StringConstraints(pattern=r"^(t[12]|[12][NESW])$")]
-"""``"t2"``: every seat of table 2; ``"1N"``: North at table 1."""
+RobotSeats = Annotated[str, StringConstraints(pattern=r"^(t[1-3]|[1-3][NESW])$")]
+"""``"t2"``: every player of table 2 in round 1; ``"1N"``: the player at North at table 1
+in round 1 (a robot follows its player's moves)."""
 
 
 class CreateMatch(Message):
@@ -96,23 +107,36 @@ class CreateMatch(Message):
 
     ``format`` ``teams`` is the 8-player teams match (RULES.md 6.1; ``boards`` defaults to 4);
     ``robot-table`` is four people at table 1 against a table 2 played by robots (6.2;
-    ``boards`` 4, 8 or 16, default 8). ``robots`` names seats the server fills with its own
-    robots (``"t2"`` a whole table, ``"1N"`` one seat); their links are not handed out.
-    ``names`` gives seats their players' names (``{"1N": "Ann"}``). ``chat`` is what table
+    ``boards`` 4, 8 or 16, default 8); ``team-of-four`` two teams of four with board
+    exchange and a seat swap at half-time (6.5; ``boards`` a multiple of 4, default 8);
+    ``replay`` replay duplicate for four players (6.3; default 4 boards; ``scoring``
+    ``board_a_match``, the default, or ``total_points``; ``stage_two`` ``now``: the replay
+    follows at once, ``director``: it waits for the director's ``start_round``;
+    ``imposed_auction``: stage 2 keeps stage 1's auction, only the play is compared);
+    ``individual`` for ``players`` 8 (two tables, 7 rounds; ``boards`` 14, 21 or 28,
+    default 14) or 12 (three tables, 11 rounds; ``boards`` 11, 22 or 33, default 11),
+    ``scoring`` ``imps`` (the default) or ``matchpoints``. ``robots`` names players the
+    server's robots play (by their first-round seat: ``"t2"`` a whole table, ``"1N"`` one
+    seat); their links are not handed out. ``names`` gives players their names by their
+    first-round seat (``{"1N": "Ann"}``). ``chat`` is what table
     chat reaches during a board. ``review_seconds`` is how long a finished board stays on
     the table before the next one starts, unless all four players ask for the next board
     sooner. ``robot_delay_ms`` is how long the server's robots wait before each action
     (None: the server's default; robots at a table of robots never wait)."""
 
     type: Literal["create_match"] = "create_match"
-    format: Literal["teams", "robot-table"] = "teams"
+    format: Format = "teams"
     boards: Annotated[int | None, Field(ge=1, le=64)] = None
+    players: Literal[8, 12] = 8
+    scoring: Scoring | None = None
+    stage_two: Literal["now", "director"] = "now"
+    imposed_auction: bool = False
     team_a: Name = "Team A"
     team_b: Name = "Team B"
     deals_pbn: Annotated[str | None, StringConstraints(max_length=900_000)] = None
     spectators: SpectatorMode = "live"
-    robots: Annotated[list[RobotSeats], Field(max_length=8)] = []
-    names: Annotated[dict[SeatKey, Name], Field(max_length=8)] = {}
+    robots: Annotated[list[RobotSeats], Field(max_length=12)] = []
+    names: Annotated[dict[SeatKey, Name], Field(max_length=12)] = {}
     chat: ChatMode = "opponents"
     review_seconds: Annotated[int, Field(ge=0, le=600)] = 20
     robot_delay_ms: Annotated[int | None, Field(ge=0, le=10_000)] = None
@@ -303,13 +327,24 @@ class VoidBoard(Message):
 
 
 class Substitute(Message):
-    """Director only: a new player for a seat: a new link (the old one stops working), or
-    the server's robot with ``robot``."""
+    """Director only: a new player in place of the one who sits at ``table``, ``seat`` in
+    the current round (and follows that player's moves from then on): a new link (the old
+    one stops working), or the server's robot with ``robot``."""
 
     type: Literal["substitute"] = "substitute"
     table: TableNumber
     seat: Seat
     robot: bool = False
+    ref: Ref = None
+
+
+class StartRound(Message):
+    """Director only: start ``round``, which the match holds until the director says so
+    (stage 2 of replay duplicate created with ``stage_two`` ``director``)."""
+
+    type: Literal["start_round"] = "start_round"
+    round: Annotated[int, Field(ge=2, le=11)]
+    action_id: ActionId | None = None
     ref: Ref = None
 
 
@@ -355,6 +390,7 @@ TableAction = (
     | AssignResult
     | AdjustScore
     | VoidBoard
+    | StartRound
 )
 """The messages that act on a match (a player's or the director's): each is checked by the
 laws and logged."""
@@ -425,10 +461,11 @@ class UndoView(Message):
 
 
 class TableResultView(Message):
-    """A table's result on a board; ``ns_score`` is signed from North-South. ``assigned``:
-    the director assigned it."""
+    """A table's result on a board, in a round; ``ns_score`` is signed from North-South.
+    ``assigned``: the director assigned it."""
 
     table: TableNumber
+    round: int = 1
     board: int
     contract: ContractText | None
     declarer: Seat | None
@@ -446,17 +483,23 @@ class ParView(Message):
 
 
 class ComparisonView(Message):
-    """A board decided at both tables: ``swing`` is team A's IMPs (team B's is -swing);
-    ``running_total`` is team A's total after this board. ``artificial`` is an artificial
-    adjusted score (team A's IMPs) and ``void`` a voided board, both the director's; then
-    a table's result may be missing."""
+    """A board decided at every table that plays it. ``results`` are its plays (round,
+    table) and ``points`` each competitor's score on it, as the match is scored.
+
+    In the team formats (``teams``, ``robot-table``, ``team-of-four``) also: ``table1`` and
+    ``table2``, ``swing`` (team A's IMPs, team B's is -swing) and ``running_total`` (team
+    A's total after this board); in the others these are None. ``artificial`` is an
+    artificial adjusted score (team A's IMPs) and ``void`` a voided board, both the
+    director's; then a table's result may be missing."""
 
     board: int
+    results: list[TableResultView] = []
+    points: dict[str, float] = {}
     table1: TableResultView | None
     table2: TableResultView | None
     difference: int | None
-    swing: int
-    running_total: int
+    swing: int | None
+    running_total: int | None
     artificial: int | None = None
     void: bool = False
     double_dummy: dict[Seat, dict[Literal["C", "D", "H", "S", "NT"], int]] | None = None
@@ -464,19 +507,39 @@ class ComparisonView(Message):
     par: ParView | None = None
 
 
+class Standing(Message):
+    """A competitor's total over the boards compared so far: a team (``"A"``), a pair
+    (``"1-3"``) or a player (``"7"``), its members and their names joined (or the team's)."""
+
+    competitor: str
+    name: str
+    players: list[PlayerNumber]
+    points: float
+
+
 class MatchSummary(Message):
-    """The match panel: boards, every board compared so far, the totals and the match's
-    settings that players see."""
+    """The match panel: the format, how it is scored, the boards and rounds, every board
+    compared so far, the standings (best first) and the match's settings that players see.
+    ``imps_a`` and ``imps_b`` are the teams' totals in the team formats (0 in the others).
+    ``winner``, once finished: the team (``"A"``, ``"B"``), else the leading competitor, or
+    ``"draw"``."""
 
     match_id: str
+    format: Format = "teams"
+    scoring: Scoring = "imps"
+    rounds: int = 1
     team_a: str
     team_b: str
     boards: list[int]
     comparisons: list[ComparisonView]
+    standings: list[Standing] = []
     imps_a: int
     imps_b: int
     finished: bool
-    winner: Literal["A", "B", "draw"] | None = None
+    winner: str | None = None
+    held_round: int | None = None
+    """Every table has played the round, and the next one (this number) waits for the
+    director's ``start_round`` (replay duplicate's stage 2, when the organiser asked)."""
     chat: ChatMode = "opponents"
     review_seconds: int = 20
 
@@ -487,6 +550,7 @@ class PlayerInfo(Message):
 
     table: TableNumber
     seat: Seat
+    player: PlayerNumber | None = None
     name: str | None = None
     robot: bool = False
     connected: bool = False
@@ -539,6 +603,7 @@ class BoardView(Message):
     """
 
     table: TableNumber
+    round: int = 1
     board: int
     dealer: Seat
     vulnerability: VulnerabilityText
@@ -567,16 +632,46 @@ class BoardView(Message):
     explained (players only)."""
 
 
+class NextSeat(Message):
+    """Where a player sits in the next round: table, seat, partner and opponents (player
+    numbers; names in ``names``)."""
+
+    round: int
+    table: TableNumber
+    seat: Seat
+    partner: PlayerNumber
+    opponents: list[PlayerNumber]
+    names: dict[str, str] = {}
+    """Player number (as text) -> name, for those with one."""
+
+
 class PlayerView(Message):
-    """Everything one player may see now: their table's current board, their table's
-    results so far, the match panel, the players at the table, the table chat, the finished
-    board's review and the table's calls for the director."""
+    """Everything one player may see now: where they sit this round (``round``, ``table``,
+    ``seat``, ``partner`` and ``opponents``), their table's current board, their results so
+    far, the match panel, the players at the table, the table chat, the finished board's
+    review and the table's calls for the director.
+
+    ``next_seat`` is where the player sits in the next round (None in the last). Once their
+    table has played its boards of the round (``played_round``), ``waiting_for`` lists the
+    tables still playing it: the next round starts when none is and the last board's
+    review is over everywhere (or, when ``match.held_round`` is that round, when the
+    director starts it)."""
 
     type: Literal["player_view"] = "player_view"
     match: MatchSummary
+    player: PlayerNumber
+    round: int = 1
     table: TableNumber
     seat: Seat
-    team: Team
+    team: Team | None
+    competitor: str
+    partner: PlayerNumber
+    opponents: list[PlayerNumber]
+    played_round: bool = False
+    """The player's table has played every board of the round (the last may still be on
+    review): time to show where the player goes next (``next_seat``)."""
+    waiting_for: list[TableNumber] = []
+    next_seat: NextSeat | None = None
     board: BoardView | None
     results: list[TableResultView]
     players: list[PlayerInfo]
@@ -621,6 +716,7 @@ class BoardStarted(Message):
     type: Literal["board_started"] = "board_started"
     table: TableNumber
     board: int
+    round: int = 1
 
 
 class CallMade(Message):
@@ -763,7 +859,8 @@ class MatchFinished(Message):
     type: Literal["match_finished"] = "match_finished"
     imps_a: int
     imps_b: int
-    winner: Literal["A", "B", "draw"]
+    winner: str
+    standings: list[Standing] = []
 
 
 class ChatSent(Message):
@@ -877,6 +974,8 @@ class Welcome(Message):
     version: int
     role: Literal["player", "spectator", "director", "organiser"]
     match_id: str | None = None
+    player: PlayerNumber | None = None
+    """A player's number in the movement (their table and seat change between rounds)."""
     table: TableNumber | None = None
     seat: Seat | None = None
     seq: int = 0
@@ -917,20 +1016,26 @@ class ErrorMessage(Message):
 
 
 class SeatLink(Message):
-    """A seat's join link (it holds the seat's secret token); None for a seat the server's
-    robots play (``robot``). ``name`` is the player's name, when the organiser gave one."""
+    """A player's join link, for the whole match (it holds the player's secret token);
+    None for a player the server's robots play (``robot``). ``table`` and ``seat`` are
+    where the player sits in round 1; ``team`` is their team in the team formats (None in
+    the others); ``competitor`` what the standings rank them in: their team, pair
+    (``"1-3"``) or themselves (``"7"``). ``name`` is the player's name, when the organiser
+    gave one."""
 
+    player: PlayerNumber
     table: TableNumber
     seat: Seat
-    team: Team
+    team: Team | None
+    competitor: str
     link: str | None
     robot: bool = False
     name: str | None = None
 
 
 class MatchCreated(Message):
-    """The organiser's answer: eight seat links, a spectator link (None when off), a
-    director link."""
+    """The organiser's answer: a link for each player (four, eight or twelve), a spectator
+    link (None when off), a director link."""
 
     type: Literal["match_created"] = "match_created"
     match_id: str
@@ -961,9 +1066,10 @@ class BoardRecord(Message):
 
 
 class Substituted(Message):
-    """The director's answer to ``substitute``: the seat's new link (None for a robot)."""
+    """The director's answer to ``substitute``: the player's new link (None for a robot)."""
 
     type: Literal["substituted"] = "substituted"
+    player: PlayerNumber
     table: TableNumber
     seat: Seat
     link: str | None

@@ -17,6 +17,7 @@ import http
 import json
 import logging
 import math
+import random
 import secrets
 import time
 from collections import Counter, OrderedDict, deque
@@ -33,7 +34,16 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from bridge import BridgeError, Seat
+from bridge import BridgeError, MovementError, Seat
+from bridge.formats import (
+    Movement,
+    individual,
+    replay,
+    robot_table,
+    team_of_four,
+    teams_match,
+)
+from bridge.formats.movements import INDIVIDUAL_BOARDS
 from protocol.codec import MAX_CLIENT_FRAME, decode_client, encode
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
@@ -67,9 +77,9 @@ from server.matches import MatchRuntime, Subscriber, TableAction, fold, now_ms
 if TYPE_CHECKING:
     from clients.robot import Robot
 from server.records import match_record
-from server.state import MatchConfig, default_movement
+from server.state import MatchConfig
 from server.store import Grant, Store
-from server.views import Player, Viewer, Watcher
+from server.views import Player, Viewer, Watcher, seated
 
 __all__ = ["Server", "robot_seats"]
 
@@ -135,6 +145,35 @@ def _rate_limited(what: str, wait: float) -> ProtocolError:
     return ProtocolError(
         ErrorCode.RATE_LIMITED, f"{what}: try again in {retry} ms", retry_after_ms=retry
     )
+
+
+def movement_for(request: CreateMatch) -> Movement:
+    """The movement a ``create_match`` asks for (raises MovementError for a bad one)."""
+    boards = request.boards
+    scoring = request.scoring
+    if request.format in ("teams", "robot-table", "team-of-four") and scoring not in (
+        None,
+        "imps",
+    ):
+        raise MovementError(f"a {request.format} match is scored in imps, not {scoring}")
+    if request.format != "replay" and (request.stage_two != "now" or request.imposed_auction):
+        raise MovementError("stage_two and imposed_auction are for replay duplicate")
+    if request.format == "teams":
+        return teams_match(boards or 4)
+    if request.format == "robot-table":
+        return robot_table(boards or 8)
+    if request.format == "team-of-four":
+        return team_of_four(boards or 8)
+    if request.format == "replay":
+        replay_scoring = scoring or "board_a_match"
+        if replay_scoring not in ("board_a_match", "total_points"):
+            raise MovementError(
+                f"replay duplicate is scored board_a_match or total_points, not {replay_scoring}"
+            )
+        return replay(boards or 4, replay_scoring, rng=random.SystemRandom())
+    players = request.players
+    default = INDIVIDUAL_BOARDS[players][0]
+    return individual(players, boards or default, scoring or "imps")
 
 
 def robot_seats(names: list[str]) -> set[tuple[int, str]]:
@@ -619,13 +658,15 @@ class Server:
         subscriber = Subscriber(viewer, connection.send, robot=hello.robot, close=connection.close)
 
         def welcome(seq: int) -> bytes:
+            at = seated(runtime.state, viewer.number) if isinstance(viewer, Player) else None
             return encode(
                 Welcome(
                     version=version,
                     role=role,
                     match_id=grant.match_id,
-                    table=grant.table,
-                    seat=None if grant.seat is None else Seat.parse(grant.seat).letter,
+                    player=viewer.number if isinstance(viewer, Player) else None,
+                    table=None if at is None else at.table,
+                    seat=None if at is None else at.seat.letter,
                     seq=seq,
                 )
             )
@@ -643,7 +684,7 @@ class Server:
         if grant.role == "player":
             assert grant.table is not None
             assert grant.seat is not None
-            return Player(grant.table, Seat.parse(grant.seat))
+            return Player(runtime.config.player_of(f"{grant.table}{grant.seat}"))
         if grant.role == "director":
             return Watcher("director")
         mode = runtime.config.spectators
@@ -673,16 +714,23 @@ class Server:
     # -- organising ----------------------------------------------------------------------
 
     async def create_match(self, request: CreateMatch) -> MatchCreated:
-        """Create a match: boards from the organiser's PBN or dealt here, their double-dummy
-        analysis, links for everyone, the robots' seats (and for the robot-table format
-        the robots' table 2, played now, card for card)."""
+        """Create a match: its movement, boards from the organiser's PBN or dealt here, their
+        double-dummy analysis, a link for each player, the robots' players (and for the
+        robot-table format the robots' table 2, played now, card for card)."""
         robot_table = request.format == "robot-table"
-        count = request.boards or (8 if robot_table else 4)
-        if robot_table and count not in (4, 8, 16):
-            raise ProtocolError(
-                ErrorCode.INVALID_MESSAGE, "a robot-table match has 4, 8 or 16 boards"
-            )
+        try:
+            movement = movement_for(request)
+        except MovementError as error:
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE, str(error)) from None
+        count = len(movement.boards)
+        first = movement.round(movement.rounds[0])
         robots = robot_seats(request.robots)
+        for key in [f"{t}{letter}" for t, letter in robots] + list(request.names):
+            if int(key[0]) > len(first):
+                raise ProtocolError(
+                    ErrorCode.INVALID_MESSAGE,
+                    f"seat {key}: this match has {len(first)} table(s) in its first round",
+                )
         if robot_table and any(table == 2 for table, _ in robots):
             raise ProtocolError(
                 ErrorCode.INVALID_MESSAGE, "table 2 of a robot-table match is the robots' already"
@@ -701,6 +749,7 @@ class Server:
             table2 = await asyncio.to_thread(robot_table_log, boards) if robot_table else None
         except BridgeError as error:
             raise ProtocolError(ErrorCode.BAD_DEALS, str(error)) from None
+        movement = movement.renumbered([b.number for b in boards])
         match_id = secrets.token_hex(8)
         names = dict(request.names)
         for table, letter in robots:
@@ -717,30 +766,37 @@ class Server:
             request.chat,
             request.review_seconds,
             request.robot_delay_ms,
-            movement=default_movement(request.format, boards),
+            movement=movement,
+            held=(2,) if request.format == "replay" and request.stage_two == "director" else (),
+            imposed=request.imposed_auction,
         )
         grants: dict[str, Grant] = {}
         robot_nonces: dict[str, str] = {}
         seats: list[SeatLink] = []
         base = self.public_url
-        for table in (1,) if robot_table else (1, 2):
+        for sitting in first:
+            if robot_table and sitting.table == 2:
+                continue
             for seat in Seat:
-                key = f"{table}{seat.letter}"
-                robot = (table, seat.letter) in robots
+                key = f"{sitting.table}{seat.letter}"
+                player = sitting.player(seat)
+                robot = (sitting.table, seat.letter) in robots
                 if robot:
                     robot_nonces[key] = secrets.token_hex(8)
                     token = self.robot_token(match_id, key, robot_nonces[key])
                 else:
                     token = secrets.token_urlsafe(24)
-                grants[token] = Grant(match_id, "player", table, seat.letter)
+                grants[token] = Grant(match_id, "player", sitting.table, seat.letter)
                 seats.append(
                     SeatLink(
-                        table=table,
+                        player=player,
+                        table=sitting.table,
                         seat=seat.letter,
-                        team=config.team_of(table, seat),
+                        team=config.team_of(sitting.table, seat) if config.teams else None,
+                        competitor=movement.competitors[player],
                         link=None if robot else f"{base}/play#{token}",
                         robot=robot,
-                        name=names.get(f"{table}{seat.letter}"),
+                        name=names.get(key),
                     )
                 )
         spectator = None
@@ -770,30 +826,38 @@ class Server:
         assert connection.subscriber is not None
         runtime = connection.runtime
         match_id = runtime.config.match_id
-        key = f"{request.table}{request.seat}"
+        player = runtime.player_at(request.table, Seat.parse(request.seat))
+        key = runtime.config.first_seat(player)
         nonce = secrets.token_hex(8) if request.robot else None
         token = (
             secrets.token_urlsafe(24) if nonce is None else self.robot_token(match_id, key, nonce)
         )
-        seat = Seat.parse(request.seat)
-        await runtime.act_substitute(
-            connection.subscriber.viewer, request.table, seat, token, nonce
-        )
+        await runtime.act_substitute(connection.subscriber.viewer, player, token, nonce)
         old = self.robots.pop((match_id, key), None)
         if old is not None:
             old.cancel()
         if nonce is not None:
             self._start_robots(runtime.config, {key: nonce})
         link = None if request.robot else f"{self.public_url}/play#{token}"
-        return Substituted(table=request.table, seat=request.seat, link=link, ref=request.ref)
+        return Substituted(
+            player=player, table=request.table, seat=request.seat, link=link, ref=request.ref
+        )
 
     # -- the server's robots -------------------------------------------------------------
 
-    def robot_delay_for(self, config: MatchConfig, table: int) -> float:
-        """How long a robot at ``table`` waits before acting: nothing at a table of robots
-        (nobody watches it), else the match's pace or the server's."""
-        robots = {seat for number, seat in config.robots if number == table}
-        if len(robots) == 4 or (config.format == "robot-table" and table == 2):
+    def robot_delay_for(self, config: MatchConfig, seat: str) -> float:
+        """How long the robot of the player whose first-round seat is ``seat`` (``"1N"``)
+        waits before acting: nothing when it sits among robots only in every round (nobody
+        watches its table), else the match's pace or the server's."""
+        movement = config.movement
+        robots = {config.player_of(f"{t}{letter}") for t, letter in config.robots}
+        robots |= movement.robots
+        player = config.player_of(seat)
+        tables = [movement.seat_of(player, r) for r in movement.rounds]
+        if all(
+            where is None or set(movement.sitting(r, where[0]).players) <= robots
+            for r, where in zip(movement.rounds, tables, strict=True)
+        ):
             return 0.0
         if config.robot_delay_ms is not None:
             return config.robot_delay_ms / 1000
@@ -818,7 +882,7 @@ class Server:
             robot = Robot(
                 Link(self.ws_url, token),
                 name=f"robot {match_id} {seat}",
-                delay=self.robot_delay_for(config, int(seat[0])),
+                delay=self.robot_delay_for(config, seat),
                 headers={ROBOT_HEADER: self._robot_pass},
             )
             self.robot_players.append(robot)

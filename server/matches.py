@@ -43,6 +43,7 @@ from protocol.messages import (
     Rule,
     SendChat,
     SetName,
+    StartRound,
     TableAction,
     Undo,
     VoidBoard,
@@ -60,7 +61,17 @@ from server.state import (
     result_to_json,
 )
 from server.store import Appended, MatchLogs, ResultChange, Store
-from server.views import Player, Viewer, Watcher, board_record, project, receives, snapshot
+from server.views import (
+    Player,
+    Seated,
+    Viewer,
+    Watcher,
+    board_record,
+    project,
+    receives,
+    seated,
+    snapshot,
+)
 
 __all__ = [
     "RESUME_LIMIT",
@@ -69,7 +80,7 @@ __all__ = [
     "TableAction",
     "fold",
     "now_ms",
-    "seats_of",
+    "players_of",
 ]
 
 log = logging.getLogger(__name__)
@@ -84,9 +95,9 @@ PLAY_EVENTS = frozenset(
 WATCH_MODES: tuple[Literal["live", "delayed", "director"], ...] = ("live", "delayed", "director")
 
 
-def seats_of(config: MatchConfig) -> tuple[Player, ...]:
-    """Every seat of every table of the match."""
-    return tuple(Player(table, seat) for table in config.tables for seat in Seat)
+def players_of(config: MatchConfig) -> tuple[Player, ...]:
+    """Every player of the match's movement."""
+    return tuple(Player(number) for number in config.movement.players)
 
 
 def now_ms() -> int:
@@ -126,11 +137,6 @@ def wire_error(error: BridgeError, action: object) -> ProtocolError:
     return ProtocolError(ErrorCode.INVALID_MESSAGE, message)
 
 
-def table_entries(table: int, events: list[StoredEvent]) -> list[tuple[int, StoredEvent]]:
-    """A table's log tagged like the watchers' log: match events 0, the rest the table."""
-    return [(0 if e["type"] in MATCH_EVENTS else table, e) for e in events]
-
-
 def _forbidden(message: str) -> ProtocolError:
     return ProtocolError(ErrorCode.FORBIDDEN, message)
 
@@ -160,10 +166,13 @@ def fold(
     return state
 
 
-def _actor(table: int, event: StoredEvent) -> Viewer:
-    """Who logged a table event: the seat named in it, else the director."""
+def _actor(state: MatchState, table: int, event: StoredEvent) -> Viewer:
+    """Who logged a table event: the player at the seat named in it, else the director."""
     seat = event.get("seat")
-    return Watcher("director") if seat is None else Player(table, Seat.parse(seat))
+    if seat is None:
+        return Watcher("director")
+    player = state.player_at(table, Seat.parse(seat))
+    return Watcher("director") if player is None else Player(player)
 
 
 @dataclass
@@ -180,35 +189,30 @@ class Loaded:
 
     @classmethod
     def of(cls, logs: MatchLogs) -> Loaded:
-        seq: dict[Viewer, int] = {}
+        """Fold the watchers' log once, counting each viewer's updates on the way (who
+        receives an entry depends on who sat at its table then)."""
+        viewers: list[Viewer] = [Watcher(mode) for mode in WATCH_MODES]
+        viewers += players_of(logs.config)
+        seq: dict[Viewer, int] = dict.fromkeys(viewers, 0)
         acked: dict[tuple[Viewer, str], int] = {}
         director = Watcher("director")
-        for mode in WATCH_MODES:
-            watcher = Watcher(mode)
-            count = 0
-            for table, event in logs.watch:
-                if not receives(watcher, table, event):
+        state = fold(logs.config, logs.tables, ())
+        for table, event in logs.watch:
+            state.apply(table, event)
+            actor = None
+            if "id" in event:  # the director's match events (start_round) are theirs
+                actor = Watcher("director") if table == 0 else _actor(state, table, event)
+            for viewer in viewers:
+                if not receives(state, viewer, table, event):
                     continue
-                count += 1
-                if watcher != director:
-                    continue
-                if table != 0 and "id" in event and _actor(table, event) == director:
-                    acked[(director, event["id"])] = count
-                fixed = event.get("fix") if event["type"] == "compared" else None
-                if fixed and "id" in fixed:
-                    # The first comparison that carries the fix records it (a board compared
-                    # again later carries it too).
-                    acked.setdefault((director, fixed["id"]), count)
-            seq[watcher] = count
-        for player in seats_of(logs.config):
-            count = 0
-            for table, event in table_entries(player.table, logs.tables[player.table]):
-                if receives(player, table, event):
-                    count += 1
-                    if table != 0 and "id" in event and _actor(table, event) == player:
-                        acked[(player, event["id"])] = count
-            seq[player] = count
-        state = fold(logs.config, logs.tables, logs.watch)
+                seq[viewer] += 1
+                if actor == viewer:
+                    acked[(viewer, event["id"])] = seq[viewer]
+            fixed = event.get("fix") if event["type"] == "compared" else None
+            if fixed and "id" in fixed:
+                # The first comparison that carries the fix records it (a board compared
+                # again later carries it too).
+                acked.setdefault((director, fixed["id"]), seq[director])
         return cls(logs.tables, logs.watch, state, seq, acked)
 
 
@@ -227,7 +231,7 @@ def regenerate(
     seq = 0
     for table, event in entries:
         effect = state.apply(table, event)
-        if receives(viewer, table, event):
+        if receives(state, viewer, table, event):
             seq += 1
             if seq > after:
                 frames.append(encode(project(state, viewer, table, event, seq, effect)))
@@ -289,9 +293,8 @@ class MatchRuntime:
     # -- sequence numbers and catching up ----------------------------------------------
 
     def _entries(self, viewer: Viewer) -> list[tuple[int, StoredEvent]]:
-        """The log ``viewer``'s updates come from (watchers: all of it, to fold both tables)."""
-        if isinstance(viewer, Player):
-            return table_entries(viewer.table, self.tables[viewer.table])
+        """The log ``viewer``'s updates come from: the watchers' log, all of it (a player's
+        are the entries of the tables where they sat, and the match events)."""
         return self.watch
 
     def seq_of(self, viewer: Viewer) -> int:
@@ -348,7 +351,7 @@ class MatchRuntime:
             else:
                 for table, event in self._entries(viewer)[len(entries) :]:
                     effect = state.apply(table, event)
-                    if receives(viewer, table, event):
+                    if receives(state, viewer, table, event):
                         seq += 1
                         frames.append(encode(project(state, viewer, table, event, seq, effect)))
                 assert seq == self.seq_of(viewer), (seq, self.seq_of(viewer))
@@ -418,9 +421,8 @@ class MatchRuntime:
         """Mark away the seats the log says are connected but have no connection here (after
         a restart, nobody is connected yet)."""
         async with self.lock:
-            for player in seats_of(self.config):
-                seats = self.state.tables[player.table].seats
-                if seats[player.seat].connected:
+            for player in players_of(self.config):
+                if self.state.people[player.number].connected:
                     await self._note_presence(player)
 
     async def _note_presence(self, viewer: Viewer) -> None:
@@ -429,23 +431,31 @@ class MatchRuntime:
         if not isinstance(viewer, Player):
             return
         mine = [s for s in self.subscribers if s.viewer == viewer]
-        seat = self.state.tables[viewer.table].seats[viewer.seat]
+        person = self.state.people[viewer.number]
         connected = bool(mine)
-        robot = any(s.robot for s in mine) or seat.server_robot
-        if (seat.connected, seat.robot) == (connected, robot):
+        robot = any(s.robot for s in mine) or person.server_robot
+        if (person.connected, person.robot) == (connected, robot):
             return
-        if self.state.presences(viewer.table, viewer.seat) >= PRESENCE_LIMIT:
+        at = self._seated(viewer)
+        if self.state.presences(at.table, at.seat) >= PRESENCE_LIMIT:
             # A connection that comes and goes without end grows the log no further this
             # board: its seat shows as it was last noted until the next board.
             return
         event: StoredEvent = {
             "type": "presence",
-            "seat": viewer.seat.letter,
+            "seat": at.seat.letter,
             "connected": connected,
             "robot": robot,
             "at": now_ms(),
         }
-        await self._append(viewer.table, event, None)
+        await self._append(at.table, event, None)
+
+    def _seated(self, player: Player) -> Seated:
+        """Where ``player`` sits now (every movement here seats every player every round)."""
+        at = seated(self.state, player.number)
+        if at is None:
+            raise ProtocolError(ErrorCode.WRONG_PHASE, "you do not play in this round")
+        return at
 
     # -- actions -------------------------------------------------------------------------
 
@@ -494,19 +504,20 @@ class MatchRuntime:
         kind = event["type"]
         if self.state.finished and kind in PLAY_EVENTS:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "the match is over")
+        seat = Seat.parse(event["seat"]) if isinstance(viewer, Player) else None
         if (
-            isinstance(viewer, Player)
+            seat is not None
             and kind in EXTRA_EVENTS
-            and self.state.extras(table, viewer.seat) >= EXTRA_LIMIT
+            and self.state.extras(table, seat) >= EXTRA_LIMIT
         ):
             raise ProtocolError(
                 ErrorCode.RATE_LIMITED,
                 f"too much for one board: a seat may send {EXTRA_LIMIT} chat lines, "
                 "claims, undo requests, questions and the like per board",
             )
-        if kind == "ready" and isinstance(viewer, Player):
+        if kind == "ready" and seat is not None:
             board = self.state.tables[table].current
-            if board is not None and viewer.seat in board.ready:
+            if board is not None and seat in board.ready:
                 raise ProtocolError(
                     ErrorCode.WRONG_PHASE, "you have asked for the next board already"
                 )
@@ -541,6 +552,8 @@ class MatchRuntime:
             assert board.result is not None
             result = result_to_json(board.result, True)
             change = self._change("assign", board, table, result)
+        elif event["type"] == "release":
+            starts = self.state.starts(event.get("at", now_ms()))
         appended = await self._store(table, event, change, starts)
         self._publish(table, event, effect)
         seq = 0 if viewer is None else self.seq_of(viewer)
@@ -563,6 +576,12 @@ class MatchRuntime:
         """The director voids a board or gives it an artificial score: published to everyone
         at once; a table playing the board stops and goes on to its next one."""
         self._require_director(viewer)
+        if isinstance(action, AdjustScore) and not self.config.teams:
+            raise ProtocolError(
+                ErrorCode.INVALID_MESSAGE,
+                "adjust_score gives a team IMPs: this match is not between teams; void the "
+                "board or assign the tables' results",
+            )
         if action.board not in {spec.number for spec in self.config.boards}:
             raise ProtocolError(
                 ErrorCode.INVALID_MESSAGE, f"board {action.board} is not in this match"
@@ -621,8 +640,16 @@ class MatchRuntime:
         if appended.finished:
             finished: StoredEvent = {"type": "finished"}
             self._publish(0, finished, self.state.apply(0, finished))
+        ended: list[tuple[int, BoardState]] = []
         for table, start in appended.starts:
-            self._publish(table, start, self.state.apply(table, start))
+            effect = self.state.apply(table, start)
+            self._publish(table, start, effect)
+            if effect.committed and effect.board is not None:
+                ended.append((table, effect.board))  # an imposed auction passed it out
+        for table, board in ended:
+            assert board.result is not None
+            change = self._change("commit", board, table, result_to_json(board.result))
+            await self._after(await self._store(table, None, change, self.state.starts(now_ms())))
         if freed:
             # A voided or scored board needs no play: tables that waited for it (or played
             # it) go on.
@@ -666,12 +693,15 @@ class MatchRuntime:
             else:
                 ruling = {"type": "undo_answer", "accept": action.accept}
             return action.table, {**ruling, "at": at}
+        if isinstance(action, StartRound):
+            self._require_director(viewer)
+            return 0, {"type": "release", "round": action.round, "at": at}
         if not isinstance(viewer, Player):
             raise _forbidden("only the players at a table act there")
-        table = viewer.table
+        where = self._seated(viewer)
+        table, seat = where.table, where.seat
         if isinstance(action, SendChat | Undo | AnswerUndo) and action.table not in (None, table):
             raise _forbidden("players act at their own table only")
-        seat = viewer.seat
         event: StoredEvent = {"seat": seat.letter, "at": at}
         if isinstance(action, MakeCall):
             event |= {"type": "call", "call": action.call}
@@ -696,8 +726,8 @@ class MatchRuntime:
         elif isinstance(action, NextBoard):
             event |= {"type": "ready"}
         elif isinstance(action, SetName):
-            if self.state.tables[table].seats[seat].named:
-                raise _forbidden("the organiser gave this seat its player's name")
+            if self.state.people[viewer.number].named:
+                raise _forbidden("the organiser gave you your name")
             event |= {"type": "name", "name": action.name}
         elif isinstance(action, CallDirector):
             event |= {"type": "director_call"}
@@ -726,34 +756,43 @@ class MatchRuntime:
 
     # -- the director's tools that are not table events -------------------------------
 
+    def player_at(self, table: int, seat: Seat) -> int:
+        """The player who sits at ``seat`` of ``table`` now (``substitute`` names them so)."""
+        player = self.state.player_at(table, seat) if table in self.config.tables else None
+        if player is None:
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"this match has no table {table}")
+        return player
+
     async def act_substitute(
-        self, viewer: Viewer, table: int, seat: Seat, token: str, robot_nonce: str | None
+        self, viewer: Viewer, player: int, token: str, robot_nonce: str | None
     ) -> int:
-        """Give a seat a new token (the old one stops working, its connections close) and log
-        it; returns the director's sequence number of the update recording it."""
+        """Give a player a new token (the old one stops working, its connections close) and
+        log it; returns the director's sequence number of the update recording it."""
         self._require_director(viewer)
-        if self.config.format == "robot-table" and table == 2:
+        if player in self.config.movement.robots:
             raise ProtocolError(ErrorCode.INVALID_MESSAGE, "table 2 is the robots' table")
+        key = self.config.first_seat(player)
         async with self.lock:
             await self._ensure_fresh()
+            at = self._seated(Player(player))
             try:
                 await self.store.substitute(
-                    self.config.match_id, table, seat.letter, token, robot_nonce
+                    self.config.match_id, int(key[0]), key[1], token, robot_nonce
                 )
             except (RedisError, OSError):
                 raise ProtocolError(
                     ErrorCode.UNAVAILABLE, "the match store is unavailable; try again"
                 ) from None
-            for subscriber in [s for s in self.subscribers if s.viewer == Player(table, seat)]:
+            for subscriber in [s for s in self.subscribers if s.viewer == Player(player)]:
                 self.subscribers.discard(subscriber)
                 subscriber.close()
             event: StoredEvent = {
                 "type": "substitute",
-                "seat": seat.letter,
+                "seat": at.seat.letter,
                 "robot": robot_nonce is not None,
                 "at": now_ms(),
             }
-            return await self._append(table, event, None, viewer)
+            return await self._append(at.table, event, None, viewer)
 
     def board_record(self, viewer: Viewer, number: int) -> BoardRecord:
         """``get_board``: the board as the tables played it, as ``viewer`` may see it."""
@@ -821,11 +860,11 @@ class MatchRuntime:
             self.tables[table].append(event)
         self.watch.append((table, event))
         for viewer in self._seq:
-            self._seq[viewer] += receives(viewer, table, event)
+            self._seq[viewer] += receives(self.state, viewer, table, event)
         frames: dict[Viewer, bytes] = {}
         for subscriber in list(self.subscribers):
             viewer = subscriber.viewer
-            if not receives(viewer, table, event):
+            if not receives(self.state, viewer, table, event):
                 continue
             seq = self.seq_of(viewer)
             frame = frames.get(viewer)

@@ -5,7 +5,9 @@ from __future__ import annotations
 from bridge import Seat
 from bridge.auction import Auction
 from bridge.pbn import AnnotatedCall, PbnAuction, PbnGame, PbnPlay, PbnTag, dump_games
+from protocol.messages import ComparisonView
 from server.state import BoardState, MatchState
+from server.views import match_summary
 
 __all__ = ["match_record"]
 
@@ -24,30 +26,56 @@ def _auction(board: BoardState) -> PbnAuction:
     return PbnAuction(auction.dealer, calls)
 
 
+SCORING_TAGS = {"imps": "IMP", "matchpoints": "MP", "board_a_match": "BAM", "total_points": "TP"}
+
+
 def match_record(state: MatchState) -> str:
-    """PBN of every board finished at both tables (no other: results stay hidden until
-    then), both tables: table 1 as Room "Open", table 2 as "Closed"; HomeTeam is the team
-    sitting North-South at that table; ScoreIMP is that table's N-S swing."""
+    """PBN of every board compared (no other: results stay hidden until then), as every
+    table played it, in each round: ``Room`` "Open" (table 1) or "Closed" (table 2) and
+    ``HomeTeam`` (the team sitting North-South) in the team formats, ``Table`` and
+    ``Round`` always, the players' names as they sat. ``ScoreIMP`` is North-South's IMPs
+    on the board in the IMP formats (the teams' swing; cross-IMPs averaged in an
+    individual); in the others ``ScoreMP`` (matchpoints), or the tag ``NSPoints``
+    (board-a-match, total points)."""
     config = state.config
-    # A voided board is not compared: it stays out of the record, like an unfinished one.
-    swings = {c.board: c.swing for c in state.match.comparisons if not c.void}
+    movement = config.movement
+    summary = {c.board: c for c in _comparisons(state)}
     games: list[PbnGame] = []
     for spec in config.boards:
-        for table in (1, 2):
-            board = next(
-                (b for b in state.tables[table].boards if b.spec.number == spec.number), None
-            )
+        comparison = summary.get(spec.number)
+        # A voided board is not compared: it stays out of the record, like an unfinished one.
+        if comparison is None or comparison.void:
+            continue
+        for round_number, table in movement.plays(spec.number):
+            board = state.tables[table].board(spec.number, round_number)
             if board is None or board.result is None:
                 continue
-            home, visit = (
-                (config.team_a, config.team_b) if table == 1 else (config.team_b, config.team_a)
-            )
+            sitting = movement.sitting(round_number, table)
+            north, east, south, west = (state.people[sitting.player(seat)].name for seat in Seat)
             result = board.result
-            swing = swings.get(spec.number)
-            if swing is None:
-                continue
-            seats = state.tables[table].seats
-            north, east, south, west = (seats[seat].name for seat in Seat)
+            tags = [PbnTag("Table", str(table)), PbnTag("Round", str(round_number))]
+            score_imp: float | None = None
+            extra = None
+            if config.teams:
+                assert comparison.swing is not None
+                home, visit = (
+                    (config.team_a, config.team_b) if table == 1 else (config.team_b, config.team_a)
+                )
+                tags = [
+                    PbnTag("Room", "Open" if table == 1 else "Closed"),
+                    PbnTag("HomeTeam", home),
+                    PbnTag("VisitTeam", visit),
+                    *tags,
+                ]
+                score_imp = comparison.swing if table == 1 else -comparison.swing
+            else:
+                credit = _credit(state, spec.number, sitting.player(Seat.NORTH))
+                if movement.scoring == "imps":
+                    score_imp = credit
+                elif movement.scoring == "matchpoints":
+                    extra = PbnTag("ScoreMP", f"{credit:g}")
+                else:
+                    extra = PbnTag("NSPoints", f"{credit:g}")
             games.append(
                 PbnGame(
                     event=f"duplicate match {config.match_id}",
@@ -59,7 +87,7 @@ def match_record(state: MatchState) -> str:
                     dealer=spec.dealer,
                     vulnerability=spec.vulnerability,
                     deal=spec.deal,
-                    scoring="IMP",
+                    scoring=SCORING_TAGS[movement.scoring],
                     declarer=result.declarer,
                     contract=result.contract,
                     passed_out=result.contract is None,
@@ -67,12 +95,19 @@ def match_record(state: MatchState) -> str:
                     auction=_auction(board),
                     play=None if board.play is None else PbnPlay.from_play(board.play),
                     score=result.ns_score,
-                    score_imp=swing if table == 1 else -swing,
-                    other_tags=(
-                        PbnTag("Room", "Open" if table == 1 else "Closed"),
-                        PbnTag("HomeTeam", home),
-                        PbnTag("VisitTeam", visit),
-                    ),
+                    score_imp=score_imp,
+                    other_tags=(*tags, *(() if extra is None else (extra,))),
                 )
             )
     return dump_games(games)
+
+
+def _comparisons(state: MatchState) -> list[ComparisonView]:
+    return match_summary(state).comparisons
+
+
+def _credit(state: MatchState, board: int, player: int) -> float:
+    """``player``'s credit on ``board`` (all its plays have results)."""
+    plays = state.compared[board]
+    scores = {play: result.ns_score for play, result in plays.items() if result is not None}
+    return state.config.movement.credits(board, scores)[player]

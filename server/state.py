@@ -11,7 +11,7 @@ written by the server when it logged them.
 
 Table events (``seat`` a letter, ``at`` on each):
 
-- ``start`` {board, round (none before movements: round 1)}
+- ``start`` {board, round (none before movements: round 1), calls? (an imposed auction)}
 - ``call`` {seat, call, alert?}; ``card`` {seat, card}
 - ``claim`` {seat, tricks, statement?}; ``answer`` {seat, accept}; ``withdraw_claim`` {seat};
   ``withdraw_concession`` {seat}
@@ -24,7 +24,8 @@ Table events (``seat`` a letter, ``at`` on each):
 - ``ready`` {seat}; ``review_over`` {board}
 
 Match events (logged at "table 0", in every log): ``compared`` {board, plays: [{round,
-table, result}], fix} (before movements: {board, table1, table2, fix}), ``finished``.
+table, result}], fix} (before movements: {board, table1, table2, fix}), ``finished``,
+``release`` {round} (the director starts a held round).
 """
 
 from __future__ import annotations
@@ -67,11 +68,11 @@ StoredEvent = dict[str, Any]
 """One entry of a log, as stored (JSON): ``{"type": "call", "seat": "N", "call": "1S", ...}``."""
 
 SpectatorMode = Literal["live", "delayed", "off"]
-MatchFormat = Literal["teams", "robot-table"]
+MatchFormat = Literal["teams", "robot-table", "team-of-four", "replay", "individual"]
 ChatMode = Literal["table", "opponents", "off"]
 ClaimStatus = Literal["pending", "accepted", "rejected", "withdrawn"]
 
-MATCH_EVENTS = frozenset({"compared", "finished"})
+MATCH_EVENTS = frozenset({"compared", "finished", "release"})
 """Events logged for the whole match (at every table and for watchers)."""
 EXTRA_EVENTS = frozenset(
     {
@@ -150,7 +151,8 @@ class MatchConfig:
     boards: tuple[BoardSpec, ...]
     spectators: SpectatorMode = "live"
     format: MatchFormat = "teams"
-    """``teams`` (RULES.md 6.1) or ``robot-table`` (6.2: table 2 is the robots' table)."""
+    """``teams`` (RULES.md 6.1), ``robot-table`` (6.2: table 2 is the robots' table),
+    ``team-of-four`` (6.5), ``replay`` (6.3) or ``individual`` (6.4)."""
     robots: tuple[tuple[int, str], ...] = ()
     """(table, seat letter) of the seats the server's robots play at the start."""
     names: tuple[tuple[str, str], ...] = ()
@@ -160,6 +162,11 @@ class MatchConfig:
     robot_delay_ms: int | None = None
     movement: Movement = field(kw_only=True)
     """Who sits where in each round, which boards each table plays, how they are scored."""
+    held: tuple[int, ...] = field(default=(), kw_only=True)
+    """Rounds that start only when the director says so (``start_round``)."""
+    imposed: bool = field(default=False, kw_only=True)
+    """A board replayed later (replay duplicate's stage 2) starts with the auction of its
+    first play, made by the server: only the play is compared."""
 
     def to_json(self) -> str:
         return json.dumps(
@@ -176,6 +183,8 @@ class MatchConfig:
                 "review_seconds": self.review_seconds,
                 "robot_delay_ms": self.robot_delay_ms,
                 "movement": self.movement.to_dict(),
+                "held": list(self.held),
+                "imposed": self.imposed,
             }
         )
 
@@ -201,11 +210,33 @@ class MatchConfig:
                 if movement is None
                 else Movement.from_dict(movement)
             ),
+            held=tuple(data.get("held", ())),
+            imposed=data.get("imposed", False),
         )
 
     def team_of(self, table: int, seat: Seat) -> Literal["A", "B"]:
         """Team A sits N-S at table 1 and E-W at table 2."""
         return "A" if (table == 1) == seat.is_north_south else "B"
+
+    @property
+    def teams(self) -> bool:
+        """The match is between teams A and B (players 1-4 and 5-8)."""
+        return self.format in ("teams", "robot-table", "team-of-four")
+
+    def first_seat(self, player: int) -> str:
+        """The player's seat in the first round (``"1N"``): the key of their name, robot,
+        link and presence, wherever they move later."""
+        first = self.movement.rounds[0]
+        where = self.movement.seat_of(player, first)
+        if where is None:
+            raise BridgeError(f"player {player} does not play in round {first}")
+        table, seat = where
+        return f"{table}{seat.letter}"
+
+    def player_of(self, key: str) -> int:
+        """The player whose first-round seat is ``key`` (``"1N"``)."""
+        sitting = self.movement.sitting(self.movement.rounds[0], int(key[0]))
+        return sitting.player(Seat.parse(key[1]))
 
     @property
     def tables(self) -> tuple[int, ...]:
@@ -368,6 +399,8 @@ class ChatEntry:
     seat: Seat | None
     text: str
     to: frozenset[Seat]
+    round: int = 1
+    """The round of the table when the line was sent: who sat in the seats then."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,12 +413,11 @@ class DirectorCall:
 
 @dataclass
 class TableState:
-    """One table: the boards it has started, in order, its players, chat and director calls."""
+    """One table: the boards it has started, in order, its chat and director calls."""
 
     number: int
     boards: list[BoardState] = field(default_factory=list)
     chat: list[ChatEntry] = field(default_factory=list)
-    seats: dict[Seat, SeatState] = field(default_factory=lambda: {s: SeatState() for s in Seat})
     calls: list[DirectorCall] = field(default_factory=list)
     """Calls for the director not answered yet."""
 
@@ -395,9 +427,13 @@ class TableState:
         return self.boards[-1] if self.boards else None
 
     @property
-    def results(self) -> list[tuple[int, TableResult, bool]]:
-        """(board number, result, assigned) for each board this table has finished."""
-        return [(b.spec.number, b.result, b.assigned) for b in self.boards if b.result is not None]
+    def results(self) -> list[tuple[int, TableResult, bool, int]]:
+        """(board number, result, assigned, round) for each board this table has finished."""
+        return [
+            (b.spec.number, b.result, b.assigned, b.round)
+            for b in self.boards
+            if b.result is not None
+        ]
 
     @property
     def round(self) -> int | None:
@@ -440,12 +476,16 @@ class MatchState:
         self.config = config
         self.tables = {number: TableState(number) for number in config.tables}
         names = dict(config.names)
-        robots = set(config.robots)
-        for number, table in self.tables.items():
-            for seat, state in table.seats.items():
-                name = names.get(f"{number}{seat.letter}")
-                state.name, state.named = name, name is not None
-                state.server_robot = state.robot = (number, seat.letter) in robots
+        robots = {f"{table}{letter}" for table, letter in config.robots}
+        self.people: dict[int, SeatState] = {}
+        """Each player: their name and presence (they follow the player's moves)."""
+        for player in config.movement.players:
+            key = config.first_seat(player)
+            name = names.get(key)
+            robot = key in robots
+            self.people[player] = SeatState(name, name is not None, robot, robot)
+        self.released: set[int] = set()
+        """Held rounds the director started."""
         self.match = TeamsMatch(
             tuple(b.number for b in config.boards), config.team_a, config.team_b
         )
@@ -473,6 +513,14 @@ class MatchState:
             if kind == "finished":
                 self.finished = True
                 return Effect()
+            if kind == "release":
+                number = event["round"]
+                if number not in self.config.held or number in self.released:
+                    raise WrongPhase(f"round {number} is not waiting for the director")
+                if not self.round_done(number - 1):
+                    raise WrongPhase(f"round {number - 1} is not over yet")
+                self.released.add(number)
+                return Effect()
             raise BridgeError(f"unknown match event {kind!r}")
         state = self.tables[table]
         handler = self._TABLE_EVENTS.get(kind or "")
@@ -496,14 +544,46 @@ class MatchState:
         scratch.compared = self.compared
         scratch.match_by_table = self.match_by_table
         scratch.finished = self.finished
+        scratch.people = copy.deepcopy(self.people)
+        scratch.released = self.released
         scratch.tables = {
             table: TableState(
-                table,
-                boards=[] if source.current is None else [copy.deepcopy(source.current)],
-                seats=copy.deepcopy(source.seats),
+                table, boards=[] if source.current is None else [copy.deepcopy(source.current)]
             )
         }
         scratch.apply(table, event)
+
+    # -- who sits where ----------------------------------------------------------------
+
+    @property
+    def round(self) -> int:
+        """The match's round: the latest any table has started (tables go on to a round
+        together, once every table is done with the one before)."""
+        started = [t.round for t in self.tables.values() if t.round is not None]
+        return max(started) if started else self.config.movement.rounds[0]
+
+    def table_round(self, table: int) -> int:
+        """The round of ``table``'s players now: its board's, else the first."""
+        found = self.tables[table].round
+        return self.config.movement.rounds[0] if found is None else found
+
+    def player_at(self, table: int, seat: Seat, round_number: int | None = None) -> int | None:
+        """Who sits at ``seat`` of ``table`` in ``round_number`` (default: the table's round
+        now); None if the table does not play then."""
+        number = self.table_round(table) if round_number is None else round_number
+        sitting = next((s for s in self.config.movement.round(number) if s.table == table), None)
+        return None if sitting is None else sitting.player(seat)
+
+    def person(self, table: int, seat: Seat) -> SeatState:
+        """The player at ``seat`` of ``table`` now (a table that does not play this round
+        shows its players of the round it last played)."""
+        player = self.player_at(table, seat)
+        assert player is not None
+        return self.people[player]
+
+    def where(self, player: int) -> tuple[int, Seat] | None:
+        """Where ``player`` sits in the match's round: table and seat."""
+        return self.config.movement.seat_of(player, self.round)
 
     def presences(self, table: int, seat: Seat) -> int:
         """How many presence events ``seat`` has had logged on the table's board."""
@@ -539,17 +619,25 @@ class MatchState:
             raise WrongPhase("the board in play is not finished")
         board = BoardState.start(spec, round_number)
         state.boards.append(board)
+        for call in event.get("calls", ()):  # an imposed auction (config.imposed)
+            board.auction.call(Call.parse(call))
+        if board.auction.is_complete:
+            contract, declarer = board.auction.contract, board.auction.declarer
+            if contract is None or declarer is None:
+                result = TableResult(None, None, 0, spec.vulnerability)
+                return self._finish(state, board, result, event)
+            board.play = Play(spec.deal, contract, declarer)
         return Effect(board)
 
     def _name(self, state: TableState, event: StoredEvent) -> Effect:
-        seat = state.seats[self._seat(event)]
+        seat = self.person(state.number, self._seat(event))
         if seat.named:
             raise IllegalCall("the organiser named this seat's player")
         seat.name = event.get("name")
         return Effect(state.current)
 
     def _presence(self, state: TableState, event: StoredEvent) -> Effect:
-        seat = state.seats[self._seat(event)]
+        seat = self.person(state.number, self._seat(event))
         if state.current is not None:
             key = self._seat(event)
             state.current.presences[key] = state.current.presences.get(key, 0) + 1
@@ -561,7 +649,9 @@ class MatchState:
     def _substitute(self, state: TableState, event: StoredEvent) -> Effect:
         robot = bool(event["robot"])
         # A new player, not connected yet (``since`` None: never connected).
-        state.seats[self._seat(event)] = SeatState(
+        player = self.player_at(state.number, self._seat(event))
+        assert player is not None
+        self.people[player] = SeatState(
             name="Robot" if robot else None, server_robot=robot, robot=robot
         )
         return Effect(state.current)
@@ -569,7 +659,7 @@ class MatchState:
     def _chat(self, state: TableState, event: StoredEvent) -> Effect:
         seat = None if event.get("seat") is None else self._seat(event)
         to = frozenset(Seat.parse(letter) for letter in event["to"])
-        state.chat.append(ChatEntry(seat, event["text"], to))
+        state.chat.append(ChatEntry(seat, event["text"], to, self.table_round(state.number)))
         if seat is None:
             state.calls.clear()  # the director answered the table
         return Effect(state.current)
@@ -936,6 +1026,8 @@ class MatchState:
         for round_number in rounds[rounds.index(current) :]:
             if round_number != current and not self.round_done(round_number - 1):
                 return None
+            if round_number in self.config.held and round_number not in self.released:
+                return None
             sitting = next((s for s in movement.round(round_number) if s.table == table), None)
             if sitting is None:
                 continue
@@ -944,17 +1036,58 @@ class MatchState:
                     return round_number, number
         return None
 
+    def held_next(self) -> bool:
+        """Every table has played the round, and the next waits for the director."""
+        following = self.round + 1
+        return (
+            following in self.config.held
+            and following not in self.released
+            and all(self.table_played(t, self.round) for t in self.tables)
+        )
+
     def round_done(self, round_number: int) -> bool:
         """Whether every table is done with its boards of ``round_number`` (a board the
         director voided or scored needs no play)."""
-        if round_number not in self.config.movement.rounds:
+        return all(self.table_done(t, round_number) for t in self.tables)
+
+    def table_done(self, table: int, round_number: int) -> bool:
+        """Whether ``table`` is done with its boards of ``round_number``: each committed
+        (its review over), or voided or scored by the director (none to play: done)."""
+        return self._every_board(table, round_number, lambda board: board.committed)
+
+    def table_played(self, table: int, round_number: int) -> bool:
+        """Whether ``table`` has played its boards of ``round_number``: each finished (maybe
+        still on review), or voided or scored by the director (none to play: played)."""
+        return self._every_board(table, round_number, lambda board: board.is_finished)
+
+    def _every_board(
+        self, table: int, round_number: int, done: Callable[[BoardState], bool]
+    ) -> bool:
+        movement = self.config.movement
+        if round_number not in movement.rounds:
             return True
-        for sitting in self.config.movement.round(round_number):
-            for number in sitting.boards:
-                board = self.tables[sitting.table].board(number, round_number)
-                if number not in self.fixed and (board is None or not board.committed):
-                    return False
+        sitting = next((s for s in movement.round(round_number) if s.table == table), None)
+        if sitting is None:
+            return True
+        for number in sitting.boards:
+            board = self.tables[table].board(number, round_number)
+            if number not in self.fixed and (board is None or not done(board)):
+                return False
         return True
+
+    def standings(self) -> list[tuple[str, float]]:
+        """Each competitor's total so far, best first: the teams' IMPs (the director's
+        adjustments included) in the team formats; else the movement's scoring over the
+        boards compared with a result at every play (a voided board counts for no one)."""
+        if self.config.teams:
+            totals = [("A", float(self.match.imps_a)), ("B", float(self.match.imps_b))]
+            return sorted(totals, key=lambda item: -item[1])
+        scores = {
+            board: {play: result.ns_score for play, result in plays.items() if result is not None}
+            for board, plays in self.compared.items()
+            if board not in self.fixed and None not in plays.values()
+        }
+        return self.config.movement.standings(scores)
 
     def starts(self, at: int) -> list[tuple[int, StoredEvent]]:
         """The board to start now at every table that has one (logged at ``at``)."""
@@ -963,10 +1096,28 @@ class MatchState:
             upcoming = self.next_board(table)
             if upcoming is not None:
                 round_number, number = upcoming
-                found.append(
-                    (table, {"type": "start", "board": number, "round": round_number, "at": at})
-                )
+                start: StoredEvent = {
+                    "type": "start",
+                    "board": number,
+                    "round": round_number,
+                    "at": at,
+                }
+                calls = self._imposed(number, round_number)
+                if calls:
+                    start["calls"] = calls
+                found.append((table, start))
         return found
+
+    def _imposed(self, number: int, round_number: int) -> list[str]:
+        """The calls a board's replay starts with when the auction is imposed: those of its
+        first play (none for the first play itself, or when not imposed)."""
+        first_round, first_table = self.config.movement.plays(number)[0]
+        if not self.config.imposed or round_number == first_round:
+            return []
+        first = self.tables[first_table].board(number, first_round)
+        if first is None or first.abandoned:
+            return []
+        return [str(call) for call in first.auction.calls]
 
     _TABLE_EVENTS: ClassVar[dict[str, Callable[[MatchState, TableState, StoredEvent], Effect]]] = {
         "start": _start,

@@ -50,6 +50,7 @@ from protocol.messages import (
     MatchFinished,
     MatchSummary,
     NameSet,
+    NextSeat,
     ParView,
     PlayedCard,
     PlayerInfo,
@@ -62,6 +63,7 @@ from protocol.messages import (
     ReviewView,
     SeatSubstituted,
     Snapshot,
+    Standing,
     TableResultView,
     TrickView,
     UndoAnswered,
@@ -74,7 +76,18 @@ from protocol.messages import (
 from protocol.messages import Seat as SeatLetter
 from server.state import BoardState, ChatEntry, Effect, MatchState, StoredEvent, TableState
 
-__all__ = ["Player", "Viewer", "Watcher", "board_record", "project", "receives", "snapshot"]
+__all__ = [
+    "Player",
+    "Seated",
+    "Viewer",
+    "Watcher",
+    "board_record",
+    "match_summary",
+    "project",
+    "receives",
+    "seated",
+    "snapshot",
+]
 
 CHAT_LINES = 50
 """How many lines of table chat a view carries (per table, for the director)."""
@@ -82,10 +95,19 @@ CHAT_LINES = 50
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A seat at a table."""
+    """A player of the match's movement, by number: who they are for the whole match, while
+    their table and seat change from round to round."""
+
+    number: int
+
+
+@dataclass(frozen=True, slots=True)
+class Seated:
+    """A player where they sit: a seat at a table (what the laws' limits are about)."""
 
     table: int
     seat: Seat
+    player: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,27 +118,45 @@ class Watcher:
 
 
 Viewer = Player | Watcher
+"""Who a frame is for: a player (whatever their seat) or a watcher."""
+Seen = Seated | Watcher
+"""What a view is made for: a player in their seat now, or a watcher."""
 
 
-def receives(viewer: Viewer, log: int, event: StoredEvent) -> bool:
+def seated(state: MatchState, player: int, table: int | None = None) -> Seated | None:
+    """Where ``player`` sits now (at ``table``: in that table's round, if they sit there)."""
+    if table is None:
+        where = state.where(player)
+        return None if where is None else Seated(where[0], where[1], player)
+    sitting = next(
+        (s for s in state.config.movement.round(state.table_round(table)) if s.table == table),
+        None,
+    )
+    seat = None if sitting is None else sitting.seat_of(player)
+    return None if seat is None else Seated(table, seat, player)
+
+
+def receives(state: MatchState, viewer: Viewer, log: int, event: StoredEvent) -> bool:
     """Whether ``viewer`` gets an update for ``event``, an entry of a log tagged ``log`` (0 for
-    match events, else its table). A player gets the entries of their table's log that
-    concern them: not chat lines sent to others, not questions about others' calls, not
-    explanations of partner's calls. Chat reaches the director but no spectator; delayed
-    spectators get only the match events."""
+    match events, else its table), given the ``state`` right after it. A player gets the
+    entries of the table where they sit in that table's round that concern them: not chat
+    lines sent to others, not questions about others' calls, not explanations of partner's
+    calls. Chat reaches the director but no spectator; delayed spectators get only the
+    match events."""
     if log == 0:
         return True
     kind = event["type"]
     if isinstance(viewer, Player):
-        if log != viewer.table:
+        at = seated(state, viewer.number, log)
+        if at is None:
             return False
-        seat = viewer.seat.letter
+        seat = at.seat.letter
         if kind == "chat":
             return seat in event["to"]
         if kind == "ask":
             return seat in (event["seat"], event["caller"])
         if kind == "explain":
-            return viewer.seat != Seat.parse(event["seat"]).partner
+            return at.seat != Seat.parse(event["seat"]).partner
         return True
     if kind == "chat":
         return viewer.mode == "director"
@@ -133,11 +173,22 @@ def project(
 ) -> Update:
     """The update ``viewer`` receives for ``event`` (logged at ``table``, 0 for match events),
     given the match ``state`` right after it and what folding it did (``effect``)."""
+    seen = _seen(state, viewer, table or None)
     return Update(
         seq=seq,
-        events=_events(state, viewer, table, event, effect or Effect()),
+        events=_events(state, seen, table, event, effect or Effect()),
         view=view_of(state, viewer),
     )
+
+
+def _seen(state: MatchState, viewer: Viewer, table: int | None = None) -> Seen:
+    """The viewer as the laws see them: a player in their seat (at ``table``, if given)."""
+    if isinstance(viewer, Watcher):
+        return viewer
+    at = seated(state, viewer.number, table) or seated(state, viewer.number)
+    if at is None:  # every movement here seats every player in every round
+        raise ValueError(f"player {viewer.number} has no seat now")
+    return at
 
 
 def snapshot(state: MatchState, viewer: Viewer, seq: int) -> Update:
@@ -147,27 +198,40 @@ def snapshot(state: MatchState, viewer: Viewer, seq: int) -> Update:
 
 def view_of(state: MatchState, viewer: Viewer) -> PlayerView | WatchView:
     """Everything ``viewer`` may see now."""
-    summary = _summary(state)
+    summary = match_summary(state)
     if isinstance(viewer, Player):
-        table = state.tables[viewer.table]
+        at = _seen(state, viewer)
+        assert isinstance(at, Seated)
+        table = state.tables[at.table]
         board = table.current
+        movement = state.config.movement
+        sitting = movement.sitting(state.round, at.table)
+        played = state.table_played(at.table, state.round)
         return PlayerView(
             match=summary,
-            table=viewer.table,
-            seat=viewer.seat.letter,
-            team=state.config.team_of(viewer.table, viewer.seat),
-            board=None if board is None else _board_view(state, board, viewer.table, viewer),
-            results=[_result_view(viewer.table, n, r, a) for n, r, a in table.results],
-            players=_players(state, (viewer.table,)),
-            chat=_last_chat(table, viewer.seat),
-            review=_review(state, viewer.table),
+            player=viewer.number,
+            round=state.round,
+            table=at.table,
+            seat=at.seat.letter,
+            team=state.config.team_of(at.table, at.seat) if state.config.teams else None,
+            competitor=movement.competitors[viewer.number],
+            partner=sitting.partner(viewer.number),
+            opponents=list(sitting.opponents(viewer.number)),
+            played_round=played,
+            waiting_for=_still_playing(state) if played and not state.finished else [],
+            next_seat=_next_seat(state, viewer.number),
+            board=None if board is None else _board_view(state, board, at.table, at),
+            results=_results_of(state, viewer.number),
+            players=_players(state, (at.table,)),
+            chat=_last_chat(table, at.seat, state.table_round(at.table)),
+            review=_review(state, at.table),
             director_calls=_calls(table),
         )
     compared = summary.comparisons
     revealed = compared[-1].board if compared else None
     director = viewer.mode == "director"
-    seated = (1,) if state.config.format == "robot-table" else (1, 2)
-    players = _players(state, seated)
+    shown = (1,) if state.config.format == "robot-table" else state.config.tables
+    players = _players(state, shown)
     chat = (
         [_chat_line(n, line) for n, t in state.tables.items() for line in t.chat[-CHAT_LINES:]]
         if director
@@ -179,12 +243,16 @@ def view_of(state: MatchState, viewer: Viewer) -> PlayerView | WatchView:
         tables = (
             []
             if revealed is None
-            else [_board_of(state, t, revealed, viewer) for t in state.config.tables]
+            else [
+                _board_view(state, board, t, viewer)
+                for r, t in state.config.movement.plays(revealed)
+                if (board := state.tables[t].board(revealed, r)) is not None
+            ]
         )
         results = [
-            _result_view(n, number, result, assigned)
+            _result_view(n, number, result, assigned, r)
             for n, t in state.tables.items()
-            for number, result, assigned in t.results
+            for number, result, assigned, r in t.results
             if number in compared_boards
         ]
         return WatchView(
@@ -197,20 +265,18 @@ def view_of(state: MatchState, viewer: Viewer) -> PlayerView | WatchView:
             director_calls=calls,
         )
     tables = []
-    first = state.tables[1].current
-    if first is not None:
-        tables.append(_board_view(state, first, 1, viewer))
     robot_table = state.config.format == "robot-table"
-    if robot_table:
-        # The robots' table was played at creation: a board of it shows once compared.
-        if revealed is not None:
-            tables.append(_board_of(state, 2, revealed, viewer))
-    elif (second := state.tables[2].current) is not None:
-        tables.append(_board_view(state, second, 2, viewer))
+    for number, table in state.tables.items():
+        if robot_table and number == 2:
+            # The robots' table was played at creation: a board of it shows once compared.
+            if revealed is not None:
+                tables.append(_board_of(state, 2, revealed, viewer))
+        elif table.current is not None:
+            tables.append(_board_view(state, table.current, number, viewer))
     results = [
-        _result_view(n, number, result, assigned)
+        _result_view(n, number, result, assigned, r)
         for n, t in state.tables.items()
-        for number, result, assigned in t.results
+        for number, result, assigned, r in t.results
         if not (robot_table and n == 2 and number not in compared_boards)
     ]
     return WatchView(
@@ -224,7 +290,7 @@ def view_of(state: MatchState, viewer: Viewer) -> PlayerView | WatchView:
     )
 
 
-def _board_of(state: MatchState, table: int, number: int, viewer: Viewer) -> BoardView:
+def _board_of(state: MatchState, table: int, number: int, viewer: Seen) -> BoardView:
     board = state.tables[table].board(number)
     assert board is not None
     return _board_view(state, board, table, viewer)
@@ -235,20 +301,25 @@ def board_record(state: MatchState, viewer: Viewer, number: int) -> BoardRecord 
     it (None when the viewer may see nothing of it yet). A player sees their own table's
     board once finished and the other table's once the board is compared; live spectators
     and the director each table's board as it stands; delayed spectators a compared board."""
-    comparison = next((c for c in _summary(state).comparisons if c.board == number), None)
+    comparison = next((c for c in match_summary(state).comparisons if c.board == number), None)
     tables: list[BoardView] = []
-    for table in state.config.tables:
-        board = state.tables[table].board(number)
+    for round_number, table in state.config.movement.plays(number):
+        board = state.tables[table].board(number, round_number)
         if board is None:
             continue
+        seen: Seen
         if isinstance(viewer, Player):
-            visible = comparison is not None or (table == viewer.table and board.is_finished)
+            sitting = state.config.movement.sitting(round_number, table)
+            seat = sitting.seat_of(viewer.number)
+            played = seat is not None and board.is_finished
+            visible = comparison is not None or played
+            seen = Seated(table, seat, viewer.number) if seat is not None else _seen(state, viewer)
         elif viewer.mode == "delayed" or (state.config.format == "robot-table" and table == 2):
-            visible = comparison is not None
+            visible, seen = comparison is not None, viewer
         else:
-            visible = True
+            visible, seen = True, viewer
         if visible:
-            tables.append(_board_view(state, board, table, viewer, record=True))
+            tables.append(_board_view(state, board, table, seen, record=True))
     if not tables and comparison is None:
         return None
     return BoardRecord(board=number, tables=tables, comparison=comparison)
@@ -258,22 +329,31 @@ def board_record(state: MatchState, viewer: Viewer, number: int) -> BoardRecord 
 
 
 def _events(
-    state: MatchState, viewer: Viewer, table: int, event: StoredEvent, effect: Effect
+    state: MatchState, viewer: Seen, table: int, event: StoredEvent, effect: Effect
 ) -> list[Event]:
     kind = event["type"]
     if table == 0:
         if kind == "compared":
-            comparison = next(c for c in _summary(state).comparisons if c.board == event["board"])
+            summary = match_summary(state)
+            comparison = next(c for c in summary.comparisons if c.board == event["board"])
             return [BoardCompared(comparison=comparison)]
-        match = state.match
-        outcome = match.winner or "draw"
-        return [MatchFinished(imps_a=match.imps_a, imps_b=match.imps_b, winner=outcome)]
+        if kind == "release":
+            return []
+        summary = match_summary(state)
+        return [
+            MatchFinished(
+                imps_a=summary.imps_a,
+                imps_b=summary.imps_b,
+                winner=summary.winner or "draw",
+                standings=summary.standings,
+            )
+        ]
     tables = state.tables[table]
     board = effect.board or tables.current
     seat: Any = event.get("seat")  # a seat's letter, checked when the event was folded
     events: list[Event] = []
     if kind == "start":
-        events.append(BoardStarted(table=table, board=event["board"]))
+        events.append(BoardStarted(table=table, board=event["board"], round=event.get("round", 1)))
     elif kind == "chat":
         events.append(ChatSent(table=table, seat=seat, text=event["text"], to=list(event["to"])))
     elif kind == "call":
@@ -328,7 +408,7 @@ def _events(
         assigned = tables.board(event["board"])
         assert assigned is not None
         assert assigned.result is not None
-        result = _result_view(table, event["board"], assigned.result, True)
+        result = _result_view(table, event["board"], assigned.result, True, assigned.round)
         events.append(ResultAssigned(table=table, result=result))
     elif kind in ("ask", "explain"):
         assert board is not None
@@ -347,7 +427,7 @@ def _events(
     elif kind == "name":
         events.append(NameSet(table=table, seat=seat, name=event.get("name")))
     elif kind == "presence":
-        info = tables.seats[Seat.parse(seat)]
+        info = state.person(table, Seat.parse(seat))
         events.append(
             PresenceChanged(table=table, seat=seat, connected=info.connected, robot=info.robot)
         )
@@ -356,7 +436,7 @@ def _events(
     elif kind == "ready":
         events.append(ReadyForNext(table=table, seat=seat))
     if effect.finished and board is not None and board.result is not None:
-        result = _result_view(table, board.spec.number, board.result, board.assigned)
+        result = _result_view(table, board.spec.number, board.result, board.assigned, board.round)
         events.append(BoardFinished(table=table, result=result))
     if effect.committed and kind in ("ready", "review_over") and board is not None:
         events.append(ReviewEnded(table=table, board=board.spec.number))
@@ -384,23 +464,23 @@ def _trick_winner(board: BoardState | None, event: StoredEvent) -> SeatLetter | 
 # -- who sees what ---------------------------------------------------------------------------
 
 
-def _sees_alert(viewer: Viewer, caller: Seat) -> bool:
+def _sees_alert(viewer: Seen, caller: Seat) -> bool:
     """Alerts go to the caller's opponents (and back to the caller), never to partner."""
-    return not isinstance(viewer, Player) or viewer.seat != caller.partner
+    return not isinstance(viewer, Seated) or viewer.seat != caller.partner
 
 
-def _claim_shown(board: BoardState, viewer: Viewer) -> bool:
+def _claim_shown(board: BoardState, viewer: Seen) -> bool:
     """Whether ``viewer`` sees the claimer's remaining cards: watchers always; players while
     they decide the claim (or made it), and everyone once the board is over."""
     claim = board.claim
-    if claim is None or not isinstance(viewer, Player) or board.is_finished:
+    if claim is None or not isinstance(viewer, Seated) or board.is_finished:
         return claim is not None
     pending = claim.status == "pending"
     return pending and viewer.seat in claim.claim.deciders | {claim.claim.claimer}
 
 
-def _visible_hands(board: BoardState, viewer: Viewer) -> set[Seat]:
-    if not isinstance(viewer, Player) or board.is_finished:
+def _visible_hands(board: BoardState, viewer: Seen) -> set[Seat]:
+    if not isinstance(viewer, Seated) or board.is_finished:
         return set(Seat)
     seen = {viewer.seat}
     play = board.play
@@ -414,20 +494,20 @@ def _visible_hands(board: BoardState, viewer: Viewer) -> set[Seat]:
     return seen
 
 
-def _sees_last_trick(board: BoardState, viewer: Viewer) -> bool:
+def _sees_last_trick(board: BoardState, viewer: Seen) -> bool:
     """Law 66: a player may look at the last quitted trick until their side has played to
     the next one (dummy's cards count for declarer's side)."""
-    if not isinstance(viewer, Player) or board.is_finished or board.play is None:
+    if not isinstance(viewer, Seated) or board.is_finished or board.play is None:
         return True
     current = board.play.current_trick
     side = {viewer.seat, viewer.seat.partner}
     return current is None or not any(seat in side for seat, _card in current.plays())
 
 
-def _actions(board: BoardState, viewer: Viewer) -> list[Action]:
+def _actions(board: BoardState, viewer: Seen) -> list[Action]:
     """The actions besides calls and cards open to ``viewer`` now (the fold checks them
     again when they come)."""
-    if not isinstance(viewer, Player):
+    if not isinstance(viewer, Seated):
         return []
     me = viewer.seat
     play = board.play
@@ -470,7 +550,7 @@ def _actions(board: BoardState, viewer: Viewer) -> list[Action]:
 
 
 def _board_view(
-    state: MatchState, board: BoardState, table: int, viewer: Viewer, *, record: bool = False
+    state: MatchState, board: BoardState, table: int, viewer: Seen, *, record: bool = False
 ) -> BoardView:
     """``board`` at ``table`` as ``viewer`` may see it (``record``: answering ``get_board``,
     with no turn or actions)."""
@@ -478,7 +558,7 @@ def _board_view(
     play = board.play
     auction = board.auction
     finished = board.is_finished
-    player = isinstance(viewer, Player)
+    player = isinstance(viewer, Seated)
     visible = _visible_hands(board, viewer)
 
     def remaining(seat: Seat) -> Hand:
@@ -499,7 +579,7 @@ def _board_view(
             turn = acting = auction.turn
         else:
             turn, acting = play.turn, play.acting_seat
-        if isinstance(viewer, Player) and viewer.seat == acting and board.undo is None:
+        if isinstance(viewer, Seated) and viewer.seat == acting and board.undo is None:
             if play is None:
                 legal = [str(call) for call in auction.legal_calls()]
             else:
@@ -553,6 +633,7 @@ def _board_view(
 
     return BoardView(
         table=table,
+        round=board.round,
         board=spec.number,
         dealer=spec.dealer.letter,
         vulnerability=spec.vulnerability.value,
@@ -580,13 +661,13 @@ def _board_view(
         result=(
             None
             if board.result is None
-            else _result_view(table, spec.number, board.result, board.assigned)
+            else _result_view(table, spec.number, board.result, board.assigned, board.round)
         ),
         legal=legal,
         actions=[] if record else _actions(board, viewer),
         questions=(
             sorted(i for i in board.questions if MatchState.caller(board, i) == viewer.seat)
-            if isinstance(viewer, Player) and not record
+            if isinstance(viewer, Seated) and not record
             else []
         ),
     )
@@ -609,10 +690,11 @@ def _trick_view(plays: list[tuple[Seat, Card]], leader: Seat, winner: Seat | Non
 
 
 def _result_view(
-    table: int, board: int, result: TableResult, assigned: bool = False
+    table: int, board: int, result: TableResult, assigned: bool, round_number: int
 ) -> TableResultView:
     return TableResultView(
         table=table,
+        round=round_number,
         board=board,
         contract=None if result.contract is None else str(result.contract),
         declarer=None if result.declarer is None else result.declarer.letter,
@@ -623,25 +705,81 @@ def _result_view(
 
 
 def _players(state: MatchState, tables: tuple[int, ...]) -> list[PlayerInfo]:
-    return [
-        PlayerInfo(
-            table=number,
-            seat=seat.letter,
-            name=info.name,
-            robot=info.robot,
-            connected=info.connected,
-            since=info.since,
-        )
-        for number in tables
-        for seat, info in state.tables[number].seats.items()
-    ]
+    """Who sits at each seat of ``tables`` now, and whether they are there."""
+    infos = []
+    for number in tables:
+        for seat in Seat:
+            player = state.player_at(number, seat)
+            assert player is not None
+            info = state.people[player]
+            infos.append(
+                PlayerInfo(
+                    table=number,
+                    seat=seat.letter,
+                    player=player,
+                    name=info.name,
+                    robot=info.robot,
+                    connected=info.connected,
+                    since=info.since,
+                )
+            )
+    return infos
 
 
-def _last_chat(table: TableState, seat: Seat) -> list[ChatLine]:
-    """The last CHAT_LINES lines of the table's chat that reached ``seat``, oldest first
-    (looked for from the end: a long chat costs no more)."""
+def _results_of(state: MatchState, player: int) -> list[TableResultView]:
+    """The results of the boards ``player`` has played, round by round."""
+    results = []
+    for number in state.config.movement.rounds:
+        where = state.config.movement.seat_of(player, number)
+        if where is None:
+            continue
+        table = where[0]
+        for board in state.tables[table].boards:
+            if board.round == number and board.result is not None:
+                results.append(
+                    _result_view(table, board.spec.number, board.result, board.assigned, number)
+                )
+    return results
+
+
+def _still_playing(state: MatchState) -> list[int]:
+    """The tables not yet done with the match's round."""
+    return [t for t in state.config.tables if not state.table_played(t, state.round)]
+
+
+def _next_seat(state: MatchState, player: int) -> NextSeat | None:
+    """Where ``player`` sits in the next round, if there is one."""
+    movement = state.config.movement
+    later = [r for r in movement.rounds if r > state.round]
+    if not later:
+        return None
+    where = movement.seat_of(player, later[0])
+    if where is None:
+        return None
+    sitting = movement.sitting(later[0], where[0])
+    partner = sitting.partner(player)
+    opponents = list(sitting.opponents(player))
+    names = {
+        str(n): name for n in (partner, *opponents) if (name := state.people[n].name) is not None
+    }
+    return NextSeat(
+        round=later[0],
+        table=where[0],
+        seat=where[1].letter,
+        partner=partner,
+        opponents=opponents,
+        names=names,
+    )
+
+
+def _last_chat(table: TableState, seat: Seat, round_number: int) -> list[ChatLine]:
+    """The last CHAT_LINES lines of the table's chat in ``round_number`` (its players then)
+    that reached ``seat``, oldest first (looked for from the end: a long chat costs no
+    more)."""
     lines: list[ChatLine] = []
     for line in reversed(table.chat):
+        if line.round != round_number:
+            break
         if seat in line.to:
             lines.append(_chat_line(table.number, line))
             if len(lines) == CHAT_LINES:
@@ -678,18 +816,45 @@ def _review(state: MatchState, table: int) -> ReviewView | None:
     )
 
 
-def _comparison_view(state: MatchState, c: BoardComparison, running_total: int) -> ComparisonView:
-    analysis = next((s.analysis for s in state.config.boards if s.number == c.board), None)
-    assigned = c.assigned
+def _comparison_view(
+    state: MatchState, number: int, c: BoardComparison | None, running_total: int | None
+) -> ComparisonView:
+    """Board ``number`` compared: every play's result and each competitor's points; in the
+    team formats also the teams' comparison ``c``."""
+    analysis = next((s.analysis for s in state.config.boards if s.number == number), None)
+    plays = state.compared.get(number, {})
+    assigned = set() if c is None else c.assigned
+    results = [
+        _result_view(table, number, result, _assigned(state, table, number, r), r)
+        for (r, table), result in sorted(plays.items())
+        if result is not None
+    ]
+    fixed = number in state.fixed
+    points: dict[str, float] = {}
+    if c is not None:
+        points = {"A": float(c.swing), "B": float(-c.swing)}
+    elif not fixed and plays and None not in plays.values():
+        scores = {play: result.ns_score for play, result in plays.items() if result is not None}
+        points = state.config.movement.board_points(number, scores)
     return ComparisonView(
-        board=c.board,
-        table1=None if c.table1 is None else _result_view(1, c.board, c.table1, 1 in assigned),
-        table2=None if c.table2 is None else _result_view(2, c.board, c.table2, 2 in assigned),
-        difference=c.difference,
-        swing=c.swing,
+        board=number,
+        results=results,
+        points=points,
+        table1=(
+            None
+            if c is None or c.table1 is None
+            else _result_view(1, number, c.table1, 1 in assigned, _round_of(plays, 1))
+        ),
+        table2=(
+            None
+            if c is None or c.table2 is None
+            else _result_view(2, number, c.table2, 2 in assigned, _round_of(plays, 2))
+        ),
+        difference=None if c is None else c.difference,
+        swing=None if c is None else c.swing,
         running_total=running_total,
-        artificial=c.artificial,
-        void=c.void,
+        artificial=None if c is None else c.artificial,
+        void=c.void if c is not None else fixed,
         double_dummy=None if analysis is None else analysis.tricks,  # type: ignore[arg-type]
         par=(
             None
@@ -699,19 +864,63 @@ def _comparison_view(state: MatchState, c: BoardComparison, running_total: int) 
     )
 
 
-def _summary(state: MatchState) -> MatchSummary:
+def _round_of(plays: dict[tuple[int, int], TableResult | None], table: int) -> int:
+    """The round in which ``table`` played the board (team formats: once per table)."""
+    return next((r for r, t in plays if t == table), 1)
+
+
+def _assigned(state: MatchState, table: int, number: int, round_number: int) -> bool:
+    board = state.tables[table].board(number, round_number)
+    return board is not None and board.assigned
+
+
+def match_summary(state: MatchState) -> MatchSummary:
+    """The match panel: every comparison so far, the standings, the settings players see."""
+    config = state.config
     match = state.match
-    totals = dict(match.running_totals())
+    if config.teams:
+        totals: dict[int, int] = dict(match.running_totals())
+        comparisons = [
+            _comparison_view(state, c.board, c, totals[c.board]) for c in match.comparisons
+        ]
+    else:
+        comparisons = [_comparison_view(state, n, None, None) for n in state.compared]
+    standings = state.standings()
+    winner: str | None = None
+    if state.finished:
+        if config.teams:
+            winner = match.winner or "draw"
+        elif len(standings) > 1 and standings[0][1] == standings[1][1]:
+            winner = "draw"
+        elif standings:
+            winner = standings[0][0]
     return MatchSummary(
-        match_id=state.config.match_id,
-        team_a=state.config.team_a,
-        team_b=state.config.team_b,
+        match_id=config.match_id,
+        format=config.format,
+        scoring=config.movement.scoring,
+        rounds=len(config.movement.rounds),
+        team_a=config.team_a,
+        team_b=config.team_b,
         boards=list(match.boards),
-        comparisons=[_comparison_view(state, c, totals[c.board]) for c in match.comparisons],
-        imps_a=match.imps_a,
-        imps_b=match.imps_b,
+        comparisons=comparisons,
+        standings=[_standing(state, name, points) for name, points in standings],
+        imps_a=match.imps_a if config.teams else 0,
+        imps_b=match.imps_b if config.teams else 0,
         finished=state.finished,
-        winner=match.winner if state.finished else None,
-        chat=state.config.chat,
-        review_seconds=state.config.review_seconds,
+        winner=winner,
+        held_round=state.round + 1 if state.held_next() else None,
+        chat=config.chat,
+        review_seconds=config.review_seconds,
     )
+
+
+def _standing(state: MatchState, competitor: str, points: float) -> Standing:
+    """A competitor's line of the standings: its members and its name (the team's, or its
+    members' names joined, ``Player 7`` for one without a name)."""
+    config = state.config
+    members = sorted(p for p, c in config.movement.competitors.items() if c == competitor)
+    if config.teams:
+        name = config.team_a if competitor == "A" else config.team_b
+    else:
+        name = " & ".join(state.people[p].name or f"Player {p}" for p in members)
+    return Standing(competitor=competitor, name=name, players=members, points=points)

@@ -336,9 +336,9 @@ def individual(players: Literal[8, 12], boards: int, scoring: Scoring = "imps") 
 
 
 def team_of_four(boards: int) -> Movement:
-    """Two teams of four with board exchange (6.5): boards a multiple of 4. Team 1's pairs
-    (1-2, 3-4) sit N-S at table 1 and E-W at table 2 throughout; team 2's pairs (5-6, 7-8)
-    the other seats. In each half of the boards, its first half is played at table 1 and
+    """Two teams of four with board exchange (6.5): boards a multiple of 4. Team 1 (``"A"``,
+    as in the teams match) has pairs 1-2 and 3-4, sitting N-S at table 1 and E-W at table 2
+    throughout; team 2's pairs (``"B"``: 5-6, 7-8) the other seats. In each half of the boards, its first half is played at table 1 and
     its second at table 2, then the sets change tables and are replayed. At half-time team
     2's pairs change tables, keeping partners. IMPs per board."""
     if boards < 4 or boards % 4:
@@ -357,7 +357,7 @@ def team_of_four(boards: int) -> Movement:
             Sitting(base + 2, 1, one, other),  # the sets exchanged and replayed
             Sitting(base + 2, 2, two, own),
         ]
-    competitors = {p: "1" if p <= 4 else "2" for p in range(1, 9)}
+    competitors = {p: "A" if p <= 4 else "B" for p in range(1, 9)}
     return Movement("team-of-four", tuple(sittings), "imps", competitors)
 
 

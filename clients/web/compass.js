@@ -4,6 +4,7 @@
 
 import { SEAT_NAME, SUITS, SUIT_SYMBOL, bySuit, callName, cardName, isVulnerable, next, partner, rankText, sideOf, vulnerabilityText } from "./bridge.js";
 import { callNode, cardTile, clock, h, isAway, personAt } from "./dom.js";
+import { isTeamMatch } from "./movement.js";
 
 export function teamOf(table, seat) {
   const nsTeam = table === 1 ? "A" : "B";
@@ -99,7 +100,10 @@ export function seatTag(board, seat, { me, match, players, hidden, live = true }
   if (board.declarer === seat && board.phase !== "auction") roles.push("Declarer");
   if (board.dummy === seat) roles.push("Dummy");
   if (board.dealer === seat && board.phase === "auction") roles.push("Dealer");
-  const team = match ? teamName(match, teamOf(board.table, seat)) : null;
+  const teams = match ? isTeamMatch(match) : false;
+  const team = teams ? teamName(match, teamOf(board.table, seat)) : null;
+  // Without teams, a player is known by number too (their table and seat change).
+  const number = match && !teams && info?.player != null ? info.player : null;
   const count = board.hand_sizes[seat];
   const away = live && isAway(info) && !match?.finished;
   return h(
@@ -119,6 +123,7 @@ export function seatTag(board, seat, { me, match, players, hidden, live = true }
       : null,
     roles.length ? h("span", { class: "roles" }, roles.join(" · ")) : null,
     team ? h("span", { class: "team" }, team) : null,
+    number !== null ? h("span", { class: "player-number", "data-player": number }, `player ${number}`) : null,
     hidden && board.phase !== "finished" ? h("span", { class: "count" }, `${count} cards`) : null,
     onTurn ? h("span", { class: "turn-mark" }, board.phase === "auction" ? "to call" : "to play") : null,
   );

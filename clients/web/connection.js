@@ -7,7 +7,7 @@
 
 import { decode, encode } from "./vendor/msgpack.mjs";
 
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 const CLIENT_NAME = "duplicate-web";
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const PING_EVERY_MS = 15000;
@@ -22,7 +22,7 @@ const FATAL = new Set(["bad_token", "unsupported_version", "forbidden"]);
 const ACTIONS = new Set([
   "call", "card", "claim", "claim_answer", "withdraw_claim", "withdraw_concession", "undo",
   "undo_answer", "next_board", "set_name", "call_director", "ask", "explain", "chat", "rule",
-  "assign_result", "adjust_score", "void_board",
+  "assign_result", "adjust_score", "void_board", "start_round",
 ]);
 
 /** Actions meant for as long as the board lasts, whatever else happens at the table. */
@@ -36,9 +36,11 @@ const LOOSE_ACTIONS = new Set(["chat", "ask", "explain", "call_director", "set_n
 function momentOf(view, type) {
   const board = view?.board;
   if (!board) return null;
-  if (LOOSE_ACTIONS.has(type)) return JSON.stringify([board.board]);
+  // Replay duplicate plays a board again at the same table in round 2: another moment.
+  const which = (board.round ?? 1) > 1 ? [board.board, board.round] : [board.board];
+  if (LOOSE_ACTIONS.has(type)) return JSON.stringify(which);
   const played = Object.values(board.hand_sizes).reduce((sum, size) => sum + size, 0);
-  return JSON.stringify([board.board, board.phase, board.auction.length, played, board.claim ?? null, board.undo ?? null]);
+  return JSON.stringify([...which, board.phase, board.auction.length, played, board.claim ?? null, board.undo ?? null]);
 }
 
 /** Eight random hex digits: this page's actions are `${prefix}-${number}`. */

@@ -1,17 +1,26 @@
 // The spectators' and the director's page: both tables as the watch view shows them, with
-// their players; for the director also the calls for the director, each table's chat and
-// the director's tools (rulings, undo, assigned and adjusted scores, substitutes).
+// their players and the round that waits for the director; for the director also the calls
+// for the director, each table's chat and the director's tools (rulings, undo, assigned and
+// adjusted scores, substitutes, starting a round held for them).
 
 import { SEATS, SEAT_NAME, sideOf } from "./bridge.js";
 import { auctionGrid, compass, teamName, teamOf } from "./compass.js";
 import { $, callNode, cardText, clock, h, personAt, seatWithName } from "./dom.js";
 import { liveMiddle } from "./live.js";
+import { heldText, isTeamMatch } from "./movement.js";
 import { draftInput, state } from "./ui.js";
 
 const MODES = {
   live: "Watching live: both tables as they are played.",
   delayed: "Watching with a delay: each board appears once both tables have finished it.",
   director: "Directing: both tables, every hand.",
+};
+
+/** The same, for a match that is not between two teams (one, two or three tables). */
+const MOVEMENT_MODES = {
+  live: "Watching live: every table as it is played.",
+  delayed: "Watching with a delay: each board appears once every table has finished it.",
+  director: "Directing: every table, every hand.",
 };
 
 const kept = new Map();
@@ -34,7 +43,13 @@ export function renderWatch(view) {
   $("watch").hidden = false;
   $("auction-review").hidden = true;
   const director = view.mode === "director";
-  $("watch-mode").textContent = MODES[view.mode] ?? "";
+  const teams = isTeamMatch(view.match);
+  $("watch-mode").textContent = (teams ? MODES : MOVEMENT_MODES)[view.mode] ?? "";
+  $("tables").dataset.count = String(view.tables.length);
+  const hold = $("round-hold");
+  const held = heldText(view.match);
+  hold.hidden = !held;
+  hold.replaceChildren(...memo("round-hold", JSON.stringify([held, director]), () => (held ? roundHold(view.match, director) : [])));
   const queue = $("director-queue");
   queue.hidden = !director;
   if (director) {
@@ -43,28 +58,33 @@ export function renderWatch(view) {
   const tables = $("tables");
   tables.replaceChildren();
   if (!view.tables.length) {
-    tables.append(h("p", { class: "centre-note" }, "Nothing to show yet: boards appear here once both tables have finished them."));
+    const which = teams ? "both tables have" : "every table has";
+    tables.append(h("p", { class: "centre-note" }, `Nothing to show yet: boards appear here once ${which} finished them.`));
   }
   for (const board of view.tables) tables.append(watchTable(view, board, director));
   const tools = $("match-tools");
   tools.hidden = !director;
   if (director) {
     const match = view.match;
-    tools.replaceChildren(...memo("match-tools", JSON.stringify([match.boards, match.team_a, match.team_b]), () => matchTools(view)));
+    tools.replaceChildren(...memo("match-tools", JSON.stringify([match.boards, match.team_a, match.team_b, match.format]), () => matchTools(view)));
   }
 }
 
 function watchTable(view, board, director) {
   const match = view.match;
   const players = view.players.filter((p) => p.table === board.table);
+  const teams = isTeamMatch(match);
   return h(
     "section",
-    { class: "watch-table", id: `table-${board.table}`, "data-table": board.table, "aria-label": `Table ${board.table}` },
+    // A delayed spectator of replay duplicate sees a board's two plays at table 1.
+    { class: "watch-table", id: teams ? `table-${board.table}` : `table-${board.table}-round-${board.round ?? 1}`, "data-table": board.table, "data-round": teams ? null : board.round ?? 1, "aria-label": `Table ${board.table}` },
     h(
       "h2",
       {},
       `Table ${board.table}`,
-      h("span", { class: "teams" }, ` ${teamName(match, teamOf(board.table, "N"))} N-S, ${teamName(match, teamOf(board.table, "E"))} E-W`),
+      teams
+        ? h("span", { class: "teams" }, ` ${teamName(match, teamOf(board.table, "N"))} N-S, ${teamName(match, teamOf(board.table, "E"))} E-W`)
+        : h("span", { class: "teams" }, ` round ${board.round ?? 1} of ${match.rounds ?? 1}`),
     ),
     compass(board, {
       bottom: "S",
@@ -133,6 +153,19 @@ function watchUndo(board, director) {
         )
       : null,
   );
+}
+
+/**
+ * Every table has played the round and the next waits for the director: spectators are told
+ * so; the director gets the button that starts it (`start_round`).
+ */
+function roundHold(match, director) {
+  const round = match.held_round;
+  if (!director) return [h("p", { class: "held-round", "data-round": round }, heldText(match))];
+  return [
+    h("p", { class: "held-round", "data-round": round }, `Every table has played round ${round - 1}: round ${round} waits for you.`),
+    h("button", { type: "button", class: "primary", id: "start-round", "data-director": "start-round", "data-round": round }, `Start round ${round}`),
+  ];
 }
 
 // -- the director's queue -------------------------------------------------------------------
@@ -313,6 +346,22 @@ function matchTools(view) {
   const match = view.match;
   const id = "adjust-board";
   const chosen = Number(state.drafts.get(id) ?? match.boards[0]);
+  if (!isTeamMatch(match)) {
+    // An artificial adjusted score is in team A's IMPs: without teams the director voids.
+    return [
+      h("h2", {}, "Void a board"),
+      h(
+        "form",
+        { class: "tool adjust-form", "data-form": "void" },
+        h(
+          "div",
+          { class: "fields" },
+          h("label", { for: id }, "Board", h("select", { id, "data-draft": "" }, match.boards.map((n) => h("option", { value: n, selected: n === chosen }, String(n))))),
+          h("button", { type: "button", class: "danger", "data-director": "void" }, "Void the board"),
+        ),
+      ),
+    ];
+  }
   const a = match.team_a;
   const b = match.team_b;
   return [

@@ -5,6 +5,7 @@
 import { SEATS, SEAT_NAME, scoreText, sideOf } from "./bridge.js";
 import { auctionGrid, compass, teamName, teamOf, trickNode } from "./compass.js";
 import { $, cardText, h, resultNode, suitSymbol } from "./dom.js";
+import { competitorName, isTeamMatch, placeOf, pointsText, scoringUnit, standingsTable } from "./movement.js";
 import { state } from "./ui.js";
 
 // -- the replay of a finished board --------------------------------------------------------
@@ -116,31 +117,64 @@ function claimLine(board) {
   );
 }
 
-function tableHeading(match, table, viewerTable) {
+function tableHeading(match, board, viewerTable, ownPlays) {
+  const table = board.table;
+  if (!isTeamMatch(match)) {
+    const own = ownPlays?.has(playKey(board));
+    return h("h4", {}, `Table ${table}`, h("span", { class: "teams" }, ` round ${board.round ?? 1}`), own ? " (yours)" : "");
+  }
   const ns = teamName(match, teamOf(table, "N"));
   return h("h4", {}, `Table ${table}`, viewerTable === table ? " (yours)" : "", h("span", { class: "teams" }, ` ${ns} N-S`));
+}
+
+/** "2:1": one play of a board, by round and table (a board is replayed at one table in
+ * replay duplicate). */
+export function playKey(play) {
+  return `${play.round ?? 1}:${play.table}`;
+}
+
+/** The plays (round:table) of `results` on board `number`: a player's own plays of it. */
+function playsOf(results, number) {
+  return new Set(results.filter((r) => r.board === number).map(playKey));
+}
+
+/** Where the record panel's replay of a board is kept: `record:2:1` (`record:2:1:2` in round 2). */
+function recordKey(number, board) {
+  const round = board.round ?? 1;
+  return `record:${number}:${board.table}${round > 1 ? `:${round}` : ""}`;
+}
+
+function recordHeading(match, number) {
+  if (isTeamMatch(match)) return `Board ${number} at both tables`;
+  return match.format === "replay" ? `Board ${number} in both rounds` : `Board ${number} at every table`;
 }
 
 /**
  * A board as both tables played it, side by side (the answer to `get_board`): each table's
  * result, auction and play; the comparison; and a replay of either table's play.
  */
-export function recordPanel(record, { match, viewerTable = null, me = null, players = [], swingFor }) {
-  const chosen = state.recordTable.get(record.board) ?? record.tables[0]?.table;
-  const replayed = record.tables.find((board) => board.table === chosen) ?? record.tables[0];
+export function recordPanel(record, { match, viewerTable = null, me = null, players = [], swingFor, competitor = null, ownResults = [], round = null }) {
+  const teams = isTeamMatch(match);
+  const chosen = state.recordTable.get(record.board) ?? (record.tables[0] ? playKey(record.tables[0]) : null);
+  const replayed = record.tables.find((board) => playKey(board) === chosen) ?? record.tables[0];
+  const ownPlays = playsOf(ownResults, record.board);
+  const heading = recordHeading(match, record.board);
+  // A player's names are of the players at the table now: they fit another round's play
+  // only in a team match (nobody moves).
+  const seated = (board) => players.filter((p) => p.table === board.table && (teams || (board.round ?? 1) === round));
   return h(
     "section",
-    { class: "record", "data-record-board": record.board, "aria-label": `Board ${record.board} at both tables` },
-    h("h3", {}, `Board ${record.board} at both tables`),
-    record.comparison ? comparisonSummary(record.comparison, match, swingFor, { doubleDummy: false }) : null,
+    { class: "record", "data-record-board": record.board, "aria-label": heading },
+    h("h3", {}, heading),
+    record.comparison ? boardSummary(record.comparison, match, { swingFor, competitor, ownPlays, doubleDummy: false }) : null,
     h(
       "div",
       { class: "record-tables" },
       record.tables.map((board) =>
         h(
           "article",
-          { class: "record-table", "data-table": board.table },
-          tableHeading(match, board.table, viewerTable),
+          { class: "record-table", "data-table": board.table, "data-round": teams ? null : board.round ?? 1 },
+          tableHeading(match, board, viewerTable, ownPlays),
           h("p", { class: "record-result" }, resultNode(board.result)),
           auctionGrid(board, null, null, { live: false }),
           claimLine(board),
@@ -160,21 +194,37 @@ export function recordPanel(record, { match, viewerTable = null, me = null, play
                 record.tables.map((board) =>
                   h(
                     "button",
-                    { type: "button", "data-record-table": board.table, "data-record-board": record.board, "aria-pressed": String(board.table === replayed.table) },
-                    `Replay table ${board.table}`,
+                    {
+                      type: "button",
+                      "data-record-table": board.table,
+                      "data-record-round": board.round ?? 1,
+                      "data-record-board": record.board,
+                      "aria-pressed": String(board === replayed),
+                    },
+                    teams ? `Replay table ${board.table}` : `Replay round ${board.round ?? 1}, table ${board.table}`,
                   ),
                 ),
               )
             : null,
           replayView(replayed, {
-            key: `record:${record.board}:${replayed.table}`,
+            key: recordKey(record.board, replayed),
             bottom: me ?? "S",
             match,
-            players: players.filter((p) => p.table === replayed.table),
+            players: seated(replayed),
           }),
         )
       : null,
   );
+}
+
+/**
+ * What a compared board came to: in a team match the swing and the running total
+ * (`swingFor` turns team A's swing into the viewer's); else each play's result and the
+ * points, the viewer's `competitor`'s first.
+ */
+export function boardSummary(comparison, match, { swingFor = null, competitor = null, ownPlays = new Set(), doubleDummy = true } = {}) {
+  if (isTeamMatch(match)) return comparisonSummary(comparison, match, swingFor, { doubleDummy });
+  return pointsSummary(comparison, match, { competitor, ownPlays, doubleDummy });
 }
 
 /** The swing, the running total, par and double dummy of one compared board. */
@@ -197,6 +247,55 @@ export function comparisonSummary(comparison, match, swingFor, { doubleDummy = t
       h("dd", { class: "swing", "data-your-swing": swingFor ? swingFor(comparison.swing) : null }, swing),
       h("dt", {}, "Running total"),
       h("dd", {}, leadText(comparison.running_total, match)),
+      comparison.par ? [h("dt", {}, "Par"), h("dd", { class: "par" }, `${scoreText(comparison.par.score)}: ${comparison.par.contracts.join(", ") || "–"}`)] : null,
+    ),
+    doubleDummy && comparison.double_dummy ? doubleDummyTable(comparison.double_dummy) : null,
+  );
+}
+
+/** A compared board without teams: each play's result, and the points it brought. */
+function pointsSummary(comparison, match, { competitor, ownPlays, doubleDummy }) {
+  const scoring = match.scoring;
+  const unit = scoringUnit(scoring);
+  const points = comparison.points ?? {};
+  const own = competitor !== null ? points[competitor] : undefined;
+  const others = Object.entries(points)
+    .filter(([name]) => name !== competitor)
+    .sort((a, b) => b[1] - a[1]);
+  let verdict;
+  if (comparison.void) verdict = "Void: the board counts for no one";
+  else if (own !== undefined) verdict = `${pointsText(own, scoring, { signed: true })} ${unit}`;
+  else verdict = null;
+  return h(
+    "div",
+    { class: "comparison-summary" },
+    h(
+      "dl",
+      { class: "comparison-list", "data-board": comparison.board, "data-points": own ?? null },
+      h("dt", {}, comparison.results.length > 1 ? "Results" : "Result"),
+      h(
+        "dd",
+        {},
+        h(
+          "ul",
+          { class: "plays" },
+          comparison.results.map((result) =>
+            h(
+              "li",
+              { "data-play": playKey(result), class: ownPlays.has(playKey(result)) ? "own" : null },
+              h("span", { class: "play-where" }, `Round ${result.round ?? 1}, table ${result.table}${ownPlays.has(playKey(result)) ? " (yours)" : ""}: `),
+              resultNode(result),
+            ),
+          ),
+        ),
+      ),
+      verdict !== null ? [h("dt", {}, own !== undefined ? "Your points" : "Points"), h("dd", { class: "points", "data-your-points": own ?? null }, verdict)] : null,
+      !comparison.void && others.length
+        ? [
+            h("dt", {}, own !== undefined ? "The others" : "Points"),
+            h("dd", { class: "others" }, others.map(([name, value]) => `${competitorName(match, name)} ${pointsText(value, scoring, { signed: true })}`).join(", ")),
+          ]
+        : null,
       comparison.par ? [h("dt", {}, "Par"), h("dd", { class: "par" }, `${scoreText(comparison.par.score)}: ${comparison.par.contracts.join(", ") || "–"}`)] : null,
     ),
     doubleDummy && comparison.double_dummy ? doubleDummyTable(comparison.double_dummy) : null,
@@ -249,30 +348,43 @@ export function recordBoard(view) {
 export function renderMatch(view) {
   const match = view.match;
   const player = view.type === "player_view";
+  const teams = isTeamMatch(match);
   const myTeam = player ? view.team : null;
+  const competitor = player ? view.competitor ?? null : null;
   const name = (team) => teamName(match, team);
   const marker = (team) => (team === myTeam ? " (you)" : "");
-  $("score").replaceChildren(
-    h("span", { class: "team-a" }, `${match.team_a}${marker("A")} `),
-    h("strong", { "data-imps-a": match.imps_a }, String(match.imps_a)),
-    " – ",
-    h("strong", { "data-imps-b": match.imps_b }, String(match.imps_b)),
-    h("span", { class: "team-b" }, ` ${match.team_b}${marker("B")}`),
-  );
+  if (teams) {
+    $("score").replaceChildren(
+      h("span", { class: "team-a" }, `${match.team_a}${marker("A")} `),
+      h("strong", { "data-imps-a": match.imps_a }, String(match.imps_a)),
+      " – ",
+      h("strong", { "data-imps-b": match.imps_b }, String(match.imps_b)),
+      h("span", { class: "team-b" }, ` ${match.team_b}${marker("B")}`),
+    );
+  } else {
+    $("score").replaceChildren(...standingLine(match, competitor));
+  }
   document.body.dataset.finished = String(match.finished);
   const final = $("final");
   final.hidden = !match.finished;
-  if (match.finished) {
+  if (match.finished && teams) {
     const verdict = match.winner === "draw" ? "The match is a draw." : `${name(match.winner)} win${match.winner === myTeam ? " — well played!" : "."}`;
     final.replaceChildren(
       h("h3", {}, "Final result"),
       h("p", { "data-winner": match.winner }, `${match.team_a} ${match.imps_a} – ${match.imps_b} ${match.team_b}. ${verdict}`),
       h("button", { type: "button", id: "download-record", class: "primary" }, "Download the match record (PBN)"),
     );
+  } else if (match.finished) {
+    final.replaceChildren(
+      h("h3", {}, "Final result"),
+      h("p", { "data-winner": match.winner }, winnerText(match, competitor)),
+      h("button", { type: "button", id: "download-record", class: "primary" }, "Download the match record (PBN)"),
+    );
   }
   const swingFor = (swing) => (myTeam === "B" ? -swing : swing);
+  const ownResults = player ? view.results : [];
 
-  // The board as both tables played it: the latest comparison, or the board chosen.
+  // The board as every table played it: the latest comparison, or the board chosen.
   const box = $("comparison");
   box.replaceChildren();
   const shown = recordBoard(view);
@@ -287,14 +399,121 @@ export function renderMatch(view) {
           me: player ? view.seat : null,
           players: view.players,
           swingFor: player ? swingFor : null,
+          competitor,
+          ownResults,
+          round: player ? view.round ?? 1 : watchRound(view),
         }),
       );
     } else if (comparison) {
-      box.append(h("h3", {}, `Board ${shown} at both tables`), comparisonSummary(comparison, match, player ? swingFor : null), h("p", { class: "loading" }, "Loading both tables' play…"));
+      const summary = boardSummary(comparison, match, { swingFor: player ? swingFor : null, competitor, ownPlays: playsOf(ownResults, shown) });
+      const loading = teams ? "Loading both tables' play…" : "Loading every table's play…";
+      box.append(h("h3", {}, recordHeading(match, shown)), summary, h("p", { class: "loading" }, loading));
     }
     if (state.recordBoard !== null) box.prepend(h("button", { type: "button", id: "record-close", class: "close" }, "Close"));
   }
-  $("boards").replaceChildren(scoreSheet(view, swingFor));
+  if (teams) $("boards").replaceChildren(scoreSheet(view, swingFor));
+  else $("boards").replaceChildren(standingsTable(match, competitor), movementSheet(view));
+}
+
+/** The round a watcher's tables are in now (the latest of their boards'). */
+function watchRound(view) {
+  return Math.max(1, ...(view.tables ?? []).map((board) => board.round ?? 1));
+}
+
+/** The top bar without teams: the viewer's points and place (a watcher: the leader's). */
+function standingLine(match, competitor) {
+  const standings = match.standings ?? [];
+  const unit = scoringUnit(match.scoring);
+  const own = standings.find((s) => s.competitor === competitor);
+  const compared = match.comparisons.length > 0;
+  if (own) {
+    return [
+      h("span", { class: "own-name" }, `${own.name} (you) `),
+      h("strong", { "data-points": own.points }, pointsText(own.points, match.scoring)),
+      ` ${unit}`,
+      compared ? h("span", { class: "place", "data-place": placeOf(standings, competitor) }, ` · ${placeOf(standings, competitor)} of ${standings.length}`) : null,
+    ];
+  }
+  const leader = standings[0];
+  if (!leader || !compared) return [`${standings.length} competitors · ${scoringUnit(match.scoring)}`];
+  return [h("span", {}, `Leader: ${competitorName(match, leader.competitor)} `), h("strong", { "data-points": leader.points }, pointsText(leader.points, match.scoring)), ` ${unit}`];
+}
+
+/** "Bo wins with 12.5 IMPs." at the end of a match without teams. */
+function winnerText(match, competitor) {
+  const unit = scoringUnit(match.scoring);
+  const standings = match.standings ?? [];
+  if (match.winner === "draw" || !match.winner) {
+    const top = standings[0];
+    if (!top) return "The match is a draw.";
+    const leaders = standings.filter((s) => s.points === top.points).map((s) => competitorName(match, s.competitor));
+    return `A draw: ${leaders.join(", ")} share the lead with ${pointsText(top.points, match.scoring)} ${unit}.`;
+  }
+  const winner = standings.find((s) => s.competitor === match.winner);
+  const text = `Winner: ${competitorName(match, match.winner)}${winner ? ` with ${pointsText(winner.points, match.scoring)} ${unit}` : ""}`;
+  return `${text}${match.winner === competitor ? " — well played!" : "."}`;
+}
+
+/**
+ * Every board of a match without teams: for a player, their own result, every other play's
+ * and their points on it; for a watcher, every play's result. And a replay.
+ */
+function movementSheet(view) {
+  const match = view.match;
+  const player = view.type === "player_view";
+  const scoring = match.scoring;
+  const rows = match.boards.map((number) => {
+    const comparison = match.comparisons.find((c) => c.board === number);
+    const mine = player ? view.results.filter((r) => r.board === number) : [];
+    const ownPlays = new Set(mine.map(playKey));
+    const plays = comparison ? comparison.results : player ? mine : view.results.filter((r) => r.board === number);
+    const others = plays.filter((r) => !ownPlays.has(playKey(r)));
+    const playing = player && view.board?.board === number && view.board.phase !== "finished";
+    const points = comparison && player ? comparison.points?.[view.competitor] : undefined;
+    const line = (result) => h("li", { "data-play": playKey(result) }, h("span", { class: "play-where" }, `T${result.table} R${result.round ?? 1}: `), resultNode(result));
+    const waiting = player && mine.length && !comparison ? "waiting for the other tables" : "–";
+    const cells = player
+      ? [
+          h("td", { "data-own-result": "" }, mine.length ? h("ul", { class: "plays" }, mine.map((r) => h("li", { "data-play": playKey(r) }, resultNode(r)))) : playing ? "playing" : "–"),
+          h("td", { "data-other-results": "" }, others.length ? h("ul", { class: "plays" }, others.map(line)) : comparison ? "–" : waiting),
+          h("td", { class: "swing", "data-points": points ?? null }, comparison ? (comparison.void ? "void" : points !== undefined ? pointsText(points, scoring, { signed: true }) : "") : ""),
+        ]
+      : [h("td", { "data-results": "" }, plays.length ? h("ul", { class: "plays" }, plays.map(line)) : "–"), h("td", {}, comparison?.void ? "void" : "")];
+    const replayable = comparison || plays.length > 0;
+    return h(
+      "tr",
+      { "data-board": number, class: playing ? "current" : null },
+      h("th", { scope: "row" }, String(number)),
+      cells,
+      h(
+        "td",
+        {},
+        replayable ? h("button", { type: "button", class: "replay-board", "data-get-board": number, "aria-label": `Replay board ${number}` }, "Replay") : null,
+      ),
+    );
+  });
+  const head = player
+    ? [h("th", { scope: "col" }, "Yours"), h("th", { scope: "col" }, "Other tables"), h("th", { scope: "col" }, scoringUnit(scoring))]
+    : [h("th", { scope: "col" }, "Results"), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Void"))];
+  return h(
+    "table",
+    { class: "boards-table movement-sheet" },
+    h("caption", {}, match.finished ? "Score sheet" : "Boards"),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Bd"), head, h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Replay")))),
+    h("tbody", {}, rows),
+    match.finished
+      ? h(
+          "tfoot",
+          {},
+          h(
+            "tr",
+            { class: "final-row" },
+            h("th", { scope: "row" }, "Final"),
+            h("td", { colspan: player ? 4 : 3, "data-final": "" }, winnerText(match, player ? view.competitor : null)),
+          ),
+        )
+      : null,
+  );
 }
 
 /** Every board: each table's result, the swing and the running total, and a replay. */

@@ -11,6 +11,7 @@ import {
 } from "./dom.js";
 import { liveMiddle } from "./live.js";
 import { recordBoard, renderMatch, replayView } from "./match.js";
+import { hasPlayedRound, hasRounds, heldText, isTeamMatch, moveText, pointsText, renderSeating, scoringUnit, waitingText } from "./movement.js";
 import { BUSY, app, canAct, draftInput, guarded, say, send, settings, startGuard, state, takeDraft } from "./ui.js";
 
 // -- what the viewer sees of the board ------------------------------------------------------
@@ -58,12 +59,15 @@ function renderPlayer(view) {
   if (!board?.last_trick) state.showLastTrick = false;
   renderNamePrompt(view);
   renderDirectorCalls(view);
+  renderSeating(view);
   const area = $("compass");
   area.replaceChildren();
   if (!board) {
-    area.append(h("p", { class: "centre-note" }, view.match.finished ? "The match is over." : "Waiting for the next board…"));
+    area.append(h("p", { class: "centre-note" }, view.match.finished ? "The match is over." : waitingText(view) ?? heldText(view.match) ?? "Waiting for the next board…"));
   } else if (reviewing) {
-    area.append(replayView(board, { key: `review:${board.table}:${board.board}`, bottom: seat, me: seat, match: view.match, players: view.players }));
+    // A board replayed at the same table in a later round (replay duplicate) is another review.
+    const key = `review:${board.table}:${board.board}${(board.round ?? 1) > 1 ? `:${board.round}` : ""}`;
+    area.append(replayView(board, { key, bottom: seat, me: seat, match: view.match, players: view.players }));
   } else {
     area.append(
       compass(board, {
@@ -353,7 +357,9 @@ function renderReview(view, reviewing) {
   const review = view.review;
   const seat = view.seat;
   const claim = board.claim;
-  const last = view.match.boards[view.match.boards.length - 1] === board.board;
+  // The table has played the round's boards: the match's last board when no round follows.
+  const last = view.next_seat == null && hasPlayedRound(view);
+  const roundOver = view.next_seat != null && hasPlayedRound(view);
   const ready = new Set(review.ready);
   const mayGo = board.actions.includes("next_board");
   const parts = [
@@ -388,10 +394,10 @@ function renderReview(view, reviewing) {
       h(
         "button",
         { type: "button", id: "next-board", class: "primary", disabled: !(mayGo && canAct()) },
-        mayGo ? (last ? "Done with the last board" : "Next board") : "Waiting for the others…",
+        mayGo ? (last ? "Done with the last board" : roundOver ? `On to round ${view.next_seat.round}` : "Next board") : "Waiting for the others…",
       ),
       review.until != null
-        ? h("span", { class: "countdown" }, last ? "(the match ends by itself in " : "(it starts by itself in ", clock(review.until, "in", { "data-countdown": "" }), ")")
+        ? h("span", { class: "countdown" }, last ? "(the match ends by itself in " : roundOver ? "(the round ends by itself in " : "(it starts by itself in ", clock(review.until, "in", { "data-countdown": "" }), ")")
         : null,
     ),
   ];
@@ -474,10 +480,14 @@ function turnText(view) {
     return { text: `Waiting for ${seatWithName(info, s)}, ${doing}`, away: info, mine: false };
   };
   if (view.match.finished && (!board || board.phase === "finished") && !isReviewing(view)) return { text: "The match is over.", mine: false };
-  if (!board) return { text: "Waiting for the next board…", mine: false };
   if (isReviewing(view)) {
     return { text: `Board ${board.board} is over: look it over, then go on when you are ready.`, mine: false };
   }
+  if (hasRounds(view) && hasPlayedRound(view)) {
+    const text = waitingText(view) ?? heldText(view.match) ?? moveText(view);
+    if (text) return { text, mine: false };
+  }
+  if (!board) return { text: "Waiting for the next board…", mine: false };
   if (board.undo && board.phase !== "finished") {
     const undo = board.undo;
     const waiting = undo.deciders.filter((s) => !undo.accepted.includes(s));
@@ -568,11 +578,22 @@ function render() {
   const focused = focusSelector(document.activeElement);
   if (view.type === "player_view") renderPlayer(view);
   else renderWatch(view);
+  renderTitle(view);
   renderMatch(view);
   renderTurn(view);
   if (focused && (document.activeElement === document.body || !document.activeElement?.isConnected)) {
     restoreFocus(focused);
   }
+}
+
+/** The top bar names the player's seat and table: they change between rounds. */
+function renderTitle(view) {
+  if (view.type !== "player_view") return;
+  const role = `${SEAT_NAME[view.seat]}, table ${view.table}`;
+  const title = $("title");
+  if (title.dataset.seat === role) return;
+  title.dataset.seat = role;
+  title.replaceChildren(h("span", { class: "app-name" }, "Duplicate bridge · "), role);
 }
 
 function restoreFocus({ selector, kind, caret }) {
@@ -621,6 +642,11 @@ function taken(view, event) {
 const ANNOUNCEMENTS = {
   board_compared({ comparison: c }, view) {
     if (c.void) return `Board ${c.board} is void.`;
+    if (!isTeamMatch(view.match)) {
+      const points = view.type === "player_view" ? c.points?.[view.competitor] : undefined;
+      if (points === undefined) return `Board ${c.board} compared.`;
+      return `Board ${c.board} compared: you score ${pointsText(points, view.match.scoring, { signed: true })} ${scoringUnit(view.match.scoring)}.`;
+    }
     if (c.swing === 0) return `Board ${c.board} compared: no swing.`;
     return `Board ${c.board} compared: ${Math.abs(c.swing)} IMPs to ${c.swing > 0 ? view.match.team_a : view.match.team_b}.`;
   },
@@ -650,6 +676,17 @@ const ANNOUNCEMENTS = {
 
 function announce(update, before) {
   const view = update.view;
+  if (view.type === "player_view" && before?.type === "player_view" && (view.round ?? 1) !== (before.round ?? 1)) {
+    say(`Round ${view.round} has started: you are at table ${view.table}, ${SEAT_NAME[view.seat]}.`);
+  }
+  if (hasRounds(view)) {
+    const move = moveText(view);
+    if (move && move !== moveText(before)) say(move);
+  }
+  const held = heldText(view.match);
+  if (held && held !== heldText(before?.match)) {
+    say(view.mode === "director" ? `Round ${view.match.held_round} waits for you: start it when the tables are ready.` : held);
+  }
   for (const event of update.events) {
     const tell = ANNOUNCEMENTS[event.type];
     if (!tell || (view.type === "player_view" && event.table !== undefined && event.table !== view.table)) continue;
@@ -906,9 +943,17 @@ function directorAction(button) {
       }
       break;
     }
+    case "start-round": {
+      const round = Number(button.dataset.round);
+      if (window.confirm(`Start round ${round} now? Every table starts it at once.`)) {
+        send({ type: "start_round", round }, `start of round ${round}`);
+      }
+      break;
+    }
     case "void": {
       const board = Number($("adjust-board").value);
-      if (window.confirm(`Void board ${board}? It then counts for neither team.`)) send({ type: "void_board", board }, "void board");
+      const nobody = isTeamMatch(state.view.match) ? "neither team" : "no one";
+      if (window.confirm(`Void board ${board}? It then counts for ${nobody}.`)) send({ type: "void_board", board }, "void board");
       break;
     }
     default:
@@ -952,7 +997,7 @@ function onClick(event) {
     state.replay.set(data.replay, Number(data.step));
     render();
   } else if (data.recordTable !== undefined) {
-    state.recordTable.set(Number(data.recordBoard), Number(data.recordTable));
+    state.recordTable.set(Number(data.recordBoard), `${data.recordRound ?? 1}:${data.recordTable}`);
     render();
   } else if (data.getBoard !== undefined) {
     state.recordBoard = Number(data.getBoard);

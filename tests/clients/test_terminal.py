@@ -2,7 +2,8 @@
 real server: a whole board typed at the keyboard, refused commands, a dropped connection,
 names and presence, undo, claims, the director called and answering, a board's review and
 replay, both tables side by side, and the director's tools. The other seats are the
-server's robots or Python clients the tests control."""
+server's robots or Python clients the tests control. Screens made from views by hand show
+the rest, the movements' rounds, moves and standings among them."""
 
 from __future__ import annotations
 
@@ -24,13 +25,13 @@ import pytest
 import pytest_asyncio
 from rich.console import Console, RenderableType
 
-from bridge import Seat as BridgeSeat
-from clients.client import Client, ClientError
+from clients.client import Client, ClientError, Link
 from clients.terminal import (
     CommandError,
     LocalCommand,
     ReplayCommand,
     SaveRecordCommand,
+    TerminalTable,
     board_record_screen,
     main,
     parse_call,
@@ -61,6 +62,7 @@ from protocol.messages import (
     MatchCreated,
     MatchSummary,
     NextBoard,
+    NextSeat,
     PlayerInfo,
     PlayerView,
     ReviewView,
@@ -68,6 +70,8 @@ from protocol.messages import (
     Seat,
     SendChat,
     SetName,
+    Standing,
+    StartRound,
     Substitute,
     TableResultView,
     Team,
@@ -75,6 +79,7 @@ from protocol.messages import (
     Undo,
     VoidBoard,
     WatchView,
+    Welcome,
     WithdrawClaim,
     WithdrawConcession,
 )
@@ -426,6 +431,7 @@ async def test_the_director_sees_both_tables_and_may_only_rule(created: MatchCre
             assert command in help_text, command
         for command in ("adjust BOARD IMPS", "void BOARD", "substitute TABLE SEAT [robot]"):
             assert command in help_text, command
+        assert "start N                 start round N" in help_text
         terminal.type("quit")
         assert await terminal.exit_status() == 0
 
@@ -443,7 +449,7 @@ async def test_a_dropped_connection_is_noticed_and_resumed(
 ) -> None:
     _, terminal = north
     seq, _screen = await terminal.latest_screen(after_seq=0)
-    ours = await connection_of(server, Player(1, BridgeSeat.NORTH))
+    ours = await connection_of(server, Player(1))
     mark = len(terminal.output)
     transport = ours.websocket.transport
     transport.abort()  # the network drops: no closing handshake
@@ -465,7 +471,7 @@ async def test_a_call_whose_answer_the_drop_took_is_sent_again_and_made_once(
 ) -> None:
     _, terminal = north
     seq, _screen = await terminal.latest_screen(after_seq=0)
-    ours = await connection_of(server, Player(1, BridgeSeat.NORTH))
+    ours = await connection_of(server, Player(1))
     send = ours.send
 
     def lose_the_ack(frame: bytes) -> None:
@@ -555,6 +561,8 @@ class TestParsing:
             parse_command("1nt", None, director=False)
         with pytest.raises(CommandError, match="only the director may rule"):
             parse_command("rule 1 9", None, director=False)
+        with pytest.raises(CommandError, match="only the director may start"):
+            parse_command("start 2", None, director=False)
 
     @pytest.mark.parametrize(
         ("typed", "message"),
@@ -672,6 +680,9 @@ class TestParsing:
             ("void 1", VoidBoard(board=1)),
             ("substitute 1 e", Substitute(table=1, seat="E")),
             ("substitute 2 west robot", Substitute(table=2, seat="W", robot=True)),
+            ("start 2", StartRound(round=2)),
+            ("start round 3", StartRound(round=3)),
+            ("START 11", StartRound(round=11)),
             ("board 1", GetBoard(board=1)),
         ],
     )
@@ -691,6 +702,11 @@ class TestParsing:
             ("adjust 1 25", "of -24 to \\+24 IMPs"),
             ("adjust 1 three", "must be a whole number like \\+3"),
             ("substitute 1 n human", "type substitute TABLE SEAT, or substitute TABLE SEAT robot"),
+            ("start", "type start N, like start 2"),
+            ("start 2 3", "type start N, like start 2"),
+            ("start 1", "a round the director starts is round 2 to 11"),
+            ("start 12", "a round the director starts is round 2 to 11"),
+            ("start two", "the round must be a number, not 'two'"),
             ("1nt", "'1nt' is not a command here: you are watching"),
         ],
     )
@@ -731,6 +747,25 @@ class TestParsing:
             parse_command("substitute 2 n", view, director=True)  # no players at table 2
         with pytest.raises(CommandError, match="only the director may void"):
             parse_command("void 1", view.model_copy(update={"mode": "live"}))
+
+    def test_the_director_starts_the_round_that_waits_for_them(self) -> None:
+        match = player_view("N").match.model_copy(update={"format": "replay", "rounds": 2})
+        playing = WatchView(match=match, mode="director", tables=[])
+        with pytest.raises(CommandError, match="round 2 does not wait for the director now"):
+            parse_command("start 2", playing, director=True)
+        with pytest.raises(CommandError, match="no round waits for the director now"):
+            parse_command("start", playing, director=True)
+        held = playing.model_copy(update={"match": match.model_copy(update={"held_round": 2})})
+        assert parse_command("start 2", held, director=True) == StartRound(round=2)
+        assert parse_command("start round 2", held, director=True) == StartRound(round=2)
+        assert parse_command("start", held, director=True) == StartRound(round=2)
+        assert parse_command("start round", held, director=True) == StartRound(round=2)
+        with pytest.raises(CommandError, match="round 2 is the round that waits for the director"):
+            parse_command("start 3", held, director=True)
+        # Spectators watch: the round is the director's to start.
+        spectator = held.model_copy(update={"mode": "live"})
+        with pytest.raises(CommandError, match="only the director may start"):
+            parse_command("start 2", spectator)
 
 
 @pytest.mark.asyncio
@@ -910,8 +945,7 @@ async def test_a_player_who_goes_away_is_shown_away(server: Server) -> None:
         await terminal.expect(r"--name not sent: this seat's name is already Ann")
         mark = terminal.type("name Zed")
         await terminal.expect(
-            r"Refused by the server: the organiser gave this seat its player's name "
-            r"\(forbidden\)",
+            r"Refused by the server: the organiser gave you your name \(forbidden\)",
             mark,
         )
         mark = terminal.type("1c")
@@ -1294,6 +1328,29 @@ async def test_the_director_rules_assigns_adjusts_voids_and_substitutes(server: 
     await north.close()
 
 
+@pytest.mark.asyncio
+async def test_the_director_starts_a_round_held_for_them(server: Server) -> None:
+    # Replay duplicate whose stage 2 waits for the director; the server's robots play it.
+    created = await create(
+        server, format="replay", boards=2, robots=["t1"], stage_two="director", review_seconds=0
+    )
+    async with running(created.director) as director:
+        await director.expect(r"Round 2 waits for you: type start 2 to start it")
+        mark = director.type("start 3")
+        await director.expect(r"Not sent: round 2 is the round that waits for the director", mark)
+        mark = director.type("help")
+        await director.expect(r"start N +start round N", mark)
+        # start_round goes: the robots replay the boards, and the match ends.
+        mark = director.type("start 2")
+        over = await director.expect(r"MATCH OVER", mark)
+        sheet = await director.expect(r"Score sheet: replay duplicate", over.start())
+        for number in (1, 2):  # each board played in both rounds
+            await director.expect(rf"\n +{number} +round 1: .*\n +round 2: ", sheet.start())
+        assert "Round 2 waits for" not in director.output[mark:]
+        director.type("quit")
+        assert await director.exit_status() == 0
+
+
 def board(**fields: object) -> dict[str, object]:
     """A board view's fields: board 1 at table 1, North dealing, nobody vulnerable."""
     return {
@@ -1310,6 +1367,11 @@ def board(**fields: object) -> dict[str, object]:
     }
 
 
+TEAMS_TABLE_1: dict[Seat, int] = {"N": 1, "E": 5, "S": 3, "W": 7}
+"""Who sits where at table 1 of the teams match: team A's players 1 and 3 North-South."""
+PARTNERS: dict[Seat, Seat] = {"N": "S", "E": "W", "S": "N", "W": "E"}
+
+
 def player_view(seat: Seat, **fields: object) -> PlayerView:
     match = {
         "match_id": "m",
@@ -1322,11 +1384,16 @@ def player_view(seat: Seat, **fields: object) -> PlayerView:
         "finished": False,
     }
     team: Team = "A" if seat in "NS" else "B"
+    number = TEAMS_TABLE_1[seat]  # the teams movement's players at table 1
     return PlayerView(
         match=MatchSummary.model_validate(match),
+        player=number,
         table=1,
         seat=seat,
         team=team,
+        competitor=team,
+        partner=TEAMS_TABLE_1[PARTNERS[seat]],
+        opponents=[n for s, n in TEAMS_TABLE_1.items() if s not in (seat, PARTNERS[seat])],
         board=BoardView.model_validate(board(**fields)),
         results=[],
         players=[],
@@ -1434,12 +1501,8 @@ class TestScreens:
         assert "Waiting: East (Bob) is to call." in screen
         assert "The table waits for East (Bob), who is away 2 min." in screen
         # A watcher sees every seat's presence, and whom each table waits for.
-        watch = WatchView(
-            match=view.match,
-            mode="live",
-            tables=[view.board],
-            players=players,  # type: ignore[list-item]
-        )
+        assert view.board is not None
+        watch = WatchView(match=view.match, mode="live", tables=[view.board], players=players)
         watched = screen_of(watch)
         assert re.search(r"North *\n *Ann · away <1 min", watched), watched
         assert "East (Bob) is to call." in watched
@@ -1522,8 +1585,12 @@ class TestScreens:
             result=result | {"ns_score": 80},
             actions=["next_board"],
         )
+        # The match's only board: the table has played its one round (played_round).
         view = view.model_copy(
-            update={"review": ReviewView(board=1, until=NOW + 20_000, ready=["E", "W"])}
+            update={
+                "review": ReviewView(board=1, until=NOW + 20_000, ready=["E", "W"]),
+                "played_round": True,
+            }
         )
         screen = screen_of(view)
         assert "Board 1 result: 1♠ by North, 7 tricks (made): N-S +80" in screen
@@ -1652,3 +1719,411 @@ class TestScreens:
         assert "swing 10 IMPs to Sharks" in screen
         assert re.search(r"North +9 +10 +8 +7 +6", screen), screen
         assert "Par: N-S +420 (4S N =)" in screen
+
+
+# -- the movements: rounds, moves and standings ----------------------------------------------
+
+INDIVIDUAL_NAMES = {4: "Cy", 5: "Ann", 9: "Di", 12: "Bo", 2: "Eve"}
+"""Names of some of the 12-player individual's players (the others have none)."""
+
+
+def individual_standings(**points: float) -> list[Standing]:
+    """The 12 players' standings, best first: ``points`` by player (``p5=3.3``), 0 else."""
+    totals = {number: points.get(f"p{number}", 0.0) for number in range(1, 13)}
+    ranked = sorted(totals.items(), key=lambda item: -item[1])
+    return [
+        Standing(
+            competitor=str(number),
+            name=INDIVIDUAL_NAMES.get(number, f"Player {number}"),
+            players=[number],
+            points=total,
+        )
+        for number, total in ranked
+    ]
+
+
+def individual_view(**fields: object) -> PlayerView:
+    """Ann, player 5 of a 12-player individual (three tables, 11 rounds, cross-IMPs), in
+    round 3 East at table 2: partner Di (9, West), opponents Cy (4, North) and player 11
+    (South). Board 2 of round 2 is compared (Ann played it at table 3); board 3 is on
+    table 2, in the auction; ``fields`` replace the view's."""
+    plays = [
+        TableResultView(
+            table=1, round=2, board=2, contract="4S", declarer="N", tricks=10, ns_score=420
+        ),
+        TableResultView(
+            table=2, round=2, board=2, contract="4S", declarer="N", tricks=9, ns_score=-50
+        ),
+        TableResultView(
+            table=3, round=2, board=2, contract="3NT", declarer="S", tricks=10, ns_score=430
+        ),
+    ]
+    comparison = ComparisonView(
+        board=2,
+        results=plays,
+        points={"5": 10 / 3, "4": -10 / 3, "12": 23 / 3},
+        table1=None,
+        table2=None,
+        difference=None,
+        swing=None,
+        running_total=None,
+    )
+    match = MatchSummary(
+        match_id="m",
+        format="individual",
+        scoring="imps",
+        rounds=11,
+        team_a="Team A",
+        team_b="Team B",
+        boards=list(range(1, 12)),
+        comparisons=[comparison],
+        standings=individual_standings(p12=23 / 3, p5=10 / 3, p9=-2.5),
+        imps_a=0,
+        imps_b=0,
+        finished=False,
+    )
+    players = [
+        PlayerInfo(table=2, seat="N", player=4, name="Cy", connected=True),
+        PlayerInfo(table=2, seat="E", player=5, name="Ann", connected=True),
+        PlayerInfo(table=2, seat="S", player=11, connected=True),
+        PlayerInfo(table=2, seat="W", player=9, name="Di", connected=True),
+    ]
+    view = PlayerView(
+        match=match,
+        player=5,
+        round=3,
+        table=2,
+        seat="E",
+        team=None,
+        competitor="5",
+        partner=9,
+        opponents=[4, 11],
+        board=BoardView.model_validate(board(table=2, board=3, turn="N", acting="N")),
+        results=[plays[2]],
+        players=players,
+        chat=[],
+    )
+    return view.model_copy(update=fields)
+
+
+FINISHED_BOARD_3 = BoardView.model_validate(
+    board(
+        table=2,
+        board=3,
+        phase="finished",
+        contract="2H",
+        declarer="E",
+        dummy="W",
+        auction=[{"seat": "N", "call": "P"}, {"seat": "E", "call": "2H"}],
+        result={
+            "table": 2, "round": 3, "board": 3, "contract": "2H", "declarer": "E", "tricks": 8,
+            "ns_score": -110,
+        },
+    )
+)  # fmt: skip
+"""Table 2's last board of round 3, finished."""
+
+ROUND_4 = NextSeat(
+    round=4, table=1, seat="S", partner=12, opponents=[2, 7], names={"12": "Bo", "2": "Eve"}
+)
+"""Where Ann sits in round 4: South at table 1, partnering Bo."""
+
+
+class TestMovements:
+    """What a player of a movement (an individual, replay duplicate) is shown: the round,
+    where they sit and with whom, where they go next, the points and the standings."""
+
+    def test_the_round_the_seat_the_partner_and_the_opponents(self) -> None:
+        screen = screen_of(individual_view())
+        assert "Board 3 · Table 2 · Dealer North · Vul none · you: East (Ann), player 5" in screen
+        assert "Round 3 of 11 · you are player 5 at table 2, East\n" in screen
+        assert "Partner Di (West) · opponents Cy (North) and player 11 (South)" in screen
+        # A robot without a name of its own is its number, and said to be a robot.
+        robot = PlayerInfo(table=2, seat="S", player=11, name="Robot", robot=True, connected=True)
+        view = individual_view()
+        players = [robot if p.player == 11 else p for p in view.players]
+        screen = screen_of(view.model_copy(update={"players": players}))
+        assert "opponents Cy (North) and player 11 (South, robot)" in screen
+
+    def test_waiting_for_the_other_tables_and_where_to_go_next(self) -> None:
+        view = individual_view(
+            board=FINISHED_BOARD_3, played_round=True, waiting_for=[1, 3], next_seat=ROUND_4
+        )
+        screen = screen_of(view)
+        assert "Waiting for tables 1 and 3 to finish round 3" in screen
+        assert "Round 4: go to table 1, South; your partner is Bo" in screen
+        assert "Your opponents there: Eve and player 7" in screen
+        # The server's robots, all called Robot, are told apart by their numbers.
+        robots = ROUND_4.model_copy(update={"names": {"12": "Robot", "2": "Robot"}})
+        screen = screen_of(view.model_copy(update={"next_seat": robots}))
+        assert "Round 4: go to table 1, South; your partner is player 12 (robot)" in screen
+        assert "Your opponents there: player 2 (robot) and player 7" in screen
+        one = screen_of(view.model_copy(update={"waiting_for": [3]}))
+        assert "Waiting for table 3 to finish round 3" in one
+        # The last table to finish waits for nobody, and is told where to go all the same.
+        last = screen_of(view.model_copy(update={"waiting_for": []}))
+        assert "Waiting for" not in last
+        assert "Round 4: go to table 1, South; your partner is Bo" in last
+
+    def test_staying_at_the_table_in_another_seat_or_the_same(self) -> None:
+        move = ROUND_4.model_copy(update={"table": 2, "seat": "N", "names": {}})
+        view = individual_view(
+            board=FINISHED_BOARD_3, played_round=True, waiting_for=[1], next_seat=move
+        )
+        assert "Round 4: stay at table 2, move to North; your partner is player 12" in screen_of(
+            view
+        )
+        stay = ROUND_4.model_copy(update={"table": 2, "seat": "E"})
+        view = view.model_copy(update={"next_seat": stay})
+        assert "Round 4: stay at table 2, East; your partner is Bo" in screen_of(view)
+        # Between boards (no board at the table) the move is shown too.
+        assert "Round 4: stay at table 2, East; your partner is Bo" in screen_of(
+            view.model_copy(update={"board": None, "waiting_for": []})
+        )
+
+    def test_no_move_while_the_table_still_plays_the_round(self) -> None:
+        playing = individual_view(next_seat=ROUND_4)
+        assert "Round 4:" not in screen_of(playing)
+        # The finished board's review is on, and a board of the round is still to come.
+        review = ReviewView(board=3, until=None, ready=[])
+        reviewing = playing.model_copy(update={"board": FINISHED_BOARD_3, "review": review})
+        screen = screen_of(reviewing)
+        assert "REVIEW of board 3: the next board starts when all four type next-board" in screen
+        assert "Round 4:" not in screen
+        assert "Waiting for" not in screen
+
+    def test_the_move_on_the_round_s_last_review(self) -> None:
+        # The table has played the round's boards (played_round): on the last board's
+        # review the player is told where to go, while the other tables still play.
+        review = ReviewView(board=3, until=NOW + 20_000, ready=["N"])
+        view = individual_view(
+            board=FINISHED_BOARD_3,
+            review=review,
+            played_round=True,
+            waiting_for=[3],
+            next_seat=ROUND_4,
+        )
+        screen = screen_of(view)
+        assert "REVIEW of board 3: the round ends in 20 s, or as soon as all four" in screen
+        assert "Waiting for table 3 to finish round 3" in screen
+        assert "Round 4: go to table 1, South; your partner is Bo" in screen
+        # The last round's last board: nowhere to go, the review is the match's last.
+        last = view.model_copy(update={"next_seat": None, "waiting_for": []})
+        screen = screen_of(last)
+        assert "REVIEW of board 3: the review ends in 20 s" in screen
+        assert "Round 4:" not in screen
+        assert "Waiting for" not in screen
+
+    def test_a_round_that_waits_for_the_director(self) -> None:
+        view = individual_view(board=FINISHED_BOARD_3, played_round=True, next_seat=ROUND_4)
+        assert "waits for the director" not in screen_of(view)
+        held = view.model_copy(update={"match": view.match.model_copy(update={"held_round": 4})})
+        screen = screen_of(held)
+        assert "Round 4 waits for the director" in screen
+        assert "Round 4: go to table 1, South; your partner is Bo" in screen
+        # Spectators see it too; the director is told how to start the round.
+        watch = WatchView(match=held.match, mode="live", tables=[])
+        assert "Round 4 waits for the director" in screen_of(watch)
+        directing = watch.model_copy(update={"mode": "director"})
+        screen = screen_of(directing, director=True)
+        assert "Round 4 waits for you: type start 4 to start it" in screen
+        assert "waits for the director" not in screen
+        assert "waits for" not in screen_of(WatchView(match=view.match, mode="live", tables=[]))
+
+    def test_the_standings_best_first_with_yours_marked(self) -> None:
+        screen = screen_of(individual_view())
+        assert "Standings (IMPs) · compared 1 of 11 boards" in screen
+        places = [
+            r"1\. Bo +7\.7\s",
+            r"2\. Ann \(you\) +3\.3\s",
+            r"3\. Player 1 +0\s",
+            r"12\. Di +-2\.5",
+        ]
+        found = [re.search(place, screen) for place in places]
+        assert None not in found, screen
+        starts = [found.start() for found in found if found is not None]
+        assert starts == sorted(starts), screen
+        assert re.search(r"3\. Cy +0\s", screen), screen  # equal points, equal places
+        assert "Match:" not in screen
+        assert "Team A" not in screen
+
+    def test_a_compared_board_shows_every_play_and_your_points(self) -> None:
+        screen = screen_of(individual_view())
+        assert (
+            "Board 2: you score +3.3 IMPs · table 3 (yours) 3NT S +1 (N-S +430)\n"
+            "    table 1 4♠ N = (N-S +420) · table 2 4♠ N -1 (E-W +50)\n"
+        ) in screen
+        assert "swing" not in screen
+        assert "running total" not in screen
+
+    def test_the_score_sheet_and_the_end_of_an_individual(self) -> None:
+        played = TableResultView(
+            table=2, round=3, board=3, contract="2H", declarer="E", tricks=8, ns_score=-110
+        )
+        view = individual_view()
+        view = view.model_copy(update={"results": [*view.results, played]})
+        match = view.match.model_copy(update={"finished": True, "winner": "12"})
+        sheet = screen_of(score_sheet(match, view.results, you=view))
+        assert "Score sheet: individual, IMPs" in sheet
+        assert re.search(r"2 +table 1: 4♠ N = \(N-S \+420\) +\+3\.3 +3\.3", sheet), sheet
+        assert re.search(r"table 3 \(yours\): 3NT S \+1 \(N-S \+430\)", sheet), sheet
+        assert re.search(r"3 +table 2: 2♥ E = \(E-W \+110\) +· +not compared yet", sheet), sheet
+        assert re.search(r"1\. Bo +7\.7", sheet), sheet
+        assert "MATCH OVER: Bo wins with 7.7 IMPs; next Ann with 3.3 IMPs" in sheet
+
+    def test_replay_duplicate_points_and_pairs(self) -> None:
+        standings = [
+            Standing(competitor="1-3", name="Ann & Cy", players=[1, 3], points=2.5),
+            Standing(competitor="2-4", name="Bo & Di", players=[2, 4], points=1.5),
+        ]
+        plays = [
+            TableResultView(
+                table=1, round=1, board=1, contract="4S", declarer="N", tricks=10, ns_score=420
+            ),
+            TableResultView(
+                table=1, round=2, board=1, contract="4S", declarer="E", tricks=10, ns_score=-420
+            ),
+        ]
+        comparison = ComparisonView(
+            board=1,
+            results=plays,
+            points={"1-3": 0.5, "2-4": 0.5},
+            table1=None,
+            table2=None,
+            difference=None,
+            swing=None,
+            running_total=None,
+        )
+        match = MatchSummary(
+            match_id="m",
+            format="replay",
+            scoring="board_a_match",
+            rounds=2,
+            team_a="Team A",
+            team_b="Team B",
+            boards=[1, 2, 3, 4],
+            comparisons=[comparison],
+            standings=standings,
+            imps_a=0,
+            imps_b=0,
+            finished=True,
+            winner="1-3",
+        )
+        view = PlayerView(
+            match=match,
+            player=1,
+            round=2,
+            table=1,
+            seat="W",
+            team=None,
+            competitor="1-3",
+            partner=3,
+            opponents=[2, 4],
+            board=None,
+            results=plays,
+            players=[],
+            chat=[],
+        )
+        screen = screen_of(view)
+        assert "No board in play · you: West, pair 1-3" in screen
+        assert "Round 2 of 2 · you are player 1 at table 1, West\nPartner player 3 (East)" in screen
+        assert "Standings (board-a-match) · compared 1 of 4 boards" in screen
+        assert re.search(r"1\. Ann & Cy \(you\) +2\.5\n", screen), screen
+        assert re.search(r"2\. Bo & Di +1\.5\n", screen), screen
+        assert (
+            "Board 1: your pair scores 0.5 points\n"
+            "    round 1 4♠ N = (N-S +420) · round 2 4♠ E = (E-W +420)\n"
+        ) in screen
+        assert "MATCH OVER: Ann & Cy win with 2.5 points; next Bo & Di with 1.5 points" in screen
+        # Total points are whole, signed on a board.
+        total = match.model_copy(
+            update={
+                "scoring": "total_points",
+                "standings": [s.model_copy(update={"points": p}) for s, p in zip(standings, (840.0, -840.0), strict=True)],
+                "comparisons": [comparison.model_copy(update={"points": {"1-3": 840.0, "2-4": -840.0}})],
+            }
+        )  # fmt: skip
+        screen = screen_of(view.model_copy(update={"match": total}))
+        assert "Standings (total points)" in screen
+        assert re.search(r"1\. Ann & Cy \(you\) +840\n", screen), screen
+        assert re.search(r"2\. Bo & Di +-840\n", screen), screen
+        assert "your pair scores +840 points" in screen
+        # A spectator sees both pairs' points on each board.
+        watched = screen_of(WatchView(match=total, mode="live", tables=[], results=plays))
+        assert re.search(r"Board +Results +Ann & Cy +Bo & Di", watched), watched
+        assert re.search(r"1 +round 1: 4♠ N = \(N-S \+420\) +\+840 +-840", watched), watched
+        assert re.search(r"1\. Ann & Cy +840\n", watched), watched
+        assert "Match:" not in watched
+
+    def test_the_team_formats_still_swing(self) -> None:
+        first = TableResultView(
+            table=1, board=1, contract="4S", declarer="N", tricks=10, ns_score=420
+        )
+        second = TableResultView(
+            table=2, board=1, contract="4S", declarer="N", tricks=9, ns_score=-50
+        )
+        comparison = ComparisonView(
+            board=1,
+            results=[first, second],
+            points={"A": 10.0, "B": -10.0},
+            table1=first,
+            table2=second,
+            difference=470,
+            swing=10,
+            running_total=10,
+        )
+        view = player_view("N")
+        match = view.match.model_copy(
+            update={
+                "comparisons": [comparison],
+                "imps_a": 10,
+                "standings": [
+                    Standing(competitor="A", name="Sharks", players=[1, 2, 3, 4], points=10.0),
+                    Standing(competitor="B", name="Minnows", players=[5, 6, 7, 8], points=-10.0),
+                ],
+            }
+        )
+        screen = screen_of(view.model_copy(update={"match": match}))
+        assert "you: North, Sharks" in screen
+        assert "Match: Sharks (you) 10 IMPs · Minnows 0 IMPs · compared 1 of 1 boards" in screen
+        assert re.search(
+            r"Board 1: here 4♠ N = \(N-S \+420\) · other table 4♠ N -1 \(E-W \+50\)\s+"
+            r"swing 10 IMPs to Sharks · running total: Sharks by 10",
+            screen,
+        ), screen
+        assert "Round" not in screen  # one round: nobody moves
+        assert "Standings" not in screen
+        # In team-of-four a pair changes tables at half-time: "here" is where it played.
+        moved = view.model_copy(
+            update={
+                "match": match.model_copy(update={"format": "team-of-four", "rounds": 4}),
+                "table": 2,
+                "round": 3,
+                "results": [first],
+            }
+        )
+        screen = screen_of(moved)
+        assert "Round 3 of 4 · you are player 1 at table 2, North" in screen
+        assert "Board 1: here 4♠ N = (N-S +420) · other table 4♠ N -1 (E-W +50)" in screen
+
+    def test_the_prompt_follows_the_seat_between_rounds(self) -> None:
+        client = Client(Link.parse("http://127.0.0.1:1/play#token"))
+        client.welcome = Welcome(version=4, role="player", player=5, table=1, seat="N")
+        table = TerminalTable(client, Console(file=io.StringIO()))
+        assert table.prompt_text == "North> "
+        client.view = individual_view()
+        assert table.prompt_text == "East> "
+
+    def test_tables_and_adjustments_follow_the_format(self) -> None:
+        three = WatchView(match=individual_view().match, mode="director", tables=[])
+        assert parse_command("say 3 hello", three, director=True) == SendChat(text="hello", table=3)
+        with pytest.raises(CommandError, match="there is no table 4: the tables are 1, 2 and 3"):
+            parse_command("say 4 hello", three, director=True)
+        replay = three.model_copy(
+            update={"match": three.match.model_copy(update={"format": "replay", "standings": []})}
+        )
+        with pytest.raises(CommandError, match="there is no table 2: there is only table 1"):
+            parse_command("say 2 hello", replay, director=True)
+        with pytest.raises(CommandError, match="this match has no teams"):
+            parse_command("adjust 3 +3", three, director=True)
+        assert parse_command("void 3", three, director=True) == VoidBoard(board=3)

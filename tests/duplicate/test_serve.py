@@ -381,6 +381,33 @@ def test_new_match_with_names_from_a_roster_and_the_command_line(
     ]  # fmt: skip
 
 
+def test_new_match_of_each_format_prints_a_link_per_player(
+    running_server: tuple[str, Path],
+) -> None:
+    url, data = running_server
+    result = duplicate(
+        "new-match", "--server", url, "--data", str(data), "--format", "individual",
+        "--players", "12", "--boards", "11", "--scoring", "matchpoints", "--names", "N3=Ann",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert [line for line in lines if line.startswith("Table")] == ["Table 1", "Table 2", "Table 3"]
+    seats = [line.split() for line in lines if "/play#" in line]
+    assert len(seats) == 12
+    # Seed 002's starting tables: North at table 3 is player 5.
+    assert seats[8][:4] == ["N", "player", "5", "Ann"]
+    result = duplicate(
+        "new-match", "--server", url, "--data", str(data), "--format", "replay",
+        "--scoring", "imps",
+    )  # fmt: skip
+    assert_fails_in_one_line(result, "replay duplicate is scored board_a_match or total_points")
+    result = duplicate(
+        "new-match", "--server", url, "--data", str(data), "--format", "team-of-four",
+        "--boards", "6",
+    )  # fmt: skip
+    assert_fails_in_one_line(result, "a multiple of 4 boards")
+
+
 def test_new_match_takes_the_key_from_a_file(
     running_server: tuple[str, Path], tmp_path: Path
 ) -> None:
@@ -402,12 +429,12 @@ def test_new_match_takes_the_key_from_a_file(
 @pytest.mark.parametrize(
     ("options", "says"),
     [
-        (["--names", "N3=Ann"], ["bad --names entry 'N3=Ann'", "SEAT=NAME"]),
+        (["--names", "N4=Ann"], ["bad --names entry 'N4=Ann'", "SEAT=NAME"]),
         (["--names", "N1="], ["bad --names entry 'N1='", "empty"]),
         (["--review-seconds", "-1"], ["bad --review-seconds"]),
         (["--roster", "{missing}"], ["cannot read --roster"]),
     ],
-    ids=["table-3", "empty-name", "negative-review", "missing-roster"],
+    ids=["table-4", "empty-name", "negative-review", "missing-roster"],
 )
 def test_bad_match_options_are_refused_before_anything_is_sent(
     running_server: tuple[str, Path], tmp_path: Path, options: list[str], says: list[str]

@@ -2,10 +2,13 @@
 
     python -m tests.protocol.record_session OUT.json
 
-starts a private redis-server and the match server, plays the two example matches of
-SPEC.md with real clients, and writes every frame each client sent and received, in
-order, labelled with the step of the story it belongs to. SPEC.md's examples are taken
-from such a recording (tokens and match ids differ from run to run).
+starts a private redis-server and the match server, plays the example matches of SPEC.md
+with real clients (a one-board teams match, a three-board one where the director is at
+work, a replay duplicate whose second stage waits for the director, and the first two
+rounds of an 8-player individual played by one person and seven of the server's robots),
+and writes every frame each client sent and received, in order, labelled with the step of
+the story it belongs to. SPEC.md's examples are taken from such a recording (tokens,
+match ids and action ids differ from run to run).
 """
 
 from __future__ import annotations
@@ -13,19 +16,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import random
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import msgpack
 from redis.asyncio import Redis
+from websockets.asyncio.client import connect
 
+from bridge import Deal
 from clients.client import Client, ClientError, Link
 from protocol import codec
-from protocol.messages import ErrorMessage, MakeCall, Ping, PlayerView
+from protocol.messages import ErrorMessage, Hello, MakeCall, Ping, PlayerView
 from server.app import Server
 from server.redis_process import RedisProcess
+from server.state import MatchConfig
 
 ORGANISER_KEY = "organiser-secret"
 DEALS = (
@@ -40,6 +48,37 @@ SECOND = (
     '[Board "3"]\n[Dealer "S"]\n[Vulnerable "EW"]\n'
     '[Deal "N:7654.8732.T76.A7 AK2.KQ5.K43.Q652 T98.JT9.A98.KJT8 QJ3.A64.QJ52.943"]\n'
 )
+INDIVIDUAL_BOARDS = 14
+INDIVIDUAL = "".join(
+    f'[Board "{n}"]\n[Deal "{Deal.random(random.Random(n)).to_pbn()}"]\n\n'
+    for n in range(1, INDIVIDUAL_BOARDS + 1)
+)
+"""The individual's boards: the same deals every run (dealer and vulnerability by number)."""
+INDIVIDUAL_NAMES = {
+    "1N": "Nat",
+    "1E": "Eve",
+    "1S": "Ann",
+    "1W": "Wes",
+    "2N": "Nia",
+    "2E": "Eli",
+    "2S": "Sam",
+    "2W": "Wyn",
+}
+"""Every player of the individual, named by their first-round seat (Ann is player 1)."""
+SLOW_TABLE = 2
+SLOW_PACE = 0.1
+"""In the individual, the robots who sit at table 2 in round 1 take this many seconds over
+each action (the others none), so that the person's table 1 finishes round 1 first and
+waits for table 2: the recording shows the waiting."""
+
+
+class RecordingServer(Server):
+    """The match server, with the individual's table-2 robots slowed (SLOW_PACE)."""
+
+    def robot_delay_for(self, config: MatchConfig, seat: str) -> float:
+        if config.format == "individual" and seat.startswith(str(SLOW_TABLE)):
+            return SLOW_PACE
+        return super().robot_delay_for(config, seat)
 
 
 class Recorder:
@@ -97,13 +136,13 @@ class Recorder:
 
         import clients.client as module
 
-        module.encode = recording  # type: ignore[assignment]
+        module.encode = recording  # type: ignore[attr-defined,assignment]
         try:
             client = await Client.connect(
                 Link.parse(link) if "#" in link else link, name=f"example-{name}", **options
             )
         finally:
-            module.encode = original
+            module.encode = original  # type: ignore[attr-defined]
         self.clients[name] = client
         self.note_received()
         return client
@@ -131,6 +170,38 @@ class Recorder:
         finally:
             client._websocket.send = original  # type: ignore[method-assign,union-attr]
         await self.settle()
+
+
+def calling(call: str) -> Callable[[Client], Awaitable[object]]:
+    """An action that makes ``call``."""
+
+    async def send(client: Client) -> object:
+        return await client.call(call)
+
+    return send
+
+
+def playing(card: str) -> Callable[[Client], Awaitable[object]]:
+    """An action that plays ``card``."""
+
+    async def send(client: Client) -> object:
+        return await client.play(card)
+
+    return send
+
+
+async def old_client(server: Server, record: Recorder) -> None:
+    """A client of protocol version 3 says hello, and is told to update (in a frame that
+    such a client can read: the raw map is recorded, not what this version would read)."""
+    record.at("old client")
+    hello = Hello(version=3, token=ORGANISER_KEY, client="example-old")
+    record.sent("old", hello)
+    async with connect(server.ws_url) as websocket:
+        await websocket.send(codec.encode(hello))
+        answer = msgpack.unpackb(await websocket.recv(), raw=False)
+    record.frames.append(
+        {"step": record.step, "client": "old", "direction": "received", "frame": answer}
+    )
 
 
 async def first_match(server: Server, record: Recorder) -> None:
@@ -247,7 +318,7 @@ async def second_match(server: Server, record: Recorder) -> None:
     # Board 1 at table 1: East declares 3NT; South (a defender) claims five, rejected.
     record.at("second auction")
     for name, call in (("N1", "P"), ("E1", "1NT"), ("S1", "P"), ("W1", "3NT")):
-        await record.act(name, lambda c, call=call: c.call(call))
+        await record.act(name, calling(call))
     for name in ("N1", "E1", "S1"):
         await record.act(name, lambda c: c.call("P"))
     await record.act("S1", lambda c: c.play("ST"))
@@ -279,7 +350,7 @@ async def second_match(server: Server, record: Recorder) -> None:
     record.at("second table 2")
     table2 = {"N": "N2", "E": "E2", "S": "S2", "W": "W2-new"}
     for seat, call in (("N", "P"), ("E", "1NT"), ("S", "P"), ("W", "P"), ("N", "P")):
-        await record.act(table2[seat], lambda c, call=call: c.call(call))
+        await record.act(table2[seat], calling(call))
     await record.act("S2", lambda c: c.play("ST"))
     await record.act("S2", lambda c: c.withdraw_claim(), refused=True)
     await record.act("E2", lambda c: c.claim(7))
@@ -312,6 +383,115 @@ async def second_match(server: Server, record: Recorder) -> None:
     await rate_limited(record, created.director)
     for client in record.clients.values():
         await client.close()
+    record.clients.clear()
+
+
+async def replay_match(server: Server, record: Recorder) -> None:
+    """Replay duplicate, one board, stage 2 held for the director: refused starts, stage 1,
+    the director's start, stage 2 with everyone one seat on, the comparison."""
+    record.at("replay create")
+    await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
+    created: Any = None
+
+    async def create(client: Client) -> None:
+        nonlocal created
+        created = await client.create_match(
+            format="replay",
+            boards=1,
+            deals_pbn=DEALS,
+            stage_two="director",
+            names={"1N": "Ann", "1E": "Bo", "1S": "Cy", "1W": "Di"},
+            review_seconds=0,
+        )
+
+    await record.act("organiser", create)
+    links = {f"{s.seat}{s.table}": s.link for s in created.seats}
+    for name in ("N1", "E1", "S1", "W1"):
+        await record.connect(name, links[name])
+    await record.connect("director", created.director)
+    await record.settle()
+    record.at("replay too early")
+    await record.act("director", lambda c: c.start_round(2), refused=True)
+    await record.act("director", lambda c: c.start_round(3), refused=True)
+    await record.act("director", lambda c: c.adjust_score(1, 3), refused=True)
+    record.at("replay stage 1")
+    for name, call in (("N1", "1NT"), ("E1", "P"), ("S1", "P"), ("W1", "P")):
+        await record.act(name, calling(call))
+    await record.act("N1", lambda c: c.claim(7))
+    for name in ("E1", "W1"):
+        await record.act(name, lambda c: c.answer_claim(True))
+    record.at("replay start round")
+    await record.act("director", lambda c: c.start_round(2))
+    record.at("replay stage 2")
+    # One seat on: player 2 (East in stage 1) is North now, and so on round.
+    for name in ("E1", "S1", "W1", "N1"):
+        await record.act(name, calling("P"))
+    for client in record.clients.values():
+        await client.close()
+    record.clients.clear()
+
+
+async def individual_match(server: Server, record: Recorder) -> None:
+    """An 8-player individual: player 1 (South at table 1 in round 1) and seven of the
+    server's robots. Player 1 passes every call and plays the first legal card, through
+    round 1 (table 1 finishes first and waits for table 2) to the start of round 2."""
+    record.at("individual create")
+    await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
+    created: Any = None
+
+    async def create(client: Client) -> None:
+        nonlocal created
+        created = await client.create_match(
+            format="individual",
+            players=8,
+            boards=INDIVIDUAL_BOARDS,
+            deals_pbn=INDIVIDUAL,
+            robots=["t2", "1N", "1E", "1W"],
+            names=INDIVIDUAL_NAMES,
+            review_seconds=0,
+        )
+
+    await record.act("organiser", create)
+    link = next(seat.link for seat in created.seats if seat.player == 1)
+    await record.clients.pop("organiser").close()
+    record.at("individual round 1")
+    me = await record.connect("P1", link)
+    await record.settle()
+
+    def due(view: Any) -> PlayerView | None:
+        """The view, once it asks something of player 1 or round 1 is over for table 1."""
+        if not isinstance(view, PlayerView):
+            return None
+        board = view.board
+        if view.round > 1 or view.waiting_for:
+            return view
+        if board is None:
+            return None
+        if "claim_answer" in board.actions or "next_board" in board.actions:
+            return view
+        return view if board.acting == view.seat and board.legal else None
+
+    while True:
+        view = await me.wait_for(due, timeout=120)
+        board = view.board
+        if view.round > 1 or view.waiting_for:
+            break
+        assert board is not None
+        if "claim_answer" in board.actions:
+            await record.act("P1", lambda c: c.answer_claim(True))
+        elif "next_board" in board.actions:
+            await record.act("P1", lambda c: c.next_board())
+        elif board.phase == "auction":
+            await record.act("P1", calling("P"))
+        else:
+            await record.act("P1", playing(board.legal[0]))
+    record.at("individual waiting")
+    assert view.round == 1, "round 2 started before table 1 had finished round 1"
+    assert view.waiting_for == [SLOW_TABLE], "table 2 finished round 1 first"
+    await me.wait_for(lambda v: isinstance(v, PlayerView) and v.round == 2, timeout=120)
+    record.at("individual round 2")
+    await record.settle()
+    await me.close()
     record.clients.clear()
 
 
@@ -350,12 +530,15 @@ async def rate_limited(record: Recorder, link: str) -> None:
 async def main(out: Path) -> None:
     with tempfile.TemporaryDirectory() as folder, RedisProcess(Path(folder)) as redis_process:
         redis = Redis.from_url(redis_process.url)
-        server = Server(redis, ORGANISER_KEY, robot_delay=0)
+        server = RecordingServer(redis, ORGANISER_KEY, robot_delay=0)
         await server.start()
         record = Recorder()
         try:
+            await old_client(server, record)
             await first_match(server, record)
             await second_match(server, record)
+            await replay_match(server, record)
+            await individual_match(server, record)
         finally:
             record.note_received()
             await server.close()

@@ -76,6 +76,7 @@ from protocol.messages import (
     Message,
     NameSet,
     NextBoard,
+    NextSeat,
     Ping,
     PlayCard,
     PlayedCard,
@@ -95,6 +96,8 @@ from protocol.messages import (
     ServerMessage,
     SetName,
     Snapshot,
+    Standing,
+    StartRound,
     Substitute,
     Substituted,
     TableResultView,
@@ -233,15 +236,76 @@ PLAYERS = [
 CALL = DirectorCallView(table=1, seat="W", board=1, text="revoke?", at=1_790_000_070_000)
 PLAYER_VIEW = PlayerView(
     match=SUMMARY,
+    player=5,
     table=1,
     seat="E",
     team="B",
+    competitor="B",
+    partner=7,
+    opponents=[3, 1],
     board=BOARD_IN_PLAY,
     results=[],
     players=PLAYERS,
     chat=[ChatLine(table=1, seat="S", text="well played", to=["N", "E", "S", "W"])],
     review=ReviewView(board=1, until=1_790_000_090_000, ready=["N"]),
     director_calls=[CALL],
+)
+INDIVIDUAL_SUMMARY = MatchSummary(
+    match_id="9f1c2ab07e4d3a11",
+    format="individual",
+    scoring="imps",
+    rounds=7,
+    team_a="Team A",
+    team_b="Team B",
+    boards=list(range(1, 15)),
+    comparisons=[
+        ComparisonView(
+            board=1,
+            results=[
+                TableResultView(
+                    table=1, round=1, board=1, contract="4S", declarer="N", tricks=10, ns_score=420
+                ),
+                TableResultView(
+                    table=2, round=1, board=1, contract="2S", declarer="N", tricks=10, ns_score=170
+                ),
+            ],
+            points={"8": 6.0, "1": 6.0, "2": -6.0, "6": -6.0, "3": -6.0, "4": -6.0, "5": 6.0},
+            table1=None,
+            table2=None,
+            difference=None,
+            swing=None,
+            running_total=None,
+        )
+    ],
+    standings=[
+        Standing(competitor="8", name="Ann", players=[8], points=6.0),
+        Standing(competitor="2", name="Player 2", players=[2], points=-6.0),
+    ],
+    imps_a=0,
+    imps_b=0,
+    finished=False,
+)
+INDIVIDUAL_VIEW = PlayerView(
+    match=INDIVIDUAL_SUMMARY,
+    player=1,
+    round=1,
+    table=1,
+    seat="S",
+    team=None,
+    competitor="1",
+    partner=8,
+    opponents=[6, 2],
+    played_round=True,
+    waiting_for=[2],
+    next_seat=NextSeat(round=2, table=1, seat="E", partner=6, opponents=[8, 5], names={"8": "Ann"}),
+    board=None,
+    results=[
+        TableResultView(
+            table=1, round=1, board=1, contract="4S", declarer="N", tricks=10, ns_score=420
+        )
+    ],
+    players=PLAYERS,
+    chat=[],
 )
 WATCH_VIEW = WatchView(
     match=SUMMARY,
@@ -263,7 +327,15 @@ EVENTS: list[Event] = [
     DirectorRuled(table=1, declarer_tricks=9),
     BoardFinished(table=1, result=RESULT_1),
     BoardCompared(comparison=COMPARISON),
-    MatchFinished(imps_a=9, imps_b=0, winner="A"),
+    MatchFinished(
+        imps_a=9,
+        imps_b=0,
+        winner="A",
+        standings=[
+            Standing(competitor="A", name="Sharks", players=[1, 2, 3, 4], points=9.0),
+            Standing(competitor="B", name="Minnows", players=[5, 6, 7, 8], points=0.0),
+        ],
+    ),
     ChatSent(table=1, seat="S", text="well played", to=["E", "S", "W"]),
     QuestionAsked(table=1, seat="E", index=0),
     CallExplained(table=1, seat="N", index=0, text="15-17 balanced"),
@@ -308,10 +380,24 @@ CLIENT_EXAMPLES: list[BaseModel] = [
     VoidBoard(board=4, ref=50),
     Substitute(table=2, seat="E", robot=True, ref=51),
     GetBoard(board=1, ref=52),
+    StartRound(round=2, ref=53),
 ]
 
 SERVER_EXAMPLES: list[BaseModel] = [
-    Welcome(version=3, role="player", match_id="35e80982ec4f2b10", table=1, seat="N", seq=17),
+    Welcome(
+        version=4,
+        role="player",
+        match_id="35e80982ec4f2b10",
+        player=1,
+        table=1,
+        seat="N",
+        seq=17,
+    ),
+    Update(
+        seq=40,
+        events=[BoardFinished(table=1, result=INDIVIDUAL_VIEW.results[0])],
+        view=INDIVIDUAL_VIEW,
+    ),
     Update(seq=13, events=[ClaimMade(table=1, claimer="N", tricks=8)], view=PLAYER_VIEW),
     Update(
         seq=14,
@@ -319,14 +405,23 @@ SERVER_EXAMPLES: list[BaseModel] = [
         view=PLAYER_VIEW.model_copy(update={"board": BOARD_UNDO, "review": None}),
     ),
     BoardRecord(board=1, tables=[BOARD_FINISHED], comparison=COMPARISON, ref=52),
-    Substituted(table=2, seat="E", link=None, ref=51),
+    Substituted(player=2, table=2, seat="E", link=None, ref=51),
     Update(seq=29, events=EVENTS, view=WATCH_VIEW),
     MatchRecord(pbn='[Event "duplicate match 35e80982ec4f2b10"]\n[Board "1"]\n', ref=40),
     Ack(ref=15, seq=2),
     ErrorMessage(code=ErrorCode.ILLEGAL_CALL, message="1S is insufficient", ref=15),
     MatchCreated(
         match_id="35e80982ec4f2b10",
-        seats=[SeatLink(table=1, seat="N", team="A", link="http://127.0.0.1:8765/play#TOKEN")],
+        seats=[
+            SeatLink(
+                player=1,
+                table=1,
+                seat="N",
+                team="A",
+                competitor="A",
+                link="http://127.0.0.1:8765/play#TOKEN",
+            )
+        ],
         spectator=None,
         director="http://127.0.0.1:8765/direct#TOKEN",
         ref=1,
@@ -416,7 +511,7 @@ class TestRoundTrip:
 
 def sized_create_match(size: int) -> bytes:
     """A valid ``create_match`` frame of exactly ``size`` bytes (its deal text padded)."""
-    pad = "é" * ((size - 200) // 2)  # two bytes each, within the 900,000-character limit
+    pad = "é" * ((size - 300) // 2)  # two bytes each, within the 900,000-character limit
     data = encode(CreateMatch(deals_pbn=pad, ref=None))
     missing = size - len(data)
     assert missing >= 0
@@ -493,8 +588,8 @@ BAD_CLIENT_FRAMES: list[tuple[str, bytes | str, ErrorCode]] = [
     ("ref over 2**31 - 1", frame({"type": "ping", "ref": 2**31}), ErrorCode.INVALID_MESSAGE),
     ("claim of 14 tricks", frame({"type": "claim", "tricks": 14}), ErrorCode.INVALID_MESSAGE),
     (
-        "table 3",
-        frame({"type": "rule", "table": 3, "declarer_tricks": 9}),
+        "table 4",
+        frame({"type": "rule", "table": 4, "declarer_tricks": 9}),
         ErrorCode.INVALID_MESSAGE,
     ),
     ("no boards", frame({"type": "create_match", "boards": 0}), ErrorCode.INVALID_MESSAGE),
@@ -907,7 +1002,7 @@ class TestCheapRefusals:
         error = refusal(decode_client, frame({"type": "create_match", "robots": ["t2"] * 32}))
         assert (
             error.message
-            == "create_match: robots: List should have at most 8 items after validation, not 32"
+            == "create_match: robots: List should have at most 12 items after validation, not 32"
         )
         error = refusal(decode_client, frame({"type": "create_match", "robots": ["t2"] * 33}))
         assert (error.code, error.message) == (

@@ -10,6 +10,7 @@ from typing import Any
 from redis.asyncio import Redis
 
 from bridge import Deal, Seat
+from bridge.formats import Movement
 from clients.client import Client, Link
 from protocol.messages import BoardView, MatchCreated, PlayerView, Update, WatchView
 from server.app import Server
@@ -170,11 +171,25 @@ def audit_player_frame(update: Update, table: int, seat: str, deals: dict[int, D
     view = update.view
     assert isinstance(view, PlayerView)
     assert (view.table, view.seat) == (table, seat)
-    me = Seat.parse(seat)
     for result in view.results:
         assert result.table == table
     for player in view.players:
         assert player.table == table
+    _audit_table_talk(update, table, seat)
+    board = view.board
+    if board is None:
+        return
+    assert board.table == table
+    audit_player_board(board, seat, deals[board.board])
+
+
+def _audit_table_talk(update: Update, table: int, seat: str) -> None:
+    """The calls for the director, the chat and the events of one update to the player at
+    ``seat`` of ``table``: all of that table, chat lines sent to the seat, no explanation of
+    partner's calls."""
+    view = update.view
+    assert isinstance(view, PlayerView)
+    me = Seat.parse(seat)
     for call in view.director_calls:
         assert call.table == table
     for line in view.chat:
@@ -186,11 +201,50 @@ def audit_player_frame(update: Update, table: int, seat: str, deals: dict[int, D
             assert seat in event.to, event
         if event.type == "call_explained":
             assert Seat.parse(event.seat) != me.partner, "partner saw an explanation"
+
+
+def audit_moving_player(update: Update, movement: Movement, deals: dict[int, Deal]) -> None:
+    """One update to a player of any movement: they sit where the movement says in the
+    view's round, see their own results only, the players, chat and calls of their table
+    now, and of its board only what their seat may see."""
+    view = update.view
+    assert isinstance(view, PlayerView)
+    table, seat = view.table, view.seat
+    assert movement.seat_of(view.player, view.round) == (table, Seat.parse(seat))
+    sitting = movement.sitting(view.round, table)
+    assert view.partner == sitting.partner(view.player)
+    assert view.opponents == list(sitting.opponents(view.player))
+    for result in view.results:
+        played = movement.sitting(result.round, result.table).seat_of(view.player)
+        assert played is not None, f"player {view.player} was shown another table's result"
+    if view.waiting_for:
+        # Only a table that has played its boards of the round waits, and for the others.
+        assert view.played_round
+        assert table not in view.waiting_for, (table, view.waiting_for)
     board = view.board
-    if board is None:
-        return
-    assert board.table == table
-    audit_player_board(board, seat, deals[board.board])
+    if board is not None and board.phase != "finished":
+        assert not view.played_round, "a table in the middle of a board has not played its round"
+    later = [r for r in movement.rounds if r > view.round]
+    if later:
+        assert view.next_seat is not None
+        where = movement.seat_of(view.player, later[0])
+        assert where == (view.next_seat.table, Seat.parse(view.next_seat.seat))
+    else:
+        assert view.next_seat is None
+    for player in view.players:
+        assert player.table == table
+        assert player.player == sitting.player(Seat.parse(player.seat))
+    _audit_table_talk(update, table, seat)
+    for event in update.events:
+        if event.type == "board_finished":
+            assert (event.result.table, event.result.round) == (table, view.round)
+    board = view.board
+    if board is not None:
+        assert board.table == table
+        assert board.round == view.round
+        if board.result is not None:
+            assert board.result.round == board.round
+        audit_player_board(board, seat, deals[board.board])
 
 
 def audit_match(match: Match, deals: dict[int, Deal] | Deal) -> None:

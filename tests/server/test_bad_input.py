@@ -135,17 +135,18 @@ class TestHello:
         assert str(PROTOCOL_VERSION) in error.message
 
     @pytest.mark.asyncio
-    @pytest.mark.parametrize("old", [1, 2])
+    @pytest.mark.parametrize("old", [1, 2, 3])
     async def test_an_older_client_is_told_to_update(
         self, server: Server, match: Match, old: int
     ) -> None:
-        # A client written for protocol 1 or 2 says hello exactly as those versions said it
-        # (version 2 added `robot`); its strict decoder would choke on fields it never knew
-        # (an ack's `repeated`), so it is told to update before anything else is sent.
+        # A client written for protocol 1, 2 or 3 says hello exactly as those versions said
+        # it (version 2 added `robot`); its strict decoder would choke on fields it never
+        # knew (an ack's `repeated`; a view's `player` and `round`), so it is told to update
+        # before anything else is sent.
         websocket = await raw(server)
         token = Link.parse(match.created.seats[0].link).token
         hello = {"type": "hello", "version": old, "token": token, "last_seq": None, "client": "old"}
-        if old == 2:
+        if old >= 2:
             hello["robot"] = False
         await websocket.send(msgpack.packb(hello))
         raw_error = msgpack.unpackb(await websocket.recv())
@@ -154,7 +155,7 @@ class TestHello:
         error = ErrorMessage.model_validate(raw_error)
         assert error.code == ErrorCode.UNSUPPORTED_VERSION
         assert "too old" in error.message
-        assert "[3]" in error.message
+        assert "[4]" in error.message
         assert "update" in error.message
 
     @pytest.mark.asyncio

@@ -16,7 +16,6 @@ from redis.asyncio import Redis
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from bridge import Seat
 from clients.client import Client, ClientError, Link
 from protocol.codec import decode_server, encode
 from protocol.errors import ErrorCode, ProtocolError
@@ -595,7 +594,7 @@ async def test_a_join_the_store_refuses_leaves_no_delivery_behind(
     else:
         client = welcomed
         await client.wait_for(lambda _v: not client.is_connected or None, timeout=5)
-    north = Player(1, Seat.NORTH)
+    north = Player(1)  # North at table 1 in a teams match
     assert not [s for s in runtime.subscribers if s.viewer == north]
     monkeypatch.undo()
     # Once the store is back, North joins as usual.

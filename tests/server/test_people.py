@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 from redis.asyncio import Redis
 
-from bridge import Deal
+from bridge import Deal, board_dealer, board_vulnerability
+from bridge.formats import Movement, individual, teams_match
 from clients.client import Client, ClientError
 from protocol.errors import ErrorCode
 from protocol.messages import PlayerInfo, PlayerView, WatchView
 from server.app import Server
+from server.state import BoardSpec, MatchConfig
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import (
     STRONG_NORTH,
@@ -176,3 +179,35 @@ async def test_robots_play_at_a_human_pace(redis: Redis) -> None:
         await north.close()
     finally:
         await paced.close()
+
+
+def test_a_robot_waits_whenever_it_ever_sits_with_a_person() -> None:
+    # Only robots at a table that is robots' alone in every round act at once.
+    server = Server(Redis(), ORGANISER_KEY, robot_delay=0.4)
+    boards = tuple(
+        BoardSpec(n, board_dealer(n), board_vulnerability(n), Deal.random(random.Random(n)))
+        for n in range(1, 15)
+    )
+
+    def config(format: str, movement: Movement, robots: list[str]) -> MatchConfig:
+        seats = tuple((int(k[0]), k[1]) for k in robots)
+        return MatchConfig(
+            "m",
+            "A",
+            "B",
+            boards,
+            format=format,
+            robots=seats,
+            movement=movement,  # type: ignore[arg-type]
+        )
+
+    everyone_but_1n = ["1E", "1S", "1W", "2N", "2E", "2S", "2W"]
+    teams = config("teams", teams_match(14), everyone_but_1n)
+    assert server.robot_delay_for(teams, "2N") == 0.0  # table 2 is robots' only
+    assert server.robot_delay_for(teams, "1E") == 0.4
+    # In an individual everyone meets everyone: each robot sits with the person some round.
+    alone_1s = ["1N", "1E", "1W", "2N", "2E", "2S", "2W"]
+    eight = config("individual", individual(8, 14), alone_1s)
+    assert {server.robot_delay_for(eight, seat) for seat in alone_1s} == {0.4}
+    robots_only = config("individual", individual(8, 14), [*alone_1s, "1S"])
+    assert server.robot_delay_for(robots_only, "1S") == 0.0

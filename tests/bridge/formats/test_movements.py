@@ -143,7 +143,7 @@ class TestTeamOfFour:
             assert len(plays) == 2
             assert {table for _, table in plays} == {1, 2}
             holding = [team[movement.sitting(*play).player(N)] for play in plays]
-            assert sorted(holding) == ["1", "2"]
+            assert sorted(holding) == ["A", "B"]
 
     def test_the_first_half_of_a_set_at_table_1_then_exchanged(self) -> None:
         movement = team_of_four(8)
@@ -178,7 +178,7 @@ class TestTeamOfFour:
         movement = team_of_four(4)
         plays = movement.plays(1)  # round 1 table 1 (team 1 N-S), round 2 table 2
         points = movement.board_points(1, dict(zip(plays, (620, 170), strict=True)))
-        assert points == {"1": imps(450), "2": -imps(450)}
+        assert points == {"A": imps(450), "B": -imps(450)}
 
 
 class TestReplay:

@@ -1,0 +1,229 @@
+// A match that follows a movement: the player's round, table, seat, partner and opponents,
+// the wait for the other tables (or for the director), and where the player goes next; and
+// how the formats that are not team matches score (standings and each board's points). No
+// state here: each function takes the view it reads.
+
+import { SEAT_NAME } from "./bridge.js";
+import { $, h } from "./dom.js";
+
+/** The formats that are a match of two teams, A and B, scored in IMPs. */
+const TEAM_FORMATS = new Set(["teams", "robot-table", "team-of-four"]);
+
+/** Whether `match` (a MatchSummary) is a match of two teams: swings, "Team A", "Team B". */
+export function isTeamMatch(match) {
+  return TEAM_FORMATS.has(match?.format ?? "teams");
+}
+
+const UNITS = { imps: "IMPs", matchpoints: "MP", board_a_match: "BAM", total_points: "points" };
+const SCORING_NAMES = {
+  imps: "IMPs",
+  matchpoints: "Matchpoints",
+  board_a_match: "Board-a-match",
+  total_points: "Total points",
+};
+
+/** "IMPs", "MP", "BAM", "points": the unit points are counted in. */
+export function scoringUnit(scoring) {
+  return UNITS[scoring] ?? "points";
+}
+
+/** "IMPs", "Matchpoints", "Board-a-match", "Total points": how the match is scored. */
+export function scoringName(scoring) {
+  return SCORING_NAMES[scoring] ?? scoring;
+}
+
+/**
+ * Points as the scoring counts them: IMPs with one decimal when fractional (cross-IMPs),
+ * matchpoints and board-a-match like 1.5, total points whole. `signed`: a plus on a gain
+ * (IMPs and total points, which can be negative).
+ */
+export function pointsText(points, scoring, { signed = false } = {}) {
+  let text;
+  if (scoring === "total_points") text = String(Math.round(points));
+  else if (scoring === "imps") text = Number.isInteger(points) ? String(points) : points.toFixed(1);
+  else text = String(Number(points.toFixed(2)));
+  if (text === "-0" || text === "-0.0") text = text.slice(1);
+  if (text.startsWith("-")) return `−${text.slice(1)}`;
+  const mayBeNegative = scoring === "imps" || scoring === "total_points";
+  return signed && mayBeNegative && points > 0 ? `+${text}` : text;
+}
+
+/** "1st", "2nd", "3rd", "11th". */
+function ordinal(n) {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return `${n}th`;
+  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] ?? "th"}`;
+}
+
+/** A competitor's place in the standings: "2nd", "=2nd" when tied. */
+export function placeOf(standings, competitor) {
+  const own = standings.find((s) => s.competitor === competitor);
+  if (!own) return null;
+  const better = standings.filter((s) => s.points > own.points).length;
+  const tied = standings.filter((s) => s.points === own.points).length > 1;
+  return `${tied ? "=" : ""}${ordinal(better + 1)}`;
+}
+
+// -- people by number ------------------------------------------------------------------------
+
+/** The name of player `number` as the view knows it (their PlayerInfo), else "player 5". */
+export function playerName(view, number) {
+  const info = (view.players ?? []).find((p) => p.player === number);
+  return info?.name ?? `player ${number}`;
+}
+
+function seatOfPlayer(view, number) {
+  return (view.players ?? []).find((p) => p.player === number && p.table === view.table)?.seat ?? null;
+}
+
+/** "Bo (North)": a player at the viewer's table, by name and seat. */
+function atTable(view, number) {
+  const seat = seatOfPlayer(view, number);
+  return seat ? `${playerName(view, number)} (${SEAT_NAME[seat]})` : playerName(view, number);
+}
+
+// -- the round ---------------------------------------------------------------------------------
+
+/**
+ * Whether the player's table has played every board of the round (the last may still be
+ * on review): the view's `played_round`, the moment to show where the player goes next.
+ */
+export function hasPlayedRound(view) {
+  return view?.type === "player_view" && view.played_round === true;
+}
+
+/** The tables still playing the round the player's table has played (`waiting_for`). */
+function tablesPlaying(view) {
+  return view.waiting_for ?? [];
+}
+
+/** Whether the page shows the player's round, partner and opponents: a match of rounds. */
+export function hasRounds(view) {
+  return view.type === "player_view" && (view.match.rounds ?? 1) > 1;
+}
+
+/** "tables 2 and 3": the tables named in a list. */
+function tablesText(tables) {
+  if (tables.length === 1) return `table ${tables[0]}`;
+  return `tables ${tables.slice(0, -1).join(", ")} and ${tables[tables.length - 1]}`;
+}
+
+/** "Waiting for table 2 to finish round 3", or null while no table is waited for. */
+export function waitingText(view) {
+  const tables = tablesPlaying(view);
+  if (!tables.length) return null;
+  return `Waiting for ${tablesText(tables)} to finish round ${view.round}`;
+}
+
+/**
+ * "Round 2 waits for the director": every table has played the round, and the next one
+ * starts when the director says so (`match.held_round`); null otherwise.
+ */
+export function heldText(match) {
+  const held = match?.held_round;
+  if (held == null || match.finished) return null;
+  return `Round ${held} waits for the director`;
+}
+
+/**
+ * "Round 4: go to table 2, East; your partner is Bo" (or "stay at table 1" when the table
+ * stays the same), once the player's table has played the round (`played_round`); null
+ * before, and in the last round.
+ */
+export function moveText(view) {
+  const next = view?.next_seat;
+  if (!next || !hasPlayedRound(view)) return null;
+  const partner = next.names?.[String(next.partner)] ?? `player ${next.partner}`;
+  const where = next.table === view.table ? "stay at" : "go to";
+  return `Round ${next.round}: ${where} table ${next.table}, ${SEAT_NAME[next.seat]}; your partner is ${partner}`;
+}
+
+/** The round bar of a player's page: round, table and seat, partner, opponents; the move. */
+export function renderSeating(view) {
+  const box = $("seating");
+  const show = hasRounds(view);
+  box.hidden = !show;
+  if (!show) {
+    box.replaceChildren();
+    return;
+  }
+  const match = view.match;
+  const opponents = (view.opponents ?? []).map((n) => atTable(view, n));
+  const info = h(
+    "p",
+    { id: "round-info", class: "round-info", "data-round": view.round, "data-table": view.table, "data-seat": view.seat },
+    h("strong", { class: "round" }, `Round ${view.round} of ${match.rounds}`),
+    h("span", { class: "where" }, ` · Table ${view.table}, ${SEAT_NAME[view.seat]}`),
+    view.partner != null ? h("span", { class: "partner", "data-partner": view.partner }, ` · Partner: ${atTable(view, view.partner)}`) : null,
+    opponents.length ? h("span", { class: "opponents", "data-opponents": view.opponents.join(" ") }, ` · Opponents: ${opponents.join(" and ")}`) : null,
+  );
+  const waiting = waitingText(view);
+  const held = heldText(match);
+  const move = moveText(view);
+  const next = view.next_seat;
+  const parts = [
+    info,
+    waiting ? h("p", { id: "waiting", class: "waiting", "data-waiting-for": tablesPlaying(view).join(" ") }, waiting) : null,
+    held ? h("p", { id: "held-round", class: "held-round", "data-round": match.held_round }, held) : null,
+    move
+      ? h(
+          "p",
+          { id: "move", class: "move", "data-round": next.round, "data-table": next.table, "data-seat": next.seat, "data-partner": next.partner },
+          h("span", { class: "move-arrow", "aria-hidden": "true" }, "➜ "),
+          move,
+        )
+      : null,
+  ];
+  box.replaceChildren(...parts.filter(Boolean));
+}
+
+// -- standings -----------------------------------------------------------------------------------
+
+/** The standings, best first, the viewer's own competitor marked "(you)". */
+export function standingsTable(match, competitor = null) {
+  const unit = scoringUnit(match.scoring);
+  const standings = match.standings ?? [];
+  return h(
+    "table",
+    { id: "standings", class: "standings" },
+    h("caption", {}, `Standings (${scoringName(match.scoring)})`),
+    h(
+      "thead",
+      {},
+      h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Name"), h("th", { scope: "col", class: "points" }, unit)),
+    ),
+    h(
+      "tbody",
+      {},
+      standings.map((standing) => {
+        const own = standing.competitor === competitor;
+        return h(
+          "tr",
+          { "data-competitor": standing.competitor, "data-points": standing.points, class: own ? "own" : null },
+          h("td", { class: "place" }, placeOf(standings, standing.competitor)),
+          h("th", { scope: "row" }, standing.name, own ? " (you)" : "", competitorLabel(standing) ? h("span", { class: "competitor" }, ` ${competitorLabel(standing)}`) : null),
+          h("td", { class: "points" }, pointsText(standing.points, match.scoring)),
+        );
+      }),
+    ),
+  );
+}
+
+/** "pair 1-3", "player 7", "team A": who a line of the standings is, by number. */
+function competitorLabel(standing) {
+  if (standing.players.length === 1) return standing.name === `Player ${standing.players[0]}` ? "" : `player ${standing.players[0]}`;
+  return standing.players.length === 2 ? `pair ${standing.competitor}` : `team ${standing.competitor}`;
+}
+
+/**
+ * The name of a competitor ("A", "1-3", "7") as the standings give it; "Robot & Robot
+ * (pair 1-3)" when another has the same name.
+ */
+export function competitorName(match, competitor) {
+  const standings = match.standings ?? [];
+  const standing = standings.find((s) => s.competitor === competitor);
+  if (!standing) return competitor;
+  const shared = standings.some((s) => s !== standing && s.name === standing.name);
+  const label = competitorLabel(standing);
+  return shared && label ? `${standing.name} (${label})` : standing.name;
+}

@@ -1,0 +1,377 @@
+"""Every format of the seeds played to its end over real WebSockets by the server's robots
+(RULES.md 6.1-6.5): the standings checked against a calculation written out here, every
+frame each robot received audited for what its seat may see, each board compared once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import defaultdict
+from statistics import mean
+
+import pytest
+from redis.asyncio import Redis
+
+from bridge import Deal, Seat, imps
+from bridge.formats import Movement
+from bridge.pbn import PbnGame, parse_games
+from clients.client import Client, ClientError
+from protocol.errors import ErrorCode
+from protocol.messages import (
+    Ack,
+    BoardCompared,
+    ComparisonView,
+    MatchCreated,
+    MatchSummary,
+    PlayerView,
+    StartRound,
+    Update,
+    WatchView,
+)
+from server.app import Server
+from tests.conftest import ORGANISER_KEY, forget_earlier_robots
+from tests.server.harness import audit_moving_player, create
+
+FORMATS = {
+    "teams": {"format": "teams", "boards": 2, "robots": ["t1", "t2"]},
+    "robot-table": {"format": "robot-table", "boards": 4, "robots": ["t1"]},
+    "team-of-four": {"format": "team-of-four", "boards": 4, "robots": ["t1", "t2"]},
+    "replay board-a-match": {"format": "replay", "boards": 3, "robots": ["t1"]},
+    "replay total points": {
+        "format": "replay",
+        "boards": 2,
+        "scoring": "total_points",
+        "robots": ["t1"],
+    },
+    "individual of 8": {"format": "individual", "players": 8, "boards": 14, "robots": ["t1", "t2"]},
+    "individual of 12, matchpoints": {
+        "format": "individual",
+        "players": 12,
+        "boards": 11,
+        "scoring": "matchpoints",
+        "robots": ["t1", "t2", "t3"],
+    },
+}
+
+
+def tag(game: PbnGame, name: str) -> str:
+    return next(t.value for t in game.other_tags if t.name == name)
+
+
+def robots_named(created: MatchCreated) -> set[int]:
+    """The players the organiser's robots play (named "Robot")."""
+    return {seat.player for seat in created.seats if seat.robot}
+
+
+def deals_file(count: int, seed: int) -> tuple[str, dict[int, Deal]]:
+    rng = random.Random(seed)
+    deals = {n: Deal.random(rng) for n in range(1, count + 1)}
+    text = "\n".join(f'[Board "{n}"]\n[Deal "{deal.to_pbn()}"]\n' for n, deal in deals.items())
+    return text, deals
+
+
+def expected_points(movement: Movement, comparison: ComparisonView) -> dict[str, float]:
+    """Each competitor's points on one board, worked out from the published results: every
+    player's side score set against the same side's score at each other play of the board
+    (IMPs or total points averaged; matchpoints 2 a beat, 1 a tie, summed; board-a-match 1,
+    a half, 0), a competitor getting its members' mean."""
+    scores = {(r.round, r.table): r.ns_score for r in comparison.results}
+    credits: dict[int, float] = {}
+    for play, ns in scores.items():
+        sitting = movement.sitting(*play)
+        for seat in Seat:
+            sign = 1 if seat in (Seat.NORTH, Seat.SOUTH) else -1
+            mine = sign * ns
+            theirs = [sign * other for where, other in scores.items() if where != play]
+            if movement.scoring == "imps":
+                credit = mean(imps(mine - t) for t in theirs)
+            elif movement.scoring == "total_points":
+                credit = mean(mine - t for t in theirs)
+            elif movement.scoring == "board_a_match":
+                credit = mean(1.0 if mine > t else 0.5 if mine == t else 0.0 for t in theirs)
+            else:
+                credit = float(sum(2 if mine > t else 1 if mine == t else 0 for t in theirs))
+            credits[sitting.player(seat)] = credit
+    members: defaultdict[str, list[float]] = defaultdict(list)
+    for player, credit in credits.items():
+        members[movement.competitors[player]].append(credit)
+    return {name: mean(values) for name, values in members.items()}
+
+
+def check_standings(movement: Movement, summary: MatchSummary, teams: bool) -> None:
+    totals: defaultdict[str, float] = defaultdict(float)
+    for comparison in summary.comparisons:
+        assert len(comparison.results) == len(movement.plays(comparison.board))
+        expected = expected_points(movement, comparison)
+        assert comparison.points == pytest.approx(expected)
+        if teams:
+            one = next(r for r in comparison.results if r.table == 1)
+            two = next(r for r in comparison.results if r.table == 2)
+            assert comparison.swing == imps(one.ns_score - two.ns_score)
+        else:
+            assert comparison.swing is None
+        for name, points in expected.items():
+            totals[name] += points
+    standings = {s.competitor: s.points for s in summary.standings}
+    if teams:
+        # The teams' totals are the IMPs each won.
+        won_a = sum(max(c.swing or 0, 0) for c in summary.comparisons)
+        won_b = sum(max(-(c.swing or 0), 0) for c in summary.comparisons)
+        assert standings == {"A": won_a, "B": won_b}
+        assert (summary.imps_a, summary.imps_b) == (won_a, won_b)
+    else:
+        assert standings == pytest.approx(dict(totals))
+    points = [s.points for s in summary.standings]
+    assert points == sorted(points, reverse=True)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("options", list(FORMATS.values()), ids=list(FORMATS))
+async def test_a_format_played_to_its_end(server: Server, options: dict[str, object]) -> None:
+    count = options["boards"]
+    assert isinstance(count, int)
+    text, deals = deals_file(count, seed=count)
+    created = await create(server, deals_pbn=text, spectators="live", review_seconds=0, **options)
+    movement = (await server.runtime(created.match_id)).config.movement
+    assert sorted(seat.player for seat in created.seats) == [
+        p for p in movement.players if p not in movement.robots
+    ]
+    director = await Client.connect(created.director)
+    final = await director.wait_for(lambda v: v if v.match.finished else None, timeout=240)
+    assert isinstance(final, WatchView)
+    summary = final.match
+    assert summary.format == options["format"]
+    assert summary.rounds == len(movement.rounds)
+    assert sorted(c.board for c in summary.comparisons) == list(range(1, count + 1))
+    check_standings(
+        movement, summary, teams=options["format"] != "replay" and options["format"] != "individual"
+    )
+    compared = [
+        e.comparison.board
+        for m in director.received
+        if isinstance(m, Update)
+        for e in m.events
+        if isinstance(e, BoardCompared)
+    ]
+    assert sorted(compared) == list(range(1, count + 1))  # each board compared once
+    # The record: every play of every board, as it was played there, by whom.
+    games = parse_games(await director.record())
+    played = sorted((g.board, int(tag(g, "Round")), int(tag(g, "Table"))) for g in games)
+    assert played == sorted((b, r, t) for b in movement.boards for r, t in movement.plays(b))
+    for game in games:
+        assert game.board is not None
+        sitting = movement.sitting(int(tag(game, "Round")), int(tag(game, "Table")))
+        north = sitting.player(Seat.NORTH)
+        assert game.north == ("Robot" if north in robots_named(created) else None)
+        comparison = next(c for c in summary.comparisons if c.board == game.board)
+        mine = next(
+            r
+            for r in comparison.results
+            if (r.round, r.table) == (int(tag(game, "Round")), int(tag(game, "Table")))
+        )
+        assert game.score == mine.ns_score
+    robots = [r for r in server.robot_players if created.match_id in r.name]
+    assert [robot.errors for robot in robots] == [[]] * len(robots)
+    audited = 0
+    for robot in robots:
+        assert robot.client is not None
+        rounds = set()
+        for message in robot.client.received:
+            if isinstance(message, Update):
+                audit_moving_player(message, movement, deals)
+                rounds.add(message.view.round)  # type: ignore[union-attr]
+                audited += 1
+        assert rounds == set(movement.rounds)  # it was there for every round
+    assert audited > 0
+    await director.close()
+
+
+@pytest.mark.asyncio
+async def test_replay_stage_two_waits_for_the_director_across_a_restart(redis: Redis) -> None:
+    await forget_earlier_robots(redis)
+    first = Server(redis, ORGANISER_KEY, robot_delay=0)
+    await first.start()
+    text, _deals = deals_file(2, seed=5)
+    created = await create(
+        first, format="replay", boards=2, deals_pbn=text, robots=["t1"], stage_two="director"
+    )
+    director = await Client.connect(created.director)
+
+    def stage_one_over(view: object) -> bool | None:
+        assert isinstance(view, WatchView)
+        return len(view.results) == 2 or None
+
+    await director.wait_for(stage_one_over, timeout=60)
+    robot = next(r for r in first.robot_players if created.match_id in r.name)
+    assert robot.client is not None
+    waiting = await robot.client.wait_for(
+        lambda v: v if v.match.held_round == 2 else None, timeout=10
+    )
+    assert isinstance(waiting, PlayerView)
+    assert waiting.round == 1
+    assert waiting.played_round
+    assert waiting.waiting_for == []
+    assert waiting.next_seat is not None  # where stage 2 seats this player
+    assert (await first.runtime(created.match_id)).state.round == 1
+    await director.close()
+    await first.close()
+
+    second = Server(redis, ORGANISER_KEY, port=first.port, robot_delay=0)
+    await second.start()  # the match still waits: nothing starts stage 2 but the director
+    try:
+        director = await Client.connect(created.director)
+        with pytest.raises(ClientError) as refused:
+            await director.start_round(3)
+        assert refused.value.code == ErrorCode.WRONG_PHASE
+        await asyncio.sleep(0.5)
+        view = director.view
+        assert isinstance(view, WatchView)
+        assert not view.match.finished
+        assert all(board.round == 1 for board in view.tables)
+        started = await director.request(
+            lambda ref: StartRound(round=2, action_id="start stage 2", ref=ref)
+        )
+        assert isinstance(started, Ack)
+        assert not started.repeated
+        final = await director.wait_for(lambda v: v if v.match.finished else None, timeout=60)
+        assert isinstance(final, WatchView)
+        assert sorted((r.round, r.board) for r in final.results) == [(1, 1), (1, 2), (2, 1), (2, 2)]
+        with pytest.raises(ClientError) as again:
+            await director.start_round(2)
+        assert again.value.code == ErrorCode.WRONG_PHASE
+        await director.close()
+    finally:
+        await second.close()
+    # The same start_round sent again (its answer lost) after another restart: the first
+    # one's ack, nothing done twice.
+    third = Server(redis, ORGANISER_KEY, port=first.port, robot_delay=0)
+    await third.start()
+    try:
+        director = await Client.connect(created.director)
+        resent = await director.request(
+            lambda ref: StartRound(round=2, action_id="start stage 2", ref=ref)
+        )
+        assert isinstance(resent, Ack)
+        assert resent.repeated
+        assert resent.seq == started.seq
+        await director.close()
+    finally:
+        await third.close()
+
+
+@pytest.mark.asyncio
+async def test_adjust_score_is_for_team_matches(server: Server) -> None:
+    created = await create(server, format="individual", players=8, boards=14)
+    director = await Client.connect(created.director)
+    with pytest.raises(ClientError) as refused:
+        await director.adjust_score(1, 3)
+    assert refused.value.code == ErrorCode.INVALID_MESSAGE
+    assert "not between teams" in refused.value.message
+    await director.close()
+
+
+@pytest.mark.asyncio
+async def test_three_tables_hide_a_board_until_the_third_has_played_it(server: Server) -> None:
+    # The 12-player individual, one board a round: robots at tables 1 and 2, people at
+    # table 3 who have not played yet.
+    text, _deals = deals_file(11, seed=12)
+    created = await create(
+        server,
+        format="individual",
+        players=12,
+        boards=11,
+        deals_pbn=text,
+        robots=["t1", "t2"],
+        spectators="delayed",
+    )
+    assert created.spectator is not None
+    people = {s.seat: s for s in created.seats if s.table == 3}
+    clients = {seat: await Client.connect(link.link or "") for seat, link in people.items()}
+    delayed = await Client.connect(created.spectator)
+    director = await Client.connect(created.director)
+
+    def two_tables_done(view: object) -> bool | None:
+        assert isinstance(view, WatchView)
+        return sum(r.board == 1 for r in view.results) == 2 or None
+
+    await director.wait_for(two_tables_done, timeout=60)
+    await asyncio.sleep(0.3)  # anything that would leak has had time to be sent
+    runtime = await server.runtime(created.match_id)
+    assert runtime.state.round == 1  # nobody moved on: table 3 has not played
+    robots = [r.client for r in server.robot_players if created.match_id in r.name]
+    for client in [*clients.values(), delayed, director, *robots]:
+        assert client is not None
+        for message in client.received:
+            if isinstance(message, Update):
+                assert message.view.match.comparisons == []
+                assert not any(isinstance(e, BoardCompared) for e in message.events)
+    assert delayed.view is None  # nothing compared: a delayed spectator has been sent nothing
+    # Table 3 passes the board out: now, and only now, everyone sees the comparison once.
+    for seat in "NESW":
+        await clients[seat].call("P")
+    for client in [*clients.values(), delayed, director, *robots]:
+        assert client is not None
+        await client.wait_for(lambda v: v if v.match.comparisons else None, timeout=10)
+    await asyncio.sleep(0.3)
+    for client in [*clients.values(), delayed, director, *robots]:
+        assert client is not None
+        compared = [
+            e
+            for m in client.received
+            if isinstance(m, Update)
+            for e in m.events
+            if isinstance(e, BoardCompared)
+        ]
+        assert [e.comparison.board for e in compared] == [1]
+        assert len(compared[0].comparison.results) == 3
+    for client in [*clients.values(), delayed, director]:
+        await client.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("deal_seed", [3, 8])
+async def test_replay_with_the_stage_one_auction_imposed(server: Server, deal_seed: int) -> None:
+    text, _deals = deals_file(4, seed=deal_seed)
+    created = await create(
+        server, format="replay", boards=4, deals_pbn=text, robots=["t1"], imposed_auction=True
+    )
+    director = await Client.connect(created.director)
+    final = await director.wait_for(lambda v: v if v.match.finished else None, timeout=60)
+    assert isinstance(final, WatchView)
+    for board in range(1, 5):
+        record = await director.board(board)
+        first, second = sorted(record.tables, key=lambda view: view.round)
+        assert (first.round, second.round) == (1, 2)
+        # Stage 2 was dealt the same auction, call for call; only the play differs.
+        assert [(e.seat, e.call) for e in second.auction] == [
+            (e.seat, e.call) for e in first.auction
+        ]
+        assert first.result is not None
+        assert second.result is not None
+        assert (second.result.contract, second.result.declarer) == (
+            first.result.contract,
+            first.result.declarer,
+        )
+    robots = [r for r in server.robot_players if created.match_id in r.name]
+    assert [robot.errors for robot in robots] == [[]] * 4
+    await director.close()
+
+
+# Four flat hands of 9 to 11 points: nobody opens.
+FLAT = "N:A543.K54.Q54.J54 K76.A763.J76.Q76 Q98.Q98.A983.K98 JT2.JT2.KT2.AT32"
+
+
+@pytest.mark.asyncio
+async def test_an_imposed_pass_out_ends_the_replay_at_once(server: Server) -> None:
+    text = f'[Board "1"]\n[Deal "{FLAT}"]\n\n[Board "2"]\n[Deal "{FLAT}"]\n'
+    created = await create(
+        server, format="replay", boards=2, deals_pbn=text, robots=["t1"], imposed_auction=True
+    )
+    director = await Client.connect(created.director)
+    final = await director.wait_for(lambda v: v if v.match.finished else None, timeout=60)
+    assert isinstance(final, WatchView)
+    assert len(final.results) == 4
+    assert all(result.contract is None for result in final.results)
+    for comparison in final.match.comparisons:
+        assert comparison.points == {"1-3": 0.5, "2-4": 0.5}
+    await director.close()
