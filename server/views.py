@@ -312,7 +312,8 @@ def board_record(state: MatchState, viewer: Viewer, number: int) -> BoardRecord 
             sitting = state.config.movement.sitting(round_number, table)
             seat = sitting.seat_of(viewer.number)
             played = seat is not None and board.is_finished
-            visible = comparison is not None or played
+            pending = _replay_pending(state, viewer.number, number)
+            visible = comparison is not None or (played and not pending)
             seen = Seated(table, seat, viewer.number) if seat is not None else _seen(state, viewer)
         elif viewer.mode == "delayed" or (state.config.format == "robot-table" and table == 2):
             visible, seen = comparison is not None, viewer
@@ -727,7 +728,8 @@ def _players(state: MatchState, tables: tuple[int, ...]) -> list[PlayerInfo]:
 
 
 def _results_of(state: MatchState, player: int) -> list[TableResultView]:
-    """The results of the boards ``player`` has played, round by round."""
+    """The results of the boards ``player`` has played, round by round (not one they are
+    to play again, until that replay is finished: replay duplicate's stage 1)."""
     results = []
     for number in state.config.movement.rounds:
         where = state.config.movement.seat_of(player, number)
@@ -735,11 +737,27 @@ def _results_of(state: MatchState, player: int) -> list[TableResultView]:
             continue
         table = where[0]
         for board in state.tables[table].boards:
-            if board.round == number and board.result is not None:
-                results.append(
-                    _result_view(table, board.spec.number, board.result, board.assigned, number)
-                )
+            if board.round != number or board.result is None:
+                continue
+            if _replay_pending(state, player, board.spec.number):
+                continue
+            results.append(
+                _result_view(table, board.spec.number, board.result, board.assigned, number)
+            )
     return results
+
+
+def _replay_pending(state: MatchState, player: int, number: int) -> bool:
+    """Whether ``player`` is still to finish a play of board ``number`` (replay duplicate:
+    stage 1's result of a board stays out of sight until its replay is finished)."""
+    movement = state.config.movement
+    for round_number, table in movement.plays(number):
+        if movement.sitting(round_number, table).seat_of(player) is None:
+            continue
+        board = state.tables[table].board(number, round_number)
+        if number not in state.fixed and (board is None or not board.is_finished):
+            return True
+    return False
 
 
 def _still_playing(state: MatchState) -> list[int]:

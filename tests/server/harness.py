@@ -214,9 +214,19 @@ def audit_moving_player(update: Update, movement: Movement, deals: dict[int, Dea
     sitting = movement.sitting(view.round, table)
     assert view.partner == sitting.partner(view.player)
     assert view.opponents == list(sitting.opponents(view.player))
+    shown = {(result.board, result.round) for result in view.results}
     for result in view.results:
         played = movement.sitting(result.round, result.table).seat_of(view.player)
         assert played is not None, f"player {view.player} was shown another table's result"
+        # A board the player replays later (replay duplicate): its first result only once
+        # the replay is finished too.
+        for round_number, again in movement.plays(result.board):
+            if round_number > result.round and movement.sitting(round_number, again).seat_of(
+                view.player
+            ):
+                assert (result.board, round_number) in shown, (
+                    f"board {result.board}'s result was shown before its replay was finished"
+                )
     if view.waiting_for:
         # Only a table that has played its boards of the round waits, and for the others.
         assert view.played_round

@@ -211,6 +211,11 @@ async def test_replay_stage_two_waits_for_the_director_across_a_restart(redis: R
     assert waiting.round == 1
     assert waiting.played_round
     assert waiting.waiting_for == []
+    # Stage 1's results stay out of sight until each board's replay is finished.
+    assert waiting.results == []
+    with pytest.raises(ClientError) as hidden:
+        await robot.client.board(1)
+    assert hidden.value.code == ErrorCode.FORBIDDEN
     assert waiting.next_seat is not None  # where stage 2 seats this player
     assert (await first.runtime(created.match_id)).state.round == 1
     await director.close()
