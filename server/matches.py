@@ -166,6 +166,14 @@ def fold(
     return state
 
 
+def _audience(state: MatchState, table: int) -> list[Viewer]:
+    """Who may receive an entry of ``table``'s log now: the watchers and the players who
+    sit there in its round (:func:`receives` says which of them do)."""
+    sitting = state.config.movement.at(state.table_round(table), table)
+    players = [] if sitting is None else [Player(p) for p in sitting.players]
+    return [*(Watcher(mode) for mode in WATCH_MODES), *players]
+
+
 def _actor(state: MatchState, table: int, event: StoredEvent) -> Viewer:
     """Who logged a table event: the player at the seat named in it, else the director."""
     seat = event.get("seat")
@@ -202,7 +210,7 @@ class Loaded:
             actor = None
             if "id" in event:  # the director's match events (start_round) are theirs
                 actor = Watcher("director") if table == 0 else _actor(state, table, event)
-            for viewer in viewers:
+            for viewer in viewers if table == 0 else _audience(state, table):
                 if not receives(state, viewer, table, event):
                     continue
                 seq[viewer] += 1
@@ -859,7 +867,7 @@ class MatchRuntime:
         else:
             self.tables[table].append(event)
         self.watch.append((table, event))
-        for viewer in self._seq:
+        for viewer in self._seq if table == 0 else _audience(self.state, table):
             self._seq[viewer] += receives(self.state, viewer, table, event)
         frames: dict[Viewer, bytes] = {}
         for subscriber in list(self.subscribers):

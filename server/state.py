@@ -571,7 +571,7 @@ class MatchState:
         """Who sits at ``seat`` of ``table`` in ``round_number`` (default: the table's round
         now); None if the table does not play then."""
         number = self.table_round(table) if round_number is None else round_number
-        sitting = next((s for s in self.config.movement.round(number) if s.table == table), None)
+        sitting = self.config.movement.at(number, table)
         return None if sitting is None else sitting.player(seat)
 
     def person(self, table: int, seat: Seat) -> SeatState:
@@ -1066,7 +1066,7 @@ class MatchState:
         movement = self.config.movement
         if round_number not in movement.rounds:
             return True
-        sitting = next((s for s in movement.round(round_number) if s.table == table), None)
+        sitting = movement.at(round_number, table)
         if sitting is None:
             return True
         for number in sitting.boards:

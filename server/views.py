@@ -128,10 +128,7 @@ def seated(state: MatchState, player: int, table: int | None = None) -> Seated |
     if table is None:
         where = state.where(player)
         return None if where is None else Seated(where[0], where[1], player)
-    sitting = next(
-        (s for s in state.config.movement.round(state.table_round(table)) if s.table == table),
-        None,
-    )
+    sitting = state.config.movement.at(state.table_round(table), table)
     seat = None if sitting is None else sitting.seat_of(player)
     return None if seat is None else Seated(table, seat, player)
 

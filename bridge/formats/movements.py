@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from bridge.cards import Seat
@@ -99,8 +99,22 @@ class Movement:
     scoring: Scoring
     competitors: Mapping[int, str]
     robots: frozenset[int] = frozenset()
+    _rounds: dict[int, tuple[Sitting, ...]] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
+    """The sittings of each round, by table (an index: views ask for them at every event)."""
+    _where: dict[tuple[int, int], Sitting] = field(
+        init=False, repr=False, compare=False, default_factory=dict
+    )
 
     def __post_init__(self) -> None:
+        rounds: defaultdict[int, list[Sitting]] = defaultdict(list)
+        for sitting in self.sittings:
+            rounds[sitting.round].append(sitting)
+        self._rounds.update(
+            (number, tuple(sorted(found, key=_table))) for number, found in rounds.items()
+        )
+        self._where.update(((s.round, s.table), s) for s in self.sittings)
         seen: set[tuple[int, int]] = set()
         players = set(self.competitors)
         for sitting in self.sittings:
@@ -173,13 +187,17 @@ class Movement:
 
     def round(self, number: int) -> tuple[Sitting, ...]:
         """The tables of round ``number``, by table number."""
-        return tuple(sorted((s for s in self.sittings if s.round == number), key=_table))
+        return self._rounds.get(number, ())
 
     def sitting(self, round_number: int, table: int) -> Sitting:
-        for sitting in self.sittings:
-            if (sitting.round, sitting.table) == (round_number, table):
-                return sitting
-        raise MovementError(f"there is no table {table} in round {round_number}")
+        found = self._where.get((round_number, table))
+        if found is None:
+            raise MovementError(f"there is no table {table} in round {round_number}")
+        return found
+
+    def at(self, round_number: int, table: int) -> Sitting | None:
+        """Table ``table`` in round ``round_number``, if it plays then."""
+        return self._where.get((round_number, table))
 
     def seat_of(self, player: int, round_number: int) -> tuple[int, Seat] | None:
         """Where ``player`` sits in round ``round_number`` (table, seat), if anywhere."""
