@@ -525,7 +525,8 @@ class Client:
         return reply
 
     async def board(self, number: int) -> BoardRecord:
-        """A board as both tables played it, as far as you may see it (players: once compared)."""
+        """A board as every table played it, as far as you may see it (players: once compared,
+        or their own play of it)."""
         reply = await self.request(lambda ref: GetBoard(board=number, ref=ref))
         assert isinstance(reply, BoardRecord)
         return reply

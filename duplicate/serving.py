@@ -545,7 +545,7 @@ async def _record(link: str) -> str:
 
 
 def record(args: argparse.Namespace) -> str:
-    """The match record as PBN: every board finished at both tables (``> match.pbn``)."""
+    """The match record as PBN: every play of every compared board (``> match.pbn``)."""
     return asyncio.run(_record(args.link)).rstrip("\n")
 
 

@@ -4,7 +4,8 @@ Every action runs under the match's lock: check it by applying it to the state (
 refuse it: an error, nothing changed), append it to the store (only then is it accepted),
 then give each connected viewer the one update :func:`server.views.project` makes for it,
 and acknowledge. Per-viewer sequence numbers count the entries of the viewer's log that
-reach the viewer, so they survive restarts: a client that comes back with the last number
+reach the viewer (a player: at the tables where they sat, round by round), so they
+survive restarts: a client that comes back with the last number
 it saw gets exactly what it missed, regenerated from the logs.
 
 Besides the players' and the director's actions, the runtime logs what happens to the

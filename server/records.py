@@ -1,4 +1,5 @@
-"""The match record: every board at both tables as PBN, auctions and play card for card."""
+"""The match record: every play of every compared board as PBN, auctions and play card for
+card."""
 
 from __future__ import annotations
 

@@ -1,10 +1,11 @@
 """A match's state, folded from its event log. Pure: no I/O, no clock, no randomness.
 
-The store keeps three logs per match: one per table (its calls, cards, claims, chat, board
-starts, the players' names and presence, and the comparisons and the end of the match once
-they happen) and one for watchers (every table event tagged with its table, plus the
-comparisons). Folding the watchers' log gives the whole match; folding a table's log gives
-all that table's players may ever learn. Actions are checked by applying them:
+The store keeps a log per table of the match's movement (its calls, cards, claims, chat,
+board starts, the names and presence of the players sitting there, and the comparisons
+and the end of the match once they happen) and one for watchers (every table event tagged
+with its table, plus the match events). Folding the watchers' log gives the whole match;
+who sits where follows from the movement and each table's round (a board start names
+it), so that a player's updates are the entries of the table where they sat then. Actions are checked by applying them:
 :meth:`MatchState.apply` raises a :class:`bridge.BridgeError` and changes nothing when the
 laws refuse them. Times (``at``, milliseconds since the epoch) are data in the events,
 written by the server when it logged them.
@@ -470,7 +471,8 @@ class Effect:
 
 
 class MatchState:
-    """A match folded from events: both tables (as far as fed) and the comparisons."""
+    """A match folded from events: every table (as far as fed), the players, the
+    comparisons."""
 
     def __init__(self, config: MatchConfig) -> None:
         self.config = config
@@ -503,9 +505,9 @@ class MatchState:
     # -- folding ---------------------------------------------------------------------
 
     def apply(self, table: int, event: StoredEvent) -> Effect:
-        """Fold one event. Table events (``table`` 1 or 2) are checked by the laws and raise
+        """Fold one event. Table events (``table`` 1 to 3) are checked by the laws and raise
         a :class:`BridgeError`, changing nothing, when refused; match events (``table`` 0:
-        ``compared``, ``finished``) are the store's own."""
+        ``compared``, ``finished``, the director's ``release``) are checked too."""
         kind = event.get("type")
         if table == 0:
             if kind == "compared":

@@ -5,15 +5,17 @@ viewer receives for it, and :func:`board_record` answers ``get_board``. Nothing 
 server builds a payload with cards, alerts, claims or results in it, so the laws' limits on
 information live here and only here:
 
-- a player sees their own hand; dummy once the opening lead is faced; the claimer's cards
-  while they decide a claim; of the quitted tricks only the last, until their side has
-  played to the next (law 66); their table's auction (alerts only from opponents, and
-  their own), claims, results and the chat lines sent to them; the whole deal and every
-  trick of a board their table finished; and of the other table nothing but the
-  comparisons (and, on request, the board as played there) once both tables are done;
-- spectators (``live``) and the director see both tables as they are played, all hands;
+- a player (who may sit at another table, in another seat, each round) sees, where they
+  sit now, their own hand; dummy once the opening lead is faced; the claimer's cards while
+  they decide a claim; of the quitted tricks only the last, until their side has played to
+  the next (law 66); their table's auction (alerts only from opponents, and their own),
+  claims and the chat lines sent to them in this round; the whole deal and every trick of
+  a board they finished; their own results (a board they are to replay: once the replay
+  is finished); and of every other play of a board nothing but the comparison (and, on
+  request, the board as played there) once every play of it is done;
+- spectators (``live``) and the director see every table as it is played, all hands;
   the director also every chat line and the calls for the director;
-- spectators (``delayed``) see a board only once both tables finished it.
+- spectators (``delayed``) see a board only once every play of it is done.
 """
 
 from __future__ import annotations
