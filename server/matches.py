@@ -39,6 +39,7 @@ from protocol.messages import (
     ExplainCall,
     MakeCall,
     MakeClaim,
+    MatchSummary,
     NextBoard,
     PlayCard,
     Rule,
@@ -68,6 +69,7 @@ from server.views import (
     Viewer,
     Watcher,
     board_record,
+    match_summary,
     project,
     receives,
     seated,
@@ -871,6 +873,7 @@ class MatchRuntime:
         for viewer in self._seq if table == 0 else _audience(self.state, table):
             self._seq[viewer] += receives(self.state, viewer, table, event)
         frames: dict[Viewer, bytes] = {}
+        summary: MatchSummary | None = None  # the same for every viewer: made once
         for subscriber in list(self.subscribers):
             viewer = subscriber.viewer
             if not receives(self.state, viewer, table, event):
@@ -878,8 +881,9 @@ class MatchRuntime:
             seq = self.seq_of(viewer)
             frame = frames.get(viewer)
             if frame is None:
+                summary = summary or match_summary(self.state)
                 frame = frames[viewer] = encode(
-                    project(self.state, viewer, table, event, seq, effect)
+                    project(self.state, viewer, table, event, seq, effect, summary)
                 )
             subscriber.sent_seq = seq
             subscriber.send(frame)

@@ -169,14 +169,18 @@ def project(
     event: StoredEvent,
     seq: int,
     effect: Effect | None = None,
+    summary: MatchSummary | None = None,
 ) -> Update:
     """The update ``viewer`` receives for ``event`` (logged at ``table``, 0 for match events),
-    given the match ``state`` right after it and what folding it did (``effect``)."""
+    given the match ``state`` right after it and what folding it did (``effect``).
+    ``summary``: the state's :func:`match_summary`, when the caller has it already (it is
+    the same for every viewer of the event)."""
     seen = _seen(state, viewer, table or None)
+    summary = summary or match_summary(state)
     return Update(
         seq=seq,
-        events=_events(state, seen, table, event, effect or Effect()),
-        view=view_of(state, viewer),
+        events=_events(state, seen, table, event, effect or Effect(), summary),
+        view=view_of(state, viewer, summary),
     )
 
 
@@ -195,9 +199,11 @@ def snapshot(state: MatchState, viewer: Viewer, seq: int) -> Update:
     return Update(seq=seq, events=[Snapshot()], view=view_of(state, viewer))
 
 
-def view_of(state: MatchState, viewer: Viewer) -> PlayerView | WatchView:
-    """Everything ``viewer`` may see now."""
-    summary = match_summary(state)
+def view_of(
+    state: MatchState, viewer: Viewer, summary: MatchSummary | None = None
+) -> PlayerView | WatchView:
+    """Everything ``viewer`` may see now (``summary``: the state's match summary, if made)."""
+    summary = summary or match_summary(state)
     if isinstance(viewer, Player):
         at = _seen(state, viewer)
         assert isinstance(at, Seated)
@@ -329,17 +335,20 @@ def board_record(state: MatchState, viewer: Viewer, number: int) -> BoardRecord 
 
 
 def _events(
-    state: MatchState, viewer: Seen, table: int, event: StoredEvent, effect: Effect
+    state: MatchState,
+    viewer: Seen,
+    table: int,
+    event: StoredEvent,
+    effect: Effect,
+    summary: MatchSummary,
 ) -> list[Event]:
     kind = event["type"]
     if table == 0:
         if kind == "compared":
-            summary = match_summary(state)
             comparison = next(c for c in summary.comparisons if c.board == event["board"])
             return [BoardCompared(comparison=comparison)]
         if kind == "release":
             return []
-        summary = match_summary(state)
         return [
             MatchFinished(
                 imps_a=summary.imps_a,
