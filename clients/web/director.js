@@ -346,6 +346,8 @@ function matchTools(view) {
   const match = view.match;
   const id = "adjust-board";
   const chosen = Number(state.drafts.get(id) ?? match.boards[0]);
+  const options = match.boards.map((n) => h("option", { value: n, selected: n === chosen }, String(n)));
+  const boardField = h("label", { for: id }, "Board", h("select", { id, "data-draft": "" }, options));
   if (!isTeamMatch(match)) {
     // An artificial adjusted score is in team A's IMPs: without teams the director voids.
     return [
@@ -356,7 +358,7 @@ function matchTools(view) {
         h(
           "div",
           { class: "fields" },
-          h("label", { for: id }, "Board", h("select", { id, "data-draft": "" }, match.boards.map((n) => h("option", { value: n, selected: n === chosen }, String(n))))),
+          boardField,
           h("button", { type: "button", class: "danger", "data-director": "void" }, "Void the board"),
         ),
       ),
@@ -372,7 +374,7 @@ function matchTools(view) {
       h(
         "div",
         { class: "fields" },
-        h("label", { for: id }, "Board", h("select", { id, "data-draft": "" }, match.boards.map((n) => h("option", { value: n, selected: n === chosen }, String(n))))),
+        boardField,
       ),
       h(
         "div",

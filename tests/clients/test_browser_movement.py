@@ -250,29 +250,32 @@ async def test_a_player_follows_the_movement_to_a_new_seat(
     assert_no_script_errors(page)
 
 
-def my_turn_or_next_round(round_number: int) -> Callable[[PlayerView], PlayerView | None]:
+def my_turn_or(done: Callable[[PlayerView], bool]) -> Callable[[PlayerView], PlayerView | None]:
     """A predicate for :meth:`Client.wait_for`: the view once the player must act (a call,
-    a card, an answer to a claim) or the match has gone on past ``round_number``."""
+    a card, an answer to a claim), or once ``done`` says so or the match is over."""
 
     def check(view: PlayerView) -> PlayerView | None:
-        board = view.board
-        if view.round > round_number or view.match.finished:
+        if done(view) or view.match.finished:
             return view
-        if board is None or board.acting != view.seat:
-            return view if board is not None and "claim_answer" in board.actions else None
-        return view if board.legal else None
+        board = view.board
+        if board is None:
+            return None
+        if "claim_answer" in board.actions:
+            return view
+        return view if board.acting == view.seat and board.legal else None
 
     return check
 
 
-async def play_the_round(client: Client, round_number: int) -> None:
+async def play_passively(client: Client, done: Callable[[PlayerView], bool]) -> PlayerView:
     """A player driven from here passes, plays their first legal card (and dummy's) and
-    accepts claims until their table is done with ``round_number``."""
+    accepts claims until ``done`` says so of their view (or the match is over); returns
+    that view."""
     while True:
-        view = await client.wait_for(my_turn_or_next_round(round_number), timeout=WAIT_MS / 1000)
+        view = await client.wait_for(my_turn_or(done), timeout=WAIT_MS / 1000)
         board = view.board
-        if view.round > round_number or view.match.finished or board is None:
-            return
+        if done(view) or view.match.finished or board is None:
+            return view
         if "claim_answer" in board.actions:
             await client.answer_claim(True)
         elif board.phase == "auction":
@@ -317,7 +320,7 @@ async def test_a_player_waits_for_the_other_table_then_moves(
         await screenshots(page, "movement-waiting", show="#seating")
 
         # Table 2 plays its boards of round 1: round 2 starts at both tables.
-        await play_the_round(slow, 1)
+        await play_passively(slow, lambda view: view.round > 1)
         await at_seat(page, 2, 1, "E")
         await expect(waiting).to_have_count(0)
         await expect(page.locator("#move")).to_have_count(0)
@@ -396,36 +399,6 @@ async def test_a_team_of_four_shows_its_rounds_and_the_team_score(
     assert_no_script_errors(page)
 
 
-def my_turn_or_played_round(view: PlayerView) -> PlayerView | None:
-    """A predicate for :meth:`Client.wait_for`: the view once the player must act (a call,
-    a card, an answer to a claim) or their table has played the round."""
-    board = view.board
-    if view.played_round or view.match.finished:
-        return view
-    if board is None:
-        return None
-    if "claim_answer" in board.actions:
-        return view
-    return view if board.acting == view.seat and board.legal else None
-
-
-async def play_until_played_round(client: Client) -> PlayerView:
-    """A player driven from here passes, plays their first legal card (and dummy's) and
-    accepts claims until their table has played the round; returns that view."""
-    while True:
-        view = await client.wait_for(my_turn_or_played_round, timeout=WAIT_MS / 1000)
-        board = view.board
-        if view.played_round or view.match.finished or board is None:
-            return view
-        if "claim_answer" in board.actions:
-            await client.answer_claim(True)
-        elif board.phase == "auction":
-            await client.call("P")
-        else:
-            await client.play(board.legal[0])
-        await client.ping()
-
-
 HELD = {"format": "replay", "boards": 2, "stage_two": "director", "review_seconds": 0}
 """Replay duplicate whose stage 2 (round 2) waits for the director's start_round."""
 
@@ -481,7 +454,7 @@ async def test_a_player_is_told_the_round_waits_for_the_director(
         await expect(page.locator("#round-info")).to_have_attribute(
             "data-round", "1", timeout=WAIT_MS
         )
-        view = await play_until_played_round(north)
+        view = await play_passively(north, lambda view: view.played_round)
         # Stage 2 turns the boards one seat: player 1 holds West's cards at the same table.
         assert view.next_seat is not None
         assert (view.next_seat.round, view.next_seat.table, view.next_seat.seat) == (2, 1, "W")
