@@ -143,6 +143,9 @@ class Robot:
                     )
                 elif not self.client.is_connected:
                     await self.client.reconnect()
+                    # Look at the table afresh: an action cut short before it was sent is
+                    # decided again (one that was sent is in doubt, and sent again below).
+                    self._acted_at = -1
                 if self.client.in_doubt:
                     await self._resend()
                     if self.client.in_doubt:  # the store still cannot take it: wait, again

@@ -63,6 +63,7 @@ from protocol.messages import (
     Substituted,
     Welcome,
 )
+from server.fanout import HEARTBEAT, Fanout, stop
 from server.formats import analysed, boards_from_pbn, dealt_boards, robot_table_log
 from server.limits import (
     AddressBuckets,
@@ -98,6 +99,9 @@ MIN_FRAME_COST = 64
 ROBOT_HEADER = "X-Duplicate-Robot"
 """The request header by which the server's own robots pass the connection caps."""
 WELCOMED_KEPT = 100_000
+ROBOT_LEASE = 5 * HEARTBEAT
+"""Seconds a process's lease on playing a seat's robot lasts unless renewed (every
+heartbeat): after a process dies, another takes its robots over within about this."""
 """Tokens welcomed lately that the unknown-token throttle lets through (a bound)."""
 
 
@@ -296,6 +300,8 @@ class Server:
         """Digests of tokens welcomed lately: an address throttled for unknown tokens still
         gets in with one of these (a player behind the same router as an attacker)."""
         self.store = Store(redis)
+        self.fanout = Fanout(redis, self.store)
+        """This process among the others serving matches on the same store."""
         self.organiser_key = organiser_key
         self.host = host
         self.port = port
@@ -308,6 +314,7 @@ class Server:
         """The robot playing each (match id, seat key ``"1N"``), while it plays."""
         self.robot_players: list[Robot] = []
         """Every robot this server started (for inspection: a correct robot has no errors)."""
+        self._robot_keeper: asyncio.Task[None] | None = None
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -323,6 +330,7 @@ class Server:
         for handler in handlers:
             if not any(isinstance(f, RepeatedLogFilter) for f in handler.filters):
                 handler.addFilter(shared)
+        await self.fanout.start()
         self._server = await serve(
             self._handle,
             self.host,
@@ -337,14 +345,18 @@ class Server:
             self.public_url = f"http://{self.host}:{self.port}"
         log.info("serving on %s", self.public_url)
         await self.resume_robots()
+        self._robot_keeper = asyncio.create_task(self._keep_robots(), name="robot leases")
 
     async def close(self) -> None:
         # Stop the robots. A cancellation can be lost inside a wait that completes in the same
         # loop pass (asyncio on 3.11), so cancel again until each robot task has ended.
-        while self.robots:
-            for task in list(self.robots.values()):
-                task.cancel()
-            await asyncio.wait(list(self.robots.values()), timeout=1.0)
+        if self._robot_keeper is not None:
+            await stop(self._robot_keeper)
+        playing = list(self.robots)
+        await stop(*self.robots.values())
+        for match_id, seat in playing:  # another process may take them over at once
+            with contextlib.suppress(RedisError, OSError):
+                await self.store.release_robot(match_id, seat, self.fanout.process)
         if self._server is not None:
             self._server.close()
             try:
@@ -361,6 +373,7 @@ class Server:
             self._server = None
         for runtime in self.runtimes.values():
             await runtime.close()
+        await self.fanout.close()
 
     @property
     def ws_url(self) -> str:
@@ -704,9 +717,10 @@ class Server:
                 if logs is None:
                     raise ProtocolError(ErrorCode.BAD_TOKEN, "this link's match is not here")
                 runtime = await MatchRuntime.open(
-                    self.store, logs, presence_grace=self.presence_grace
+                    self.store, logs, presence_grace=self.presence_grace, fanout=self.fanout
                 )
-                await runtime.settle_presence()
+                await self.fanout.follow(match_id, runtime)
+                await runtime.settle_presence()  # after reading what came since the load
                 runtime.start_timers()
                 self.runtimes[match_id] = runtime
             return runtime
@@ -811,7 +825,7 @@ class Server:
         await self.store.create_match(config, grants, starts, robot_nonces, table2)
         log.info("match %s created: %s, %d boards", match_id, request.format, len(boards))
         if robot_nonces:
-            self._start_robots(config, robot_nonces)
+            await self._start_robots(config, robot_nonces)
         return MatchCreated(
             match_id=match_id,
             seats=seats,
@@ -837,7 +851,7 @@ class Server:
         if old is not None:
             old.cancel()
         if nonce is not None:
-            self._start_robots(runtime.config, {key: nonce})
+            await self._start_robots(runtime.config, {key: nonce})
         link = None if request.robot else f"{self.public_url}/play#{token}"
         return Substituted(
             player=player, table=request.table, seat=request.seat, link=link, ref=request.ref
@@ -870,13 +884,25 @@ class Server:
         digest = hmac.new(self.organiser_key.encode(), message, hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
-    def _start_robots(self, config: MatchConfig, nonces: dict[str, str]) -> None:
-        """Run a robot for each of a match's robot seats, through the protocol like anyone."""
+    async def _start_robots(self, config: MatchConfig, nonces: dict[str, str]) -> None:
+        """Run a robot for each of a match's robot seats that no other process plays, through
+        the protocol like anyone."""
         from clients.client import Link
         from clients.robot import Robot
 
         match_id = config.match_id
         for seat, nonce in sorted(nonces.items()):
+            if (match_id, seat) in self.robots:
+                continue
+            try:
+                mine = await self.store.claim_robot(
+                    match_id, seat, self.fanout.process, ROBOT_LEASE
+                )
+            except (RedisError, OSError) as error:
+                log.warning("robot %s %s not started: %s", match_id, seat, error)
+                continue
+            if not mine:
+                continue  # another process plays it
             token = self.robot_token(match_id, seat, nonce)
             self._robot_tokens.add(token)
             robot = Robot(
@@ -909,8 +935,33 @@ class Server:
             await robot.close()
 
     async def resume_robots(self) -> None:
-        """Start the robots of every stored match that has robots and is not over."""
+        """Start the robots of every stored match that has robots, is not over, and whose
+        robots no process plays (this one starting, or the one that played them stopped)."""
         for match_id, nonces in (await self.store.robot_matches()).items():
-            logs = await self.store.load(match_id)
-            if logs is not None:
-                self._start_robots(logs.config, nonces)
+            if all((match_id, seat) in self.robots for seat in nonces):
+                continue
+            config = await self.store.config(match_id)
+            if config is not None:
+                await self._start_robots(config, nonces)
+
+    async def _keep_robots(self) -> None:
+        """Every heartbeat, renew the leases on the robots this process plays (a robot whose
+        lease is gone stops: its seat was given away, or another process took it over after
+        this one stalled), and every few, take up the robots nobody plays."""
+        beats = 0
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            beats += 1
+            try:
+                playing = sorted(self.robots)
+                if playing:
+                    held = await self.store.renew_robots(playing, self.fanout.process, ROBOT_LEASE)
+                    for key, still in zip(playing, held, strict=True):
+                        task = self.robots.get(key)
+                        if not still and task is not None:
+                            log.info("robot %s %s: lease lost; stopping it", *key)
+                            task.cancel()
+                if beats % 2 == 0:
+                    await self.resume_robots()
+            except (RedisError, OSError) as error:
+                log.warning("robot leases: store unavailable: %s", error)

@@ -16,12 +16,11 @@ board's review when its time is up.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from redis.exceptions import RedisError
 
@@ -52,17 +51,19 @@ from protocol.messages import (
     WithdrawClaim,
     WithdrawConcession,
 )
+from server.fanout import stop
 from server.state import (
     EXTRA_EVENTS,
     MATCH_EVENTS,
     BoardState,
+    Checkpoint,
     Effect,
     MatchConfig,
     MatchState,
     StoredEvent,
     result_to_json,
 )
-from server.store import Appended, MatchLogs, ResultChange, Store
+from server.store import Appended, Conflict, MatchLogs, ResultChange, Store
 from server.views import (
     Player,
     Seated,
@@ -76,6 +77,9 @@ from server.views import (
     snapshot,
 )
 
+if TYPE_CHECKING:
+    from server.fanout import Fanout
+
 __all__ = [
     "RESUME_LIMIT",
     "MatchRuntime",
@@ -88,6 +92,12 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
+CONFLICT_RETRIES = 8
+"""How often an action is checked again after another process appended to its match first,
+before it is refused as ``unavailable`` (a table acts one seat at a time: rarely more than
+once)."""
 RESUME_LIMIT = 64
 """A viewer that missed more updates than this gets one snapshot instead of each of them."""
 
@@ -197,6 +207,8 @@ class Loaded:
     state: MatchState
     seq: dict[Viewer, int]
     acked: dict[tuple[Viewer, str], int]
+    last_id: str = "0-0"
+    """The store's id of the watchers' log's last entry folded."""
 
     @classmethod
     def of(cls, logs: MatchLogs) -> Loaded:
@@ -206,25 +218,37 @@ class Loaded:
         viewers += players_of(logs.config)
         seq: dict[Viewer, int] = dict.fromkeys(viewers, 0)
         acked: dict[tuple[Viewer, str], int] = {}
-        director = Watcher("director")
         state = fold(logs.config, logs.tables, ())
         for table, event in logs.watch:
             state.apply(table, event)
-            actor = None
-            if "id" in event:  # the director's match events (start_round) are theirs
-                actor = Watcher("director") if table == 0 else _actor(state, table, event)
-            for viewer in viewers if table == 0 else _audience(state, table):
-                if not receives(state, viewer, table, event):
-                    continue
-                seq[viewer] += 1
-                if actor == viewer:
-                    acked[(viewer, event["id"])] = seq[viewer]
-            fixed = event.get("fix") if event["type"] == "compared" else None
-            if fixed and "id" in fixed:
-                # The first comparison that carries the fix records it (a board compared
-                # again later carries it too).
-                acked.setdefault((director, fixed["id"]), seq[director])
-        return cls(logs.tables, logs.watch, state, seq, acked)
+            count(state, table, event, seq, acked)
+        return cls(logs.tables, logs.watch, state, seq, acked, logs.last_id)
+
+
+def count(
+    state: MatchState,
+    table: int,
+    event: StoredEvent,
+    seq: dict[Viewer, int],
+    acked: dict[tuple[Viewer, str], int],
+) -> None:
+    """Count a folded entry in the sequence numbers of the viewers who receive it, and
+    record the number at which its actor's update recorded an action's ``action_id``."""
+    actor = None
+    if "id" in event:  # the director's match events (start_round) are theirs
+        actor = Watcher("director") if table == 0 else _actor(state, table, event)
+    for viewer in seq if table == 0 else _audience(state, table):
+        if not receives(state, viewer, table, event):
+            continue
+        seq[viewer] += 1
+        if actor == viewer:
+            acked[(viewer, event["id"])] = seq[viewer]
+    fixed = event.get("fix") if event["type"] == "compared" else None
+    if fixed and "id" in fixed:
+        # The first comparison that carries the fix records it (a board compared again
+        # later carries it too).
+        director = Watcher("director")
+        acked.setdefault((director, fixed["id"]), seq[director])
 
 
 def regenerate(
@@ -259,8 +283,13 @@ class MatchRuntime:
         *,
         loaded: Loaded | None = None,
         presence_grace: float = 2.0,
+        fanout: Fanout | None = None,
     ) -> None:
         self.store = store
+        self.fanout = fanout
+        """This process among others on the store: where the news of other processes'
+        appends comes from, and where players' connections elsewhere are counted (None: this
+        process alone serves the match)."""
         self.config = logs.config
         self.lock = asyncio.Lock()
         self.subscribers: set[Subscriber] = set()
@@ -272,14 +301,25 @@ class MatchRuntime:
         self._generation = 0
         self._load(loaded or Loaded.of(logs))
         self._stale = False
+        self._news = 0
+        """The longest the store said the match's log is."""
+        self._reader: asyncio.Task[None] | None = None
+        self._counted: dict[int, tuple[int, int]] = {}
+        """Each player's connections here (and robots' among them) as last recorded in the
+        store."""
 
     @classmethod
     async def open(
-        cls, store: Store, logs: MatchLogs, *, presence_grace: float = 2.0
+        cls,
+        store: Store,
+        logs: MatchLogs,
+        *,
+        presence_grace: float = 2.0,
+        fanout: Fanout | None = None,
     ) -> MatchRuntime:
         """A runtime for ``logs``, folded off the event loop (a long log takes a while)."""
         loaded = await asyncio.to_thread(Loaded.of, logs)
-        return cls(store, logs, loaded=loaded, presence_grace=presence_grace)
+        return cls(store, logs, loaded=loaded, presence_grace=presence_grace, fanout=fanout)
 
     def _load(self, loaded: Loaded) -> None:
         self.tables = loaded.tables
@@ -287,17 +327,16 @@ class MatchRuntime:
         self.state = loaded.state
         self._seq = loaded.seq
         self._acked = loaded.acked
+        self.last_id = loaded.last_id
         self._generation += 1
 
     async def close(self) -> None:
         """Stop the review timers and the pending away marks (a stopped server's successor
         restarts the timers and marks every seat away)."""
         tasks = [task for _board, task in self._timers.values()] + list(self._away.values())
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        if self._reader is not None:
+            tasks.append(self._reader)
+        await stop(*tasks)
         self._timers.clear()
         self._away.clear()
 
@@ -339,6 +378,7 @@ class MatchRuntime:
         after = last_seq or 0
         async with self.lock:
             await self._ensure_fresh()
+            await self._pull()  # what other processes appended: the client may have seen it
             current = self.seq_of(viewer)
             if after > current:
                 raise ProtocolError(
@@ -356,6 +396,7 @@ class MatchRuntime:
         )
         async with self.lock:
             await self._ensure_fresh()
+            await self._pull()
             if generation != self._generation:
                 # The logs were read back from the store meanwhile: start again, simply.
                 frames = self._quick_catch_up(viewer, after)
@@ -379,6 +420,7 @@ class MatchRuntime:
             self.subscribers.discard(subscriber)
             subscriber.close()
             raise
+        await self._count_connections(subscriber.viewer)
 
     def _start_delivery(
         self, subscriber: Subscriber, welcome: Callable[[int], bytes], frames: list[bytes]
@@ -410,6 +452,7 @@ class MatchRuntime:
         after :attr:`presence_grace` seconds if it is still so then."""
         self.subscribers.discard(subscriber)
         viewer = subscriber.viewer
+        await self._count_connections(viewer)
         if not isinstance(viewer, Player) or any(s.viewer == viewer for s in self.subscribers):
             return
         pending = self._away.pop(viewer, None)
@@ -429,16 +472,54 @@ class MatchRuntime:
                 log.warning("match %s: presence not logged: %s", self.config.match_id, error)
 
     async def settle_presence(self) -> None:
-        """Mark away the seats the log says are connected but have no connection here (after
-        a restart, nobody is connected yet)."""
+        """Mark away the seats the log says are connected but have no connection here or
+        on another live process (after a restart, or when a process died)."""
         async with self.lock:
+            await self._ensure_fresh()
+            await self._pull()  # what other processes appended since the match was read
             for player in players_of(self.config):
                 if self.state.people[player.number].connected:
                     await self._note_presence(player)
 
+    async def _count_connections(self, viewer: Viewer) -> None:
+        """Record in the store how many connections a player has here, for the other
+        processes serving the match to know (a failure is logged: presence errs, no more)."""
+        if self.fanout is None or not isinstance(viewer, Player):
+            return
+        mine = [s for s in self.subscribers if s.viewer == viewer]
+        counted = (len(mine), sum(s.robot for s in mine))
+        if self._counted.get(viewer.number, (0, 0)) == counted:
+            return
+        self._counted[viewer.number] = counted
+        try:
+            await self.store.set_connections(
+                self.config.match_id, viewer.number, self.fanout.process, *counted
+            )
+        except (RedisError, OSError) as error:
+            self._counted.pop(viewer.number, None)
+            log.warning("match %s: connections not counted: %s", self.config.match_id, error)
+
+    async def _elsewhere(self, player: int) -> tuple[bool, bool]:
+        """Whether ``player`` has a connection on another live process, and a robot's."""
+        if self.fanout is None:
+            return False, False
+        try:
+            alive = await self.fanout.alive()
+            counts = await self.store.connections(self.config.match_id)
+        except (RedisError, OSError):
+            raise ProtocolError(
+                ErrorCode.UNAVAILABLE, "the match store is unavailable; try again"
+            ) from None
+        found = [
+            value
+            for (who, process), value in counts.items()
+            if who == player and process != self.fanout.process and process in alive
+        ]
+        return any(c for c, _r in found), any(r for _c, r in found)
+
     async def _note_presence(self, viewer: Viewer) -> None:
         """Log the seat's presence if it changed: connected while any connection of the seat
-        is here, a robot when one of them says so."""
+        is here or on another live process, a robot when one of them says so."""
         if not isinstance(viewer, Player):
             return
         mine = [s for s in self.subscribers if s.viewer == viewer]
@@ -447,19 +528,31 @@ class MatchRuntime:
         robot = any(s.robot for s in mine) or person.server_robot
         if (person.connected, person.robot) == (connected, robot):
             return
-        at = self._seated(viewer)
-        if self.state.presences(at.table, at.seat) >= PRESENCE_LIMIT:
-            # A connection that comes and goes without end grows the log no further this
-            # board: its seat shows as it was last noted until the next board.
-            return
-        event: StoredEvent = {
-            "type": "presence",
-            "seat": at.seat.letter,
-            "connected": connected,
-            "robot": robot,
-            "at": now_ms(),
-        }
-        await self._append(at.table, event, None)
+        if not connected or not robot:
+            there, robot_there = await self._elsewhere(viewer.number)
+            connected, robot = connected or there, robot or robot_there
+            if (person.connected, person.robot) == (connected, robot):
+                return
+
+        async def note() -> None:
+            person = self.state.people[viewer.number]
+            if (person.connected, person.robot) == (connected, robot):
+                return  # another process noted it meanwhile
+            at = self._seated(viewer)
+            if self.state.presences(at.table, at.seat) >= PRESENCE_LIMIT:
+                # A connection that comes and goes without end grows the log no further this
+                # board: its seat shows as it was last noted until the next board.
+                return
+            event: StoredEvent = {
+                "type": "presence",
+                "seat": at.seat.letter,
+                "connected": connected,
+                "robot": robot,
+                "at": now_ms(),
+            }
+            await self._append(at.table, event, None)
+
+        await self._retrying(note)
 
     def _seated(self, player: Player) -> Seated:
         """Where ``player`` sits now (every movement here seats every player every round)."""
@@ -484,8 +577,8 @@ class MatchRuntime:
             self._require_director(viewer)
         elif not self._stale:  # a stale state is read back first, under the lock
             self._check(viewer, action, *self._event_for(viewer, action))
-        async with self.lock:
-            await self._ensure_fresh()
+
+        async def attempt() -> tuple[int, bool]:
             if key is not None and key in self._acked:
                 return self._acked[key], True
             if isinstance(action, AdjustScore | VoidBoard):
@@ -499,6 +592,25 @@ class MatchRuntime:
             if key is not None:
                 self._acked[key] = seq
             return seq, False
+
+        async with self.lock:
+            return await self._retrying(attempt)
+
+    async def _retrying(self, attempt: Callable[[], Awaitable[T]]) -> T:
+        """Run ``attempt`` (under the lock) against the state as the store has it: when
+        another process appended to the match first, the attempt stored nothing; it runs
+        again on the state with those entries folded in (and may be refused now)."""
+        for _ in range(CONFLICT_RETRIES):
+            await self._ensure_fresh()
+            if self._news > len(self.watch):
+                await self._pull()  # announced already: no need to learn it by a conflict
+            try:
+                return await attempt()
+            except Conflict:
+                continue
+        raise ProtocolError(
+            ErrorCode.UNAVAILABLE, "the match is too busy to take this now; try again"
+        )
 
     def _check(
         self,
@@ -547,9 +659,11 @@ class MatchRuntime:
     ) -> int:
         """Apply ``event`` at ``table``, store it with what it entails, publish it; returns
         ``viewer``'s sequence number of the update recording it (0 without a viewer)."""
+        saved = self.state.checkpoint(table, event)
         try:
             effect = self.state.apply(table, event)
         except BridgeError as error:
+            self.state.restore(saved)
             raise wire_error(error, action) from None
         board = effect.board
         change = None
@@ -565,7 +679,7 @@ class MatchRuntime:
             change = self._change("assign", board, table, result)
         elif event["type"] == "release":
             starts = self.state.starts(event.get("at", now_ms()))
-        appended = await self._store(table, event, change, starts)
+        appended = await self._store(table, event, change, starts, saved)
         self._publish(table, event, effect)
         seq = 0 if viewer is None else self.seq_of(viewer)
         await self._after(appended)
@@ -614,7 +728,11 @@ class MatchRuntime:
         event: StoredEvent | None,
         change: ResultChange | None,
         starts: list[tuple[int, StoredEvent]],
+        saved: Checkpoint | None = None,
     ) -> Appended:
+        """Store what an event entails (``saved``: the state before the event, which it
+        holds already). On a conflict nothing was stored: the state is restored, the other
+        processes' entries are read, and :class:`Conflict` tells the caller to try again."""
         # From here the state may hold the event; until the store confirms it, a failure
         # leaves it unknown whether it was stored: reload before the next action.
         self._stale = True
@@ -627,14 +745,71 @@ class MatchRuntime:
                 starts,
                 len(self.config.boards),
                 self.config.tables,
+                expected=len(self.watch),
             )
+        except Conflict:
+            if saved is not None:
+                self.state.restore(saved)
+            self._stale = False
+            await self._pull()
+            raise
         except (RedisError, OSError) as error:
             log.warning("match %s: store unavailable: %s", self.config.match_id, error)
             raise ProtocolError(
                 ErrorCode.UNAVAILABLE, "the match store is unavailable; try again"
             ) from None
         self._stale = False
+        if appended.last_id:
+            self.last_id = appended.last_id
         return appended
+
+    async def _pull(self) -> None:
+        """Read the entries other processes appended to the match since the last one folded
+        here, fold them, and give each subscriber here its updates. (Under the lock.)"""
+        try:
+            entries, last_id = await self.store.entries_after(self.config.match_id, self.last_id)
+        except (RedisError, OSError):
+            self._stale = True  # read back whole once the store is there
+            raise ProtocolError(
+                ErrorCode.UNAVAILABLE, "the match store is unavailable; try again"
+            ) from None
+        for table, event in entries:
+            try:
+                effect = self.state.apply(table, event)
+            except BridgeError as error:
+                log.error("match %s: a stored entry does not fold: %s", self.config.match_id, error)
+                self._stale = True
+                return
+            self._publish(table, event, effect)
+            if event["type"] == "substitute":
+                # The director gave the seat to someone else (on another process): the old
+                # link's connections here close.
+                gone = _actor(self.state, table, event)
+                for subscriber in [s for s in self.subscribers if s.viewer == gone]:
+                    self.subscribers.discard(subscriber)
+                    subscriber.close()
+                await self._count_connections(gone)
+        self.last_id = last_id
+        if entries:
+            self._time_reviews()
+
+    def notify(self, length: int) -> None:
+        """The store says the match's log has ``length`` entries now: read those not folded
+        here yet, soon (once, however many notifications come meanwhile)."""
+        self._news = max(self._news, length)
+        if self._news > len(self.watch) and (self._reader is None or self._reader.done()):
+            self._reader = asyncio.create_task(self._read_news())
+
+    async def _read_news(self) -> None:
+        async with self.lock:
+            if self._news <= len(self.watch):
+                return  # this process's own append
+            try:
+                await self._ensure_fresh()
+                await self._pull()
+                await self._start_due()
+            except ProtocolError as error:
+                log.warning("match %s: news not read: %s", self.config.match_id, error)
 
     async def _after(self, appended: Appended, viewer: Viewer | None = None) -> int:
         """Fold and publish what the store appended after an event: the comparison, the end
@@ -660,14 +835,40 @@ class MatchRuntime:
         for table, board in ended:
             assert board.result is not None
             change = self._change("commit", board, table, result_to_json(board.result))
-            await self._after(await self._store(table, None, change, self.state.starts(now_ms())))
+
+            async def commit(table: int = table, change: ResultChange = change) -> None:
+                # Stored once however often tried (the script keeps the first result).
+                starts = self.state.starts(now_ms())
+                await self._after(await self._store(table, None, change, starts))
+
+            await self._follow_up(commit)
         if freed:
             # A voided or scored board needs no play: tables that waited for it (or played
             # it) go on.
-            for table, start in self.state.starts(now_ms()):
-                await self._append(table, start, None)
+            await self._start_due()
         self._time_reviews()
         return seq
+
+    async def _follow_up(self, attempt: Callable[[], Awaitable[None]]) -> None:
+        """What an action stored entails, tried again on conflict like the action (which is
+        stored already: a conflict here is not the actor's)."""
+        for _ in range(CONFLICT_RETRIES):
+            try:
+                await attempt()
+                return
+            except Conflict:
+                await self._ensure_fresh()
+        log.warning("match %s: too many conflicts to follow up an action", self.config.match_id)
+
+    async def _start_due(self) -> None:
+        """Start the boards due at every table (a director's decision freed them, or the
+        process that stored what made them due stopped before starting them)."""
+
+        async def start() -> None:
+            for table, event in self.state.starts(now_ms()):
+                await self._append(table, event, None)
+
+        await self._follow_up(start)
 
     # -- what each action logs -----------------------------------------------------------
 
@@ -785,7 +986,7 @@ class MatchRuntime:
         key = self.config.first_seat(player)
         async with self.lock:
             await self._ensure_fresh()
-            at = self._seated(Player(player))
+            self._seated(Player(player))  # they play this round: else refused here
             try:
                 await self.store.substitute(
                     self.config.match_id, int(key[0]), key[1], token, robot_nonce
@@ -797,13 +998,19 @@ class MatchRuntime:
             for subscriber in [s for s in self.subscribers if s.viewer == Player(player)]:
                 self.subscribers.discard(subscriber)
                 subscriber.close()
-            event: StoredEvent = {
-                "type": "substitute",
-                "seat": at.seat.letter,
-                "robot": robot_nonce is not None,
-                "at": now_ms(),
-            }
-            return await self._append(at.table, event, None, viewer)
+            await self._count_connections(Player(player))
+
+            async def log_it() -> int:
+                at = self._seated(Player(player))
+                event: StoredEvent = {
+                    "type": "substitute",
+                    "seat": at.seat.letter,
+                    "robot": robot_nonce is not None,
+                    "at": now_ms(),
+                }
+                return await self._append(at.table, event, None, viewer)
+
+            return await self._retrying(log_it)
 
     def board_record(self, viewer: Viewer, number: int) -> BoardRecord:
         """``get_board``: the board as the tables played it, as ``viewer`` may see it."""
@@ -837,15 +1044,20 @@ class MatchRuntime:
 
     async def _end_review(self, table: int, board: int, delay: float) -> None:
         await asyncio.sleep(delay)
-        async with self.lock:
+
+        async def end() -> None:
+            # Every process serving the match times the review: the first to end it does.
             current = self.state.tables[table].current
             if current is None or current.spec.number != board or not current.is_reviewing:
                 return
-            self._timers.pop(table, None)
+            event: StoredEvent = {"type": "review_over", "board": board, "at": now_ms()}
+            await self._append(table, event, None)
+
+        async with self.lock:
+            if self._timers.get(table, (None,))[0] == board:
+                del self._timers[table]
             try:
-                await self._ensure_fresh()
-                event: StoredEvent = {"type": "review_over", "board": board, "at": now_ms()}
-                await self._append(table, event, None)
+                await self._retrying(end)
             except ProtocolError as error:
                 log.warning(
                     "match %s: review of board %d not ended: %s", self.config.match_id, board, error
@@ -870,8 +1082,7 @@ class MatchRuntime:
         else:
             self.tables[table].append(event)
         self.watch.append((table, event))
-        for viewer in self._seq if table == 0 else _audience(self.state, table):
-            self._seq[viewer] += receives(self.state, viewer, table, event)
+        count(self.state, table, event, self._seq, self._acked)
         frames: dict[Viewer, bytes] = {}
         summary: MatchSummary | None = None  # the same for every viewer: made once
         for subscriber in list(self.subscribers):

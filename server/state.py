@@ -470,6 +470,20 @@ class Effect:
     abandoned: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    """What folding one event may change, as it was before: restored by
+    :meth:`MatchState.restore` when the event could not be stored."""
+
+    table: int
+    boards: list[BoardState]
+    chat: list[ChatEntry]
+    calls: list[DirectorCall]
+    people: dict[int, SeatState]
+    released: set[int]
+    finished: bool
+
+
 class MatchState:
     """A match folded from events: every table (as far as fed), the players, the
     comparisons."""
@@ -534,6 +548,42 @@ class MatchState:
             state.current.extras[seat] = state.current.extras.get(seat, 0) + 1
         return effect
 
+    def checkpoint(self, table: int, event: StoredEvent) -> Checkpoint:
+        """Keep what folding ``event`` at ``table`` (0: a match event that is not a
+        comparison) may change, and give the fold copies to change instead: the board the
+        event touches, the players. Cheap: one board is copied, the rest is shared."""
+        state = self.tables.get(table)
+        saved = Checkpoint(
+            table,
+            [] if state is None else list(state.boards),
+            [] if state is None else list(state.chat),
+            [] if state is None else list(state.calls),
+            self.people,
+            set(self.released),
+            self.finished,
+        )
+        self.people = {number: copy.copy(person) for number, person in self.people.items()}
+        if state is not None and state.boards:
+            touched = state.board(event["board"]) if event["type"] == "assign" else None
+            index = next(
+                (i for i, board in enumerate(state.boards) if board is touched),
+                len(state.boards) - 1,
+            )
+            board = state.boards[index]
+            state.boards[index] = copy.deepcopy(board, {id(board.spec): board.spec})
+        return saved
+
+    def restore(self, saved: Checkpoint) -> None:
+        """Undo the fold of the event since :meth:`checkpoint`."""
+        state = self.tables.get(saved.table)
+        if state is not None:
+            state.boards[:] = saved.boards
+            state.chat[:] = saved.chat
+            state.calls[:] = saved.calls
+        self.people = saved.people
+        self.released = saved.released
+        self.finished = saved.finished
+
     def check(self, table: int, event: StoredEvent) -> None:
         """Raise the :class:`BridgeError` that :meth:`apply` would raise for a player's event
         at ``table`` now, changing nothing: the event is tried on a scratch copy of the
@@ -548,9 +598,13 @@ class MatchState:
         scratch.finished = self.finished
         scratch.people = copy.deepcopy(self.people)
         scratch.released = self.released
+        current = source.current
         scratch.tables = {
             table: TableState(
-                table, boards=[] if source.current is None else [copy.deepcopy(source.current)]
+                table,
+                boards=[]
+                if current is None
+                else [copy.deepcopy(current, {id(current.spec): current.spec})],
             )
         }
         scratch.apply(table, event)

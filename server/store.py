@@ -28,22 +28,31 @@ publishes the board's comparison again when they change a compared board.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
 from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 from server.state import MatchConfig, StoredEvent
 
-__all__ = ["APPEND_SCRIPT", "Appended", "Grant", "Store"]
+__all__ = ["APPEND_SCRIPT", "Appended", "Grant", "Store", "StoreClient"]
+
+StoreClient = Redis | RedisCluster
+"""A client of one Redis, or of a Redis Cluster: a match's keys share a hash slot, and no
+command or transaction spans two matches or a match and a token."""
 
 MATCHES_KEY = "duplicate:matches"
+PROCESSES_KEY = "duplicate:processes"
 TOKEN_PREFIX = "duplicate:token:"
 ROBOT_MATCHES_KEY = "duplicate:robot-matches"
 
-# KEYS: 1 watchers' log, 2 results, 3 swings, 3 + n table n's log (tables 1..N)
+# KEYS: 1 watchers' log, 2 results, 3 swings, 4 the match's news channel (a shard channel:
+#       named as a key so that a cluster runs the script where the match lives), 4 + n
+#       table n's log (tables 1..N)
 # ARGV: 1 table ("1".."N"; "0" for none), 2 the table's event JSON ("" for none),
 #       3 what happens to a result: "" nothing, "commit" (a table is done with a board:
 #       store its result, maybe compare), "assign" (the director replaced a stored result),
@@ -51,20 +60,28 @@ ROBOT_MATCHES_KEY = "duplicate:robot-matches"
 #       4 the board number, 5 the result JSON (commit, assign) or the fix JSON ("" for
 #       none), 6 the boards to start next: JSON [[table, start event JSON], ...],
 #       7 number of boards, 8 the results field of the play committed or assigned,
-#       9 how many plays the board has, then for each: its results field, round, table
+#       9 how many plays the board has, 10 the length of the watchers' log the caller
+#       checked the action against, then for each play: its results field, round, table
+# Returns {comparison JSON or '', 1 if the match finished, the watchers' log's length, the
+# id of its last entry}; or, when the log is no longer at the length the caller checked
+# against (another process appended meanwhile), {'', -1, its length, ''}, appending nothing.
 APPEND_SCRIPT = """
-local watch, results, swings = KEYS[1], KEYS[2], KEYS[3]
+local watch, results, swings, news = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local table_no, op, board, payload = ARGV[1], ARGV[3], ARGV[4], ARGV[5]
 local mine, plays = ARGV[8], tonumber(ARGV[9])
+local length = redis.call('XLEN', watch)
+if length ~= tonumber(ARGV[10]) then return {'', -1, length, ''} end
+local last = ''
 local function add(where, event)
   if where == '0' then
-    for i = 4, #KEYS do redis.call('XADD', KEYS[i], '*', 'e', event) end
+    for i = 5, #KEYS do redis.call('XADD', KEYS[i], '*', 'e', event) end
   else
-    redis.call('XADD', KEYS[3 + tonumber(where)], '*', 'e', event)
+    redis.call('XADD', KEYS[4 + tonumber(where)], '*', 'e', event)
   end
-  redis.call('XADD', watch, '*', 't', where, 'e', event)
+  last = redis.call('XADD', watch, '*', 't', where, 'e', event)
+  length = length + 1
 end
-local function play(i) return ARGV[7 + 3 * i], ARGV[8 + 3 * i], ARGV[9 + 3 * i] end
+local function play(i) return ARGV[8 + 3 * i], ARGV[9 + 3 * i], ARGV[10 + 3 * i] end
 local compared, finished = '', 0
 local function compare()
   local parts = {}
@@ -107,7 +124,21 @@ elseif op == 'fix' then
   compare()
 end
 for _, start in ipairs(cjson.decode(ARGV[6])) do add(tostring(start[1]), start[2]) end
-return {compared, finished}
+if last ~= '' then redis.call('SPUBLISH', news, length .. ' ' .. last) end
+return {compared, finished, length, last}
+"""
+
+
+RENEW_SCRIPT = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+"""
+"""Extend a lease (KEYS[1]) by ARGV[2] ms if process ARGV[1] holds it."""
+RELEASE_SCRIPT = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
 """
 
 
@@ -150,13 +181,25 @@ class ResultChange:
 @dataclass(frozen=True, slots=True)
 class Appended:
     """What one append put in the logs, in order: the event, then maybe the comparison and
-    the end of the match, then the boards started next (table, start event)."""
+    the end of the match, then the boards started next (table, start event); and where the
+    watchers' log stands after it: its length and the id of its last entry."""
 
     table: int
     event: StoredEvent | None
     compared: StoredEvent | None
     finished: bool
     starts: tuple[tuple[int, StoredEvent], ...] = ()
+    length: int = 0
+    last_id: str = ""
+
+
+class Conflict(Exception):
+    """The match's log grew since the caller read it (another process appended): nothing
+    was appended; read the new entries, check again."""
+
+    def __init__(self, length: int) -> None:
+        super().__init__(f"the match's log is at {length} entries now")
+        self.length = length
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +209,8 @@ class MatchLogs:
     config: MatchConfig
     tables: dict[int, list[StoredEvent]]
     watch: list[tuple[int, StoredEvent]]
+    last_id: str = "0-0"
+    """The id of the watchers' log's last entry read (to read on from there)."""
 
 
 def token_key(token: str) -> str:
@@ -177,9 +222,19 @@ def _keys(match_id: str, tables: tuple[int, ...]) -> list[str]:
     """The keys the append script touches: the watchers' log, the results, the swings and
     each table's log (tables numbered from 1)."""
     tag = f"{{m:{match_id}}}"
-    return [f"{tag}:watch", f"{tag}:results", f"{tag}:swings"] + [
+    return [f"{tag}:watch", f"{tag}:results", f"{tag}:swings", news_channel(match_id)] + [
         _table_key(match_id, table) for table in tables
     ]
+
+
+def news_channel(match_id: str) -> str:
+    """The shard channel on which every append to the match is announced (``LENGTH ID``: the
+    watchers' log's length and last entry after it), in the match's hash slot."""
+    return f"{{m:{match_id}}}:news"
+
+
+def _robot_lease(match_id: str, seat: str) -> str:
+    return f"{{m:{match_id}}}:robot:{seat}"
 
 
 def _table_key(match_id: str, table: int) -> str:
@@ -191,11 +246,13 @@ def _dumps(event: StoredEvent) -> str:
 
 
 class Store:
-    """The match store over one Redis connection pool."""
+    """The match store over one Redis connection pool (or a cluster's)."""
 
-    def __init__(self, redis: Redis) -> None:
+    def __init__(self, redis: StoreClient) -> None:
         self.redis = redis
         self._append = redis.register_script(APPEND_SCRIPT)
+        self._renew = redis.register_script(RENEW_SCRIPT)
+        self._release = redis.register_script(RELEASE_SCRIPT)
 
     async def create_match(
         self,
@@ -212,10 +269,10 @@ class Store:
         has finished that board and the comparison is published."""
         match_id = config.match_id
         tag = f"{{m:{match_id}}}"
+        # The match's keys in one transaction (one hash slot), then what points to it: a
+        # token never names a match that is not there.
         async with self.redis.pipeline(transaction=True) as pipe:
             pipe.set(f"{tag}:config", config.to_json())
-            for token, grant in grants.items():
-                pipe.set(token_key(token), json.dumps(grant_to_json(grant)))
             for table, start in starts:
                 pipe.xadd(_table_key(match_id, table), {"e": _dumps(start)})
                 pipe.xadd(f"{tag}:watch", {"t": str(table), "e": _dumps(start)})
@@ -228,9 +285,13 @@ class Store:
             for token, grant in grants.items():
                 if grant.role == "player":
                     pipe.hset(f"{tag}:seats", f"{grant.table}{grant.seat}", token_key(token))
+            for seat, nonce in (robot_nonces or {}).items():
+                pipe.hset(f"{tag}:robots", seat, nonce)
+            await pipe.execute()
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for token, grant in grants.items():
+                pipe.set(token_key(token), json.dumps(grant_to_json(grant)))
             if robot_nonces:
-                for seat, nonce in robot_nonces.items():
-                    pipe.hset(f"{tag}:robots", seat, nonce)
                 pipe.sadd(ROBOT_MATCHES_KEY, config.match_id)
             pipe.sadd(MATCHES_KEY, config.match_id)
             await pipe.execute()
@@ -245,38 +306,112 @@ class Store:
         tag = f"{{m:{match_id}}}"
         key = f"{table}{seat}"
         old = await self.redis.hget(f"{tag}:seats", key)
+        lease = _robot_lease(match_id, key)
         revoked = Grant(match_id, "revoked", table, seat)
+        # The old token stops first; then the seat's keys (one hash slot) change together;
+        # then the new token works.
+        if old is not None:
+            old_key = old.decode() if isinstance(old, bytes) else str(old)
+            await self.redis.set(old_key, json.dumps(grant_to_json(revoked)))
         async with self.redis.pipeline(transaction=True) as pipe:
-            if old is not None:
-                old_key = old.decode() if isinstance(old, bytes) else str(old)
-                pipe.set(old_key, json.dumps(grant_to_json(revoked)))
-            pipe.set(
-                token_key(token), json.dumps(grant_to_json(Grant(match_id, "player", table, seat)))
-            )
             pipe.hset(f"{tag}:seats", key, token_key(token))
+            pipe.delete(lease)  # whichever process plays the seat's robot now stops
             if robot_nonce is not None:
                 pipe.hset(f"{tag}:robots", key, robot_nonce)
-                pipe.sadd(ROBOT_MATCHES_KEY, match_id)
             else:
                 pipe.hdel(f"{tag}:robots", key)
             await pipe.execute()
+        if robot_nonce is not None:
+            await self.redis.sadd(ROBOT_MATCHES_KEY, match_id)
+        await self.redis.set(
+            token_key(token), json.dumps(grant_to_json(Grant(match_id, "player", table, seat)))
+        )
+
+    # -- processes and where players are connected ---------------------------------------
+
+    async def heartbeat(self, process: str, now: float) -> None:
+        """Note that ``process`` is alive at ``now`` (seconds since the epoch)."""
+        await self.redis.zadd(PROCESSES_KEY, {process: now})
+
+    async def processes(self, since: float) -> set[str]:
+        """The processes whose last heartbeat was at ``since`` or later; older ones are
+        forgotten."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.zremrangebyscore(PROCESSES_KEY, "-inf", f"({since - 3600}")
+            pipe.zrangebyscore(PROCESSES_KEY, since, "+inf")
+            _removed, alive = await pipe.execute()
+        return {p.decode() if isinstance(p, bytes) else str(p) for p in alive}
+
+    async def forget_process(self, process: str) -> None:
+        """``process`` stopped: it is no longer alive."""
+        await self.redis.zrem(PROCESSES_KEY, process)
+
+    async def set_connections(
+        self, match_id: str, player: int, process: str, connections: int, robots: int
+    ) -> None:
+        """Record how many connections ``player`` has on ``process`` (``robots`` of them
+        programs playing by themselves)."""
+        key, field = f"{{m:{match_id}}}:online", f"{player}:{process}"
+        if connections:
+            await self.redis.hset(key, field, f"{connections} {robots}")
+        else:
+            await self.redis.hdel(key, field)
+
+    async def connections(self, match_id: str) -> dict[tuple[int, str], tuple[int, int]]:
+        """Each (player, process)'s connections and robots' connections, as recorded."""
+        raw = cast(dict[bytes, bytes], await self.redis.hgetall(f"{{m:{match_id}}}:online"))
+        found = {}
+        for field, value in raw.items():
+            player, process = field.decode().split(":", 1)
+            connections, robots = value.split()
+            found[(int(player), process)] = (int(connections), int(robots))
+        return found
 
     async def robot_matches(self) -> dict[str, dict[str, str]]:
         """The robots' seat nonces (``"1N"`` -> nonce) of every match with robots not over."""
+        match_ids = sorted(
+            raw.decode() if isinstance(raw, bytes) else str(raw)
+            for raw in await self.redis.smembers(ROBOT_MATCHES_KEY)
+        )
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in match_ids:
+                tag = f"{{m:{match_id}}}"
+                pipe.xrevrange(f"{tag}:t1:events", count=1)
+                pipe.hgetall(f"{tag}:robots")
+            read = await pipe.execute()
         found: dict[str, dict[str, str]] = {}
-        for raw in await self.redis.smembers(ROBOT_MATCHES_KEY):
-            match_id = raw.decode() if isinstance(raw, bytes) else str(raw)
-            tag = f"{{m:{match_id}}}"
-            last = cast(
-                list[tuple[bytes, dict[bytes, bytes]]],
-                await self.redis.xrevrange(f"{tag}:t1:events", count=1),
-            )
+        for i, match_id in enumerate(match_ids):
+            last = cast(list[tuple[bytes, dict[bytes, bytes]]], read[2 * i])
             if last and json.loads(last[0][1][b"e"])["type"] == "finished":
                 await self.redis.srem(ROBOT_MATCHES_KEY, match_id)
                 continue
-            tokens = cast(dict[bytes, bytes], await self.redis.hgetall(f"{tag}:robots"))
+            tokens = cast(dict[bytes, bytes], read[2 * i + 1])
             found[match_id] = {k.decode(): v.decode() for k, v in tokens.items()}
         return found
+
+    async def claim_robot(self, match_id: str, seat: str, process: str, ttl: float) -> bool:
+        """Take the lease on playing the robot of ``seat`` (``"1N"``) for ``ttl`` seconds, if
+        no process holds it: the robot of a seat plays in one process at a time."""
+        key = _robot_lease(match_id, seat)
+        return bool(await self.redis.set(key, process, nx=True, px=int(ttl * 1000)))
+
+    async def renew_robots(
+        self, seats: list[tuple[str, str]], process: str, ttl: float
+    ) -> list[bool]:
+        """Extend the leases ``process`` holds on the robots of ``seats`` (match id, seat);
+        False where it holds it no more (the seat was given away, or it expired)."""
+        # Each on its own (a cluster runs no script in a pipeline), all at once.
+        done = await asyncio.gather(
+            *(
+                self._renew(keys=[_robot_lease(match_id, seat)], args=[process, int(ttl * 1000)])
+                for match_id, seat in seats
+            )
+        )
+        return [bool(held) for held in done]
+
+    async def release_robot(self, match_id: str, seat: str, process: str) -> None:
+        """Give up the lease on a seat's robot (this process stops)."""
+        await self._release(keys=[_robot_lease(match_id, seat)], args=[process])
 
     async def grant(self, token: str) -> Grant | None:
         """What ``token`` speaks for, or None for an unknown token."""
@@ -300,9 +435,11 @@ class Store:
         starts: list[tuple[int, StoredEvent]],
         boards: int,
         tables: tuple[int, ...],
+        expected: int,
     ) -> Appended:
         """Append a table's event (or none) atomically with what it entails for the hidden
-        results and the boards to start next (see :data:`APPEND_SCRIPT`)."""
+        results and the boards to start next (see :data:`APPEND_SCRIPT`), if the watchers'
+        log still has ``expected`` entries; else raise :class:`Conflict`, appending nothing."""
         plays: list[str] = []
         if change is not None:
             for round_number, at in change.plays:
@@ -321,14 +458,24 @@ class Store:
                 if change is None or change.play is None
                 else play_field(change.board, *change.play),
                 str(len(plays) // 3),
+                str(expected),
                 *plays,
             ],
         )
-        compared_raw, finished = reply
-        if isinstance(compared_raw, bytes):
-            compared_raw = compared_raw.decode()
+        compared_raw, finished, length, last_id = (
+            item.decode() if isinstance(item, bytes) else item for item in reply
+        )
+        if finished == -1:
+            raise Conflict(int(length))
         compared = json.loads(compared_raw) if compared_raw else None
-        return Appended(table, event, compared, bool(finished), tuple(starts))
+        return Appended(
+            table, event, compared, bool(finished), tuple(starts), int(length), str(last_id)
+        )
+
+    async def config(self, match_id: str) -> MatchConfig | None:
+        """A match's config, or None for a match not stored."""
+        raw = await self.redis.get(f"{{m:{match_id}}}:config")
+        return None if raw is None else MatchConfig.from_json(raw)
 
     async def load(self, match_id: str) -> MatchLogs | None:
         """Read a match back: its config and its three logs, in order. (In a robot-table
@@ -338,19 +485,43 @@ class Store:
         if raw is None:
             return None
         config = MatchConfig.from_json(raw)
-        tables = {}
-        for number in config.tables:
-            key = _table_key(match_id, number)
-            tables[number] = [json.loads(fields[b"e"]) for fields in await self._entries(key)]
-        watch = [
-            (int(fields[b"t"]), json.loads(fields[b"e"]))
-            for fields in await self._entries(f"{{m:{match_id}}}:watch")
-        ]
-        return MatchLogs(config, tables, watch)
+        # One transaction: the logs as they stood at one moment (other processes append).
+        async with self.redis.pipeline(transaction=True) as pipe:
+            for number in config.tables:
+                pipe.xrange(_table_key(match_id, number))
+            pipe.xrange(f"{tag}:watch")
+            read = cast(list[list[tuple[bytes, dict[bytes, bytes]]]], await pipe.execute())
+        tables = {
+            number: [json.loads(fields[b"e"]) for _id, fields in entries]
+            for number, entries in zip(config.tables, read, strict=False)
+        }
+        watch = read[-1]
+        last_id = watch[-1][0].decode() if watch else "0-0"
+        return MatchLogs(config, tables, _watch_entries(watch), last_id)
 
-    async def _entries(self, key: str) -> list[dict[bytes, bytes]]:
-        entries = cast(list[tuple[bytes, dict[bytes, bytes]]], await self.redis.xrange(key))
-        return [fields for _, fields in entries]
+    async def entries_after(
+        self, match_id: str, last_id: str
+    ) -> tuple[list[tuple[int, StoredEvent]], str]:
+        """The watchers' log's entries after the one with id ``last_id``, and the id of the
+        last of them (``last_id`` when there is none)."""
+        read = cast(
+            list[tuple[bytes, dict[bytes, bytes]]],
+            await self.redis.xrange(f"{{m:{match_id}}}:watch", min=f"({last_id}"),
+        )
+        return _watch_entries(read), read[-1][0].decode() if read else last_id
+
+    async def log_lengths(self, match_ids: list[str]) -> list[int]:
+        """How many entries each match's watchers' log has (one round trip for all)."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for match_id in match_ids:
+                pipe.xlen(f"{{m:{match_id}}}:watch")
+            return [int(n) for n in await pipe.execute()]
+
+
+def _watch_entries(
+    read: list[tuple[bytes, dict[bytes, bytes]]],
+) -> list[tuple[int, StoredEvent]]:
+    return [(int(fields[b"t"]), json.loads(fields[b"e"])) for _id, fields in read]
 
 
 def grant_to_json(grant: Grant) -> dict[str, Any]:

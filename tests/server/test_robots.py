@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import sys
@@ -22,9 +23,11 @@ from bridge import (
 )
 from bridge.pbn import parse_games
 from clients.client import Client
+from clients.robot import Robot
 from protocol.messages import BoardCompared, Update, WatchView
 from robots.table2 import play_robot_table
 from server.app import Server
+from server.views import Player
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import (
     audit_player_frame,
@@ -33,6 +36,7 @@ from tests.server.harness import (
     one_board,
     play_cards,
     player_updates,
+    stored_events,
 )
 
 
@@ -234,3 +238,44 @@ async def test_duplicate_bot_plays_a_seat_from_its_link(server: Server) -> None:
     final = await director.wait_for(lambda v: v if v.match.finished else None)
     assert len(final.match.comparisons) == 1
     await director.close()
+
+
+@pytest.mark.asyncio
+async def test_a_robot_cut_off_while_it_thinks_acts_once_back(redis: Redis) -> None:
+    # North deals: its robot thinks half a second, and its connection drops meanwhile. The
+    # call it meant to make was never sent: back, it decides again (it must not wait for an
+    # answer to an action that never left, nor for an update: back within the presence
+    # grace, nothing at the table changed).
+    await forget_earlier_robots(redis)
+    server = Server(redis, ORGANISER_KEY, robot_delay=0, presence_grace=5.0)
+    await server.start()
+    created = await create(server, boards=1, deals_pbn=one_board(), spectators="off")
+    link = next(s.link for s in created.seats if (s.table, s.seat) == (1, "N"))
+    assert link is not None
+    robot = Robot(link, name="thinking robot", delay=0.5)
+    running = asyncio.create_task(robot.run())
+    try:
+        async with asyncio.timeout(10):
+            while robot.client is None or robot.client.view is None:
+                await asyncio.sleep(0.01)
+            north = Player(server.runtimes[created.match_id].config.player_of("1N"))
+            while not (
+                found := [
+                    c
+                    for c in server.connections
+                    if c.subscriber is not None and c.subscriber.viewer == north
+                ]
+            ):
+                await asyncio.sleep(0.01)
+            found[0].drop("the test cuts the robot off while it thinks")
+            while not await stored_events(redis, created.match_id, 1, "call"):
+                await asyncio.sleep(0.05)
+        (call,) = await stored_events(redis, created.match_id, 1, "call")
+        assert call["seat"] == "N"
+        assert robot.errors == []
+    finally:
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+        await robot.close()
+        await server.close()

@@ -11,7 +11,7 @@ from redis.asyncio import Redis
 
 from bridge.formats import individual
 from server.redis_process import RedisProcess
-from server.store import ResultChange, Store
+from server.store import Appended, Conflict, ResultChange, Store, StoredEvent
 
 RESULT_1 = {
     "contract": "4S",
@@ -60,6 +60,27 @@ def play(result: dict[str, object], table: int, round_number: int = 1) -> dict[s
     return {"round": round_number, "table": table, "result": result}
 
 
+async def append(
+    store: Store,
+    match_id: str,
+    table: int,
+    change: ResultChange,
+    boards: int,
+    tables: tuple[int, ...],
+    starts: list[tuple[int, StoredEvent]] | None = None,
+) -> Appended:
+    """Append a card and ``change`` as a server process does: checked against the log's
+    length it read, read again and retried when another process appended first."""
+    while True:
+        expected = await store.redis.xlen(f"{{m:{match_id}}}:watch")
+        try:
+            return await store.append(
+                match_id, table, CARD, change, starts or [], boards, tables, expected
+            )
+        except Conflict:
+            continue
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("plays", [TWO_TABLES, THREE_TABLES], ids=["two tables", "three tables"])
 async def test_each_board_compared_once_however_close_the_tables_finish(
@@ -75,7 +96,7 @@ async def test_each_board_compared_once_however_close_the_tables_finish(
 
     async def finish(table: int, board: int) -> bool:
         change = commit(board, results[table], table, plays)
-        appended = await stores[table].append(match_id, table, CARD, change, [], boards, tables)
+        appended = await append(stores[table], match_id, table, change, boards, tables)
         return appended.compared is not None
 
     outcomes = await asyncio.gather(
@@ -101,16 +122,16 @@ async def test_each_board_compared_once_however_close_the_tables_finish(
 async def test_a_result_is_stored_once_and_hidden_until_the_other_table(redis: Redis) -> None:
     store = Store(redis)
     match_id = secrets.token_hex(8)
-    first = await store.append(match_id, 1, CARD, commit(1, RESULT_1, 1), [], 4, (1, 2))
+    first = await append(store, match_id, 1, commit(1, RESULT_1, 1), 4, (1, 2))
     assert first.compared is None
     # The same table finishing the same board again cannot overwrite or publish anything.
-    again = await store.append(match_id, 1, CARD, commit(1, RESULT_2, 1), [], 4, (1, 2))
+    again = await append(store, match_id, 1, commit(1, RESULT_2, 1), 4, (1, 2))
     assert again.compared is None
     tag = f"{{m:{match_id}}}"
     assert json.loads(await redis.hget(f"{tag}:results", "1:1")) == RESULT_1
     assert await redis.xlen(f"{tag}:swings") == 0
     start = {"type": "start", "board": 2, "round": 1}
-    second = await store.append(match_id, 2, CARD, commit(1, RESULT_2, 2), [(2, start)], 4, (1, 2))
+    second = await append(store, match_id, 2, commit(1, RESULT_2, 2), 4, (1, 2), [(2, start)])
     assert second.compared == {
         "type": "compared",
         "board": 1,
@@ -135,17 +156,15 @@ async def test_three_tables_reveal_nothing_until_the_third_finishes(redis: Redis
     tag = f"{{m:{match_id}}}"
     tables = (1, 2, 3)
     for table, result in ((3, RESULT_3), (1, RESULT_1)):
-        appended = await store.append(
-            match_id, table, CARD, commit(1, result, table, THREE_TABLES), [], 11, tables
+        appended = await append(
+            store, match_id, table, commit(1, result, table, THREE_TABLES), 11, tables
         )
         assert appended.compared is None
     # Two tables done: no log, no swing and no reply carries either result.
     assert await redis.xlen(f"{tag}:swings") == 0
     for key in [f"{tag}:watch"] + [f"{tag}:t{t}:events" for t in tables]:
         assert all(e["type"] == "card" for e in await entries(redis, key)), key
-    last = await store.append(
-        match_id, 2, CARD, commit(1, RESULT_2, 2, THREE_TABLES), [], 11, tables
-    )
+    last = await append(store, match_id, 2, commit(1, RESULT_2, 2, THREE_TABLES), 11, tables)
     assert last.compared is not None
     assert last.compared["plays"] == [play(RESULT_1, 1), play(RESULT_2, 2), play(RESULT_3, 3)]
     for table in tables:
@@ -161,9 +180,40 @@ async def test_a_board_replayed_at_one_table_keeps_both_results(redis: Redis) ->
     match_id = secrets.token_hex(8)
     plays = ((1, 1), (2, 1))
     change = ResultChange("commit", 1, RESULT_1, plays, (1, 1))
-    assert (await store.append(match_id, 1, CARD, change, [], 1, (1,))).compared is None
+    assert (await append(store, match_id, 1, change, 1, (1,))).compared is None
     change = ResultChange("commit", 1, RESULT_2, plays, (2, 1))
-    again = await store.append(match_id, 1, CARD, change, [], 1, (1,))
+    again = await append(store, match_id, 1, change, 1, (1,))
     assert again.compared is not None
     assert again.compared["plays"] == [play(RESULT_1, 1, 1), play(RESULT_2, 1, 2)]
     assert again.finished
+
+
+@pytest.mark.asyncio
+async def test_an_append_checked_against_an_old_length_appends_nothing(redis: Redis) -> None:
+    store = Store(redis)
+    match_id = secrets.token_hex(8)
+    tag = f"{{m:{match_id}}}"
+    pubsub = redis.pubsub()
+    await pubsub.ssubscribe(f"{tag}:news")
+    first = await store.append(match_id, 1, CARD, None, [], 4, (1, 2), 0)
+    assert (first.length, first.last_id) == (1, (await redis.xrange(f"{tag}:watch"))[0][0].decode())
+    # Another process read the log before that append: its action is refused, nothing stored.
+    with pytest.raises(Conflict) as refused:
+        await store.append(match_id, 2, CARD, commit(1, RESULT_2, 2), [], 4, (1, 2), 0)
+    assert refused.value.length == 1
+    assert await redis.xlen(f"{tag}:watch") == 1
+    assert await redis.xlen(f"{tag}:t2:events") == 0
+    assert not await redis.hexists(f"{tag}:results", "1:2")
+    # Read again, it goes in; every append was announced once, with the log's new length.
+    again = await store.append(match_id, 2, CARD, commit(1, RESULT_2, 2), [], 4, (1, 2), 1)
+    assert again.length == 2
+    news = []
+    async with asyncio.timeout(5):
+        while (message := await pubsub.get_message(timeout=0.5)) is not None or len(news) < 2:
+            if message is not None and message["type"] == "smessage":
+                news.append(message["data"].decode())
+    assert news == [f"1 {first.last_id}", f"2 {again.last_id}"]
+    entries_after, last = await store.entries_after(match_id, first.last_id)
+    assert entries_after == [(2, CARD)]
+    assert last == again.last_id
+    await pubsub.aclose()  # type: ignore[no-untyped-call]

@@ -1,0 +1,184 @@
+"""Delivery across processes: any process may serve any connection of any match.
+
+Every append to a match is announced by the append script itself on the match's shard
+channel (:func:`server.store.news_channel`), with the length its log has after it. A process
+that holds a match (:class:`server.matches.MatchRuntime`) subscribes to that channel; on news
+of entries it has not folded, the runtime reads them from the store (``XRANGE`` from its last
+id), folds them and gives its own viewers their updates. A notification lost (Redis
+restarted, the subscription dropped) costs only time: every few seconds the lengths of all
+held matches' logs are compared with what the runtimes folded.
+
+Each process also says in the store that it is alive (a heartbeat in a sorted set), so that
+a player's connections on other processes count for their presence, and connections counted
+by a process that died do not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
+from redis.exceptions import RedisError
+
+from server.store import Store, news_channel
+
+__all__ = ["HEARTBEAT", "Fanout", "Follower", "stop"]
+
+log = logging.getLogger(__name__)
+
+HEARTBEAT = 2.0
+"""Seconds between a process's heartbeats, and between its looks at the logs' lengths."""
+ALIVE_FOR = 10.0
+"""Seconds after its last heartbeat that a process counts as alive."""
+LISTEN_TIMEOUT = 1.0
+
+
+class Follower(Protocol):
+    """What the fan-out needs of a match held here."""
+
+    def notify(self, length: int) -> None:
+        """The match's log has ``length`` entries now."""
+
+    def settle_presence(self) -> Awaitable[None]:
+        """Note as away the players connected only to processes that died."""
+
+
+class Fanout:
+    """This process's subscription to the matches it holds, and its heartbeat."""
+
+    def __init__(self, redis: Redis, store: Store, *, process: str | None = None) -> None:
+        self.redis = redis
+        self.store = store
+        self.process = process or secrets.token_hex(6)
+        """This process's name in the store (where its connections are counted)."""
+        self.followers: dict[str, Follower] = {}
+        self._pubsub: PubSub | None = None
+        self._subscribed = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._alive: set[str] = set()
+
+    async def start(self) -> None:
+        """Say this process is alive, then listen and watch."""
+        await self.beat()
+        self._pubsub = self.redis.pubsub()
+        self._tasks = [
+            asyncio.create_task(self._listen(), name="fanout listener"),
+            asyncio.create_task(self._watch(), name="fanout heartbeat"),
+        ]
+
+    async def close(self) -> None:
+        await stop(*self._tasks)
+        self._tasks = []
+        if self._pubsub is not None:
+            with contextlib.suppress(RedisError, OSError):
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            self._pubsub = None
+        with contextlib.suppress(RedisError, OSError):
+            await self.store.forget_process(self.process)
+
+    async def follow(self, match_id: str, follower: Follower) -> None:
+        """Deliver the news of ``match_id`` to ``follower`` from now on."""
+        self.followers[match_id] = follower
+        if self._pubsub is None:
+            return
+        try:
+            await self._pubsub.ssubscribe(news_channel(match_id))
+        except (RedisError, OSError) as error:
+            # The listener subscribes again once Redis is back; meanwhile the watch reads.
+            log.warning("match %s: not subscribed to its news: %s", match_id, error)
+        self._subscribed.set()
+
+    async def alive(self) -> set[str]:
+        """The processes alive now (this one included), as the store says."""
+        self._alive = await self.store.processes(time.time() - ALIVE_FOR)
+        self._alive.add(self.process)
+        return self._alive
+
+    async def beat(self) -> None:
+        await self.store.heartbeat(self.process, time.time())
+
+    async def _listen(self) -> None:
+        await self._subscribed.wait()
+        assert self._pubsub is not None
+        lost = False
+        while True:
+            try:
+                message = await self._pubsub.get_message(
+                    ignore_subscribe_messages=True, timeout=LISTEN_TIMEOUT
+                )
+            except (RedisError, OSError) as error:
+                if not lost:
+                    log.warning("news of other processes' appends lost for now: %s", error)
+                lost = True
+                await asyncio.sleep(LISTEN_TIMEOUT)
+                continue
+            if lost:
+                lost = False
+                await self._compare_lengths()  # what was announced meanwhile
+            if message is None:
+                continue
+            channel = message["channel"]
+            if isinstance(channel, bytes):
+                channel = channel.decode()
+            follower = self.followers.get(channel[3 : channel.index("}")])
+            if follower is not None:
+                follower.notify(int(message["data"].split()[0]))
+
+    async def _watch(self) -> None:
+        """Beat, and compare every held match's log with what its runtime folded; when a
+        process has died, settle the presence of the players it served."""
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            try:
+                await self.beat()
+                before = self._alive
+                alive = await self.alive()
+                await self._compare_lengths()
+            except (RedisError, OSError) as error:
+                log.warning("heartbeat: store unavailable: %s", error)
+                continue
+            if before - alive:
+                for follower in list(self.followers.values()):
+                    await _quietly(follower.settle_presence)
+
+    async def _compare_lengths(self) -> None:
+        match_ids = list(self.followers)
+        if not match_ids:
+            return
+        try:
+            lengths = await self.store.log_lengths(match_ids)
+        except (RedisError, OSError):
+            return
+        for match_id, length in zip(match_ids, lengths, strict=True):
+            follower = self.followers.get(match_id)
+            if follower is not None:
+                follower.notify(length)
+
+
+async def stop(*tasks: asyncio.Task[None]) -> None:
+    """Cancel ``tasks`` and wait until they have ended. A cancellation can be lost (asyncio
+    on 3.11 when the awaited result is there in the same loop pass; a client library that
+    catches it inside a command): it is made again until each task has ended."""
+    waiting = [task for task in tasks if not task.done()]
+    while waiting:
+        for task in waiting:
+            task.cancel()
+        await asyncio.wait(waiting, timeout=1.0)
+        waiting = [task for task in waiting if not task.done()]
+    for task in tasks:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a task stopped with an error", exc_info=task.exception())
+
+
+async def _quietly(action: Callable[[], Awaitable[None]]) -> None:
+    try:
+        await action()
+    except Exception:
+        log.exception("settling presence after a process died")

@@ -1,0 +1,267 @@
+"""Several server processes on one Redis: any process serves any connection of any match.
+
+Table 1's players on process A, table 2's on process B, the spectators and the director on
+C: every action reaches every viewer, each board's comparison reaches each of them exactly
+once, and a process killed mid-board loses nothing: its players resume on another, and the
+match ends as the same robots' match ends on one process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from redis.asyncio import Redis
+
+from clients.client import Client, Link
+from clients.robot import Robot
+from protocol.messages import BoardCompared, MatchCreated, Update, WatchView
+from server.app import Server
+from server.redis_process import RedisProcess, free_port
+from tests.conftest import ORGANISER_KEY, forget_earlier_robots
+from tests.server.harness import create, stored_events
+from tests.server.test_formats import deals_file
+
+BOARDS = 3
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def comparisons(client: Client) -> Counter[int]:
+    """How many times ``client`` was sent each board's comparison."""
+    return Counter(
+        event.comparison.board
+        for message in client.received
+        if isinstance(message, Update)
+        for event in message.events
+        if isinstance(event, BoardCompared)
+    )
+
+
+async def played(redis: Redis, match_id: str) -> dict[object, list[Any]]:
+    """What each table did, as stored: every call, card, claim and answer in order; and
+    each board's comparison (the results at every table). (When a comparison lands in a
+    table's log depends on when the other table finished: not compared.)"""
+    kinds = {"call", "card", "claim", "answer"}
+    found: dict[object, list[Any]] = {}
+    for table in (1, 2):
+        events = await stored_events(redis, match_id, table)
+        found[table] = [
+            (e["type"], e.get("seat"), e.get("call"), e.get("card"))
+            for e in events
+            if e["type"] in kinds
+        ]
+        found["compared", table] = sorted(
+            (e["board"], str(e["plays"])) for e in events if e["type"] == "compared"
+        )
+    return found
+
+
+def robots_for(created: MatchCreated, urls: dict[int, str], delay: float) -> dict[str, Robot]:
+    """A robot at every seat, table N's connecting to ``urls[N]``."""
+    robots = {}
+    for seat in created.seats:
+        assert seat.link is not None
+        link = Link(urls[seat.table], Link.parse(seat.link).token)
+        robots[f"{seat.table}{seat.seat}"] = Robot(
+            link, name=f"robot {seat.table}{seat.seat}", delay=delay
+        )
+    return robots
+
+
+async def run_all(robots: dict[str, Robot], timeout: float = 120) -> None:
+    async with asyncio.timeout(timeout):
+        await asyncio.gather(*(robot.run() for robot in robots.values()))
+    for robot in robots.values():
+        assert robot.errors == []
+
+
+async def one_process_result(server: Server, deals: str) -> dict[object, list[Any]]:
+    """The same match played by the same robots on one process, as stored."""
+    created = await create(server, boards=BOARDS, deals_pbn=deals)
+    robots = robots_for(created, {1: server.ws_url, 2: server.ws_url}, 0.0)
+    try:
+        await run_all(robots)
+    finally:
+        for robot in robots.values():
+            await robot.close()
+    return await played(server.redis, created.match_id)
+
+
+async def watch_to_the_end(link: str, url: str) -> Client:
+    watcher = await Client.connect(Link(url, Link.parse(link).token), name="watcher")
+    await watcher.wait_for(
+        lambda v: (isinstance(v, WatchView) and v.match.finished) or None, timeout=120
+    )
+    return watcher
+
+
+@pytest.mark.asyncio
+async def test_three_processes_serve_one_match_as_one_would(redis: Redis) -> None:
+    await forget_earlier_robots(redis)
+    deals, _ = deals_file(BOARDS, seed=11)
+    servers = [Server(redis, ORGANISER_KEY, robot_delay=0) for _ in range(3)]
+    for server in servers:
+        await server.start()
+    a, b, c = servers
+    assert len({s.fanout.process for s in servers}) == 3
+    try:
+        expected = await one_process_result(a, deals)
+        created = await create(a, boards=BOARDS, deals_pbn=deals)
+        assert created.spectator is not None
+        spectating = asyncio.create_task(watch_to_the_end(created.spectator, c.ws_url))
+        directing = asyncio.create_task(watch_to_the_end(created.director, c.ws_url))
+        robots = robots_for(created, {1: a.ws_url, 2: b.ws_url}, 0.0)
+        try:
+            await run_all(robots)
+            watchers = [await spectating, await directing]
+        finally:
+            for robot in robots.values():
+                await robot.close()
+        # Every viewer, wherever it is served, got each comparison exactly once.
+        every_board = Counter(range(1, BOARDS + 1))
+        for robot in robots.values():
+            assert robot.client is not None
+            assert comparisons(robot.client) == every_board, robot.name
+        for watcher in watchers:
+            assert comparisons(watcher) == every_board
+            await watcher.close()
+        assert await played(redis, created.match_id) == expected
+    finally:
+        for server in servers:
+            await server.close()
+
+
+# -- real processes, one of them killed -----------------------------------------------------
+
+
+class Process:
+    """A ``duplicate serve`` process on the test's Redis."""
+
+    def __init__(self, redis_url: str, data: Path) -> None:
+        self.port = free_port()
+        environment = {**os.environ, "DUPLICATE_ORGANISER_KEY": ORGANISER_KEY}
+        data.mkdir(mode=0o700)
+        self.output = data / "serve.log"
+        with self.output.open("w") as output:
+            self.popen = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "duplicate",
+                    "serve",
+                    "--redis",
+                    redis_url,
+                    "--port",
+                    str(self.port),
+                    "--data",
+                    str(data),
+                    "--server-robot-delay",
+                    "0",
+                ],
+                cwd=ROOT,
+                env=environment,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+        deadline = time.monotonic() + 30
+        while "Serving on" not in self.output.read_text():
+            if self.popen.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise AssertionError("the server did not start:\n" + self.output.read_text())
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        self.popen.send_signal(signal.SIGKILL)
+        self.popen.wait(10)
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.terminate()
+            try:
+                self.popen.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@pytest.fixture
+def processes(redis_process: RedisProcess, tmp_path: Path) -> Iterator[list[Process]]:
+    started: list[Process] = []
+    try:
+        for name in "abc":
+            started.append(Process(redis_process.url, tmp_path / name))
+        yield started
+    finally:
+        for process in started:
+            process.stop()
+
+
+@pytest_asyncio.fixture
+async def reference(redis: Redis) -> AsyncIterator[Server]:
+    await forget_earlier_robots(redis)
+    server = Server(redis, ORGANISER_KEY, robot_delay=0)
+    await server.start()
+    yield server
+    await server.close()
+
+
+@pytest.mark.asyncio
+async def test_a_process_killed_mid_board_loses_nothing(
+    redis: Redis, reference: Server, processes: list[Process]
+) -> None:
+    deals, _ = deals_file(BOARDS, seed=12)
+    expected = await one_process_result(reference, deals)
+    a, b, c = processes
+    organiser = await Client.connect(Link(a.ws_url, ORGANISER_KEY), name="organiser")
+    try:
+        created = await organiser.create_match(boards=BOARDS, deals_pbn=deals, review_seconds=0)
+    finally:
+        await organiser.close()
+    assert created.spectator is not None
+    spectating = asyncio.create_task(watch_to_the_end(created.spectator, c.ws_url))
+    # A human pace at table 1, so that it is mid-board when A is killed.
+    robots = robots_for(created, {1: a.ws_url, 2: b.ws_url}, 0.0)
+    for key, robot in robots.items():
+        if key.startswith("1"):
+            robot.delay = 0.05
+    running = asyncio.gather(*(robot.run() for robot in robots.values()))
+    try:
+        async with asyncio.timeout(60):
+            while len(await stored_events(redis, created.match_id, 1, "card")) < 60:
+                await asyncio.sleep(0.05)
+        a.kill()
+        for key, robot in robots.items():
+            if key.startswith("1"):
+                # Its players come back through another process (as a proxy would send them).
+                robot.link = Link(b.ws_url, robot.link.token)
+                if robot.client is not None:
+                    robot.client.link = robot.link
+        async with asyncio.timeout(120):
+            await running
+        watcher = await spectating
+    finally:
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+        for robot in robots.values():
+            await robot.close()
+    every_board = Counter(range(1, BOARDS + 1))
+    for robot in robots.values():
+        assert robot.errors == []
+        assert robot.client is not None
+        assert comparisons(robot.client) == every_board, robot.name
+    assert comparisons(watcher) == every_board
+    await watcher.close()
+    assert await played(redis, created.match_id) == expected
