@@ -78,6 +78,17 @@ def _without_password(url: str) -> str:
     return re.sub(r"([?&]password=)[^&#]*", r"\1***", shown)
 
 
+def key_source(args: argparse.Namespace) -> str:
+    """Where the organiser key came from, as :func:`organiser_key` looks for it."""
+    if args.organiser_key:
+        return "as given by --organiser-key"
+    if args.organiser_key_file is not None:
+        return f"in {args.organiser_key_file}"
+    if os.environ.get("DUPLICATE_ORGANISER_KEY"):
+        return "from $DUPLICATE_ORGANISER_KEY"
+    return f"in {Path(args.data) / KEY_FILE}"
+
+
 def organiser_key(args: argparse.Namespace, create: bool) -> str:
     """The organiser key: --organiser-key, else the file --organiser-key-file names, else
     $DUPLICATE_ORGANISER_KEY, else the data folder's key file (made on first serve, readable
@@ -662,7 +673,7 @@ async def _serve(args: argparse.Namespace) -> None:
     # left running behind a failed start.
     try:
         key = organiser_key(args, create=True)
-        url = args.redis
+        url = args.redis or os.environ.get("DUPLICATE_REDIS_URL") or None
         if url is None:
             embedded = await _start_embedded_redis(data / "redis")
             url = embedded.url
@@ -689,7 +700,7 @@ async def _serve(args: argparse.Namespace) -> None:
         listening = True
         _settle_the_heap()
         print(f"Serving on {server.public_url} (WebSocket {server.ws_url})", flush=True)
-        print(f"Organiser key in {data / KEY_FILE} (or as given)", flush=True)
+        print(f"Organiser key: {key_source(args)}", flush=True)
         if request is not None:
             assert server.public_url is not None
             created = await _create(server.ws_url, key, request, server.public_url)
@@ -749,7 +760,8 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument(
         "--redis",
         help="redis://[:PASSWORD@]HOST:PORT/DB (rediss:// for TLS) of a Redis to use "
-        "(default: start our own)",
+        "(default: $DUPLICATE_REDIS_URL, which keeps its password off the command line; "
+        "without it, start our own)",
     )
     p.add_argument("--data", default=DEFAULT_DATA, help="data folder (embedded Redis, key)")
     p.add_argument(
