@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from protocol.messages import CreateMatch, MatchCreated
     from server.app import Server
     from server.redis_process import RedisProcess
+    from server.store import StoreClient
 
 from server.limits import Limits
 
@@ -583,7 +584,8 @@ async def _start_embedded_redis(folder: Path) -> RedisProcess:
 
 def _redis_client(url: str) -> Redis:
     """A client of the Redis at ``url`` (``redis://``, ``rediss://`` for TLS, ``unix://``; a
-    password in it is used) over a pool of at most REDIS_CONNECTIONS connections."""
+    password in it is used) over a pool of at most REDIS_CONNECTIONS connections. (A Redis
+    Cluster is found by :func:`_check_redis`, which gives a cluster client instead.)"""
     from redis.asyncio import BlockingConnectionPool, Redis
 
     options: dict[str, object] = {}
@@ -605,14 +607,27 @@ def _redis_client(url: str) -> Redis:
     return Redis.from_pool(pool)
 
 
-async def _check_redis(redis: Redis, url: str, embedded: bool) -> None:
-    """PING Redis once: a server whose store cannot be reached must not start serving."""
-    from redis.exceptions import AuthenticationError, RedisError
+async def _check_redis(redis: Redis, url: str, embedded: bool) -> StoreClient:
+    """PING Redis once: a server whose store cannot be reached must not start serving. A
+    Redis Cluster node (``cluster_enabled``) gives a client of the whole cluster instead."""
+    from redis.asyncio.cluster import RedisCluster
+    from redis.exceptions import AuthenticationError, RedisError, ResponseError
 
     shown = _without_password(url)
     try:
         async with asyncio.timeout(REDIS_TIMEOUT):
             await redis.ping()
+            try:
+                info = await redis.info("cluster")
+            except ResponseError:  # INFO turned off (some hosted Redis): not a cluster
+                info = {}
+            if info.get("cluster_enabled"):
+                await redis.aclose()
+                cluster = RedisCluster.from_url(
+                    url, max_connections=REDIS_CONNECTIONS, require_full_coverage=True
+                )
+                await cluster.initialize()
+                return cluster
     except AuthenticationError as error:
         raise CommandFailed(
             f"Redis at {shown} refused the password ({_reason(error)}): give its password "
@@ -628,6 +643,7 @@ async def _check_redis(redis: Redis, url: str, embedded: bool) -> None:
         raise CommandFailed(
             f"{what} at {shown} cannot be reached ({_reason(error)}): {todo}"
         ) from None
+    return redis
 
 
 async def _listen(server: Server, host: str, port: int) -> None:
@@ -661,7 +677,7 @@ async def _serve(args: argparse.Namespace) -> None:
     lock = lock_data_folder(data)
     embedded: RedisProcess | None = None
     supervisor: asyncio.Task[None] | None = None
-    redis: Redis | None = None
+    redis: StoreClient | None = None
     server: Server | None = None
     listening = False
     stop = asyncio.Event()
@@ -685,7 +701,7 @@ async def _serve(args: argparse.Namespace) -> None:
                 flush=True,
             )
         redis = _redis_client(url)
-        await _check_redis(redis, url, embedded is not None)
+        redis = await _check_redis(redis, url, embedded is not None)
         server = Server(
             redis,
             key,

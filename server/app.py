@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from redis.asyncio import Redis
 from redis.exceptions import RedisError
 from websockets.asyncio.server import Server as WebSocketServer
 from websockets.asyncio.server import ServerConnection, serve
@@ -79,7 +78,7 @@ if TYPE_CHECKING:
     from clients.robot import Robot
 from server.records import match_record
 from server.state import MatchConfig
-from server.store import Grant, Store
+from server.store import Grant, Store, StoreClient
 from server.views import Player, Viewer, Watcher, seated
 
 __all__ = ["Server", "robot_seats"]
@@ -99,10 +98,10 @@ MIN_FRAME_COST = 64
 ROBOT_HEADER = "X-Duplicate-Robot"
 """The request header by which the server's own robots pass the connection caps."""
 WELCOMED_KEPT = 100_000
+"""Tokens welcomed lately that the unknown-token throttle lets through (a bound)."""
 ROBOT_LEASE = 5 * HEARTBEAT
 """Seconds a process's lease on playing a seat's robot lasts unless renewed (every
 heartbeat): after a process dies, another takes its robots over within about this."""
-"""Tokens welcomed lately that the unknown-token throttle lets through (a bound)."""
 
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
@@ -264,7 +263,7 @@ class Server:
 
     def __init__(
         self,
-        redis: Redis,
+        redis: StoreClient,
         organiser_key: str,
         *,
         host: str = "127.0.0.1",

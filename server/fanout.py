@@ -21,13 +21,13 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Protocol
+from typing import Any, Protocol
 
-from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
+from redis.asyncio.cluster import ClusterNode, ClusterPubSub, RedisCluster
 from redis.exceptions import RedisError
 
-from server.store import Store, news_channel
+from server.store import Store, StoreClient, news_channel
 
 __all__ = ["HEARTBEAT", "Fanout", "Follower", "stop"]
 
@@ -38,6 +38,8 @@ HEARTBEAT = 2.0
 ALIVE_FOR = 10.0
 """Seconds after its last heartbeat that a process counts as alive."""
 LISTEN_TIMEOUT = 1.0
+NO_NODE_WAIT = 0.05
+"""Seconds a cluster node's listener waits when nothing here is subscribed there yet."""
 
 
 class Follower(Protocol):
@@ -53,13 +55,13 @@ class Follower(Protocol):
 class Fanout:
     """This process's subscription to the matches it holds, and its heartbeat."""
 
-    def __init__(self, redis: Redis, store: Store, *, process: str | None = None) -> None:
+    def __init__(self, redis: StoreClient, store: Store, *, process: str | None = None) -> None:
         self.redis = redis
         self.store = store
         self.process = process or secrets.token_hex(6)
         """This process's name in the store (where its connections are counted)."""
         self.followers: dict[str, Follower] = {}
-        self._pubsub: PubSub | None = None
+        self._pubsub: PubSub | ClusterPubSub | None = None
         self._subscribed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._alive: set[str] = set()
@@ -68,10 +70,15 @@ class Fanout:
         """Say this process is alive, then listen and watch."""
         await self.beat()
         self._pubsub = self.redis.pubsub()
+        # On a cluster, each match's channel lives on the node of its hash slot: one listener
+        # per node (a single one would wait on each node in turn).
+        nodes: list[ClusterNode | None] = (
+            list(self.redis.get_primaries()) if isinstance(self.redis, RedisCluster) else [None]
+        )
         self._tasks = [
-            asyncio.create_task(self._listen(), name="fanout listener"),
-            asyncio.create_task(self._watch(), name="fanout heartbeat"),
+            asyncio.create_task(self._listen(node), name="fanout listener") for node in nodes
         ]
+        self._tasks.append(asyncio.create_task(self._watch(), name="fanout heartbeat"))
 
     async def close(self) -> None:
         await stop(*self._tasks)
@@ -104,15 +111,29 @@ class Fanout:
     async def beat(self) -> None:
         await self.store.heartbeat(self.process, time.time())
 
-    async def _listen(self) -> None:
+    async def _next(self, node: ClusterNode | None) -> dict[str, Any] | None:
+        """The next announcement (on ``node`` of a cluster), or None after a while."""
+        pubsub = self._pubsub
+        if isinstance(pubsub, ClusterPubSub):
+            assert node is not None
+            if node.name not in pubsub.node_pubsub_mapping:
+                await asyncio.sleep(NO_NODE_WAIT)  # no match of ours lives there yet
+                return None
+            return await pubsub.get_sharded_message(
+                ignore_subscribe_messages=True, timeout=LISTEN_TIMEOUT, target_node=node
+            )
+        assert pubsub is not None
+        message: dict[str, Any] | None = await pubsub.get_message(
+            ignore_subscribe_messages=True, timeout=LISTEN_TIMEOUT
+        )
+        return message
+
+    async def _listen(self, node: ClusterNode | None) -> None:
         await self._subscribed.wait()
-        assert self._pubsub is not None
         lost = False
         while True:
             try:
-                message = await self._pubsub.get_message(
-                    ignore_subscribe_messages=True, timeout=LISTEN_TIMEOUT
-                )
+                message = await self._next(node)
             except (RedisError, OSError) as error:
                 if not lost:
                     log.warning("news of other processes' appends lost for now: %s", error)
@@ -122,7 +143,7 @@ class Fanout:
             if lost:
                 lost = False
                 await self._compare_lengths()  # what was announced meanwhile
-            if message is None:
+            if message is None or message["type"] not in ("smessage", b"smessage"):
                 continue
             channel = message["channel"]
             if isinstance(channel, bytes):

@@ -3,8 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from redis.asyncio import Redis
@@ -14,9 +20,11 @@ from bridge.formats import Movement
 from clients.client import Client, Link
 from protocol.messages import BoardView, MatchCreated, PlayerView, Update, WatchView
 from server.app import Server
+from server.redis_process import free_port
 from tests.conftest import ORGANISER_KEY
 
 SEATS = "NESW"
+ROOT = Path(__file__).resolve().parents[2]
 STRONG_NORTH = "N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"
 """North holds every ace, king and queen: contracts by North-South make their top tricks."""
 
@@ -330,3 +338,54 @@ def audit_watch_frame(update: Update, finished_at_both: set[int]) -> None:
 
 def player_updates(client: Client) -> list[Update]:
     return [m for m in client.received if isinstance(m, Update)]
+
+
+class ServeProcess:
+    """A ``duplicate serve`` process on a Redis (its URL), sharing the tests' organiser key."""
+
+    def __init__(self, redis_url: str, data: Path) -> None:
+        self.port = free_port()
+        environment = {**os.environ, "DUPLICATE_ORGANISER_KEY": ORGANISER_KEY}
+        data.mkdir(mode=0o700)
+        self.output = data / "serve.log"
+        with self.output.open("w") as output:
+            self.popen = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "duplicate",
+                    "serve",
+                    "--redis",
+                    redis_url,
+                    "--port",
+                    str(self.port),
+                    "--data",
+                    str(data),
+                    "--server-robot-delay",
+                    "0",
+                ],
+                cwd=ROOT,
+                env=environment,
+                stdout=output,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
+        deadline = time.monotonic() + 30
+        while "Serving on" not in self.output.read_text():
+            if self.popen.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise AssertionError("the server did not start:\n" + self.output.read_text())
+            time.sleep(0.05)
+
+    def kill(self) -> None:
+        self.popen.send_signal(signal.SIGKILL)
+        self.popen.wait(10)
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.terminate()
+            try:
+                self.popen.wait(20)
+            except subprocess.TimeoutExpired:
+                self.kill()

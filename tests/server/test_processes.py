@@ -10,11 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
-import signal
-import subprocess
-import sys
-import time
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -28,13 +23,12 @@ from clients.client import Client, Link
 from clients.robot import Robot
 from protocol.messages import BoardCompared, MatchCreated, Update, WatchView
 from server.app import Server
-from server.redis_process import RedisProcess, free_port
+from server.redis_process import RedisProcess
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
-from tests.server.harness import create, stored_events
+from tests.server.harness import ServeProcess, create, stored_events
 from tests.server.test_formats import deals_file
 
 BOARDS = 3
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def comparisons(client: Client) -> Counter[int]:
@@ -145,63 +139,12 @@ async def test_three_processes_serve_one_match_as_one_would(redis: Redis) -> Non
 # -- real processes, one of them killed -----------------------------------------------------
 
 
-class Process:
-    """A ``duplicate serve`` process on the test's Redis."""
-
-    def __init__(self, redis_url: str, data: Path) -> None:
-        self.port = free_port()
-        environment = {**os.environ, "DUPLICATE_ORGANISER_KEY": ORGANISER_KEY}
-        data.mkdir(mode=0o700)
-        self.output = data / "serve.log"
-        with self.output.open("w") as output:
-            self.popen = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "duplicate",
-                    "serve",
-                    "--redis",
-                    redis_url,
-                    "--port",
-                    str(self.port),
-                    "--data",
-                    str(data),
-                    "--server-robot-delay",
-                    "0",
-                ],
-                cwd=ROOT,
-                env=environment,
-                stdout=output,
-                stderr=subprocess.STDOUT,
-                text=True,
-            )
-        self.ws_url = f"ws://127.0.0.1:{self.port}/ws"
-        deadline = time.monotonic() + 30
-        while "Serving on" not in self.output.read_text():
-            if self.popen.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise AssertionError("the server did not start:\n" + self.output.read_text())
-            time.sleep(0.05)
-
-    def kill(self) -> None:
-        self.popen.send_signal(signal.SIGKILL)
-        self.popen.wait(10)
-
-    def stop(self) -> None:
-        if self.popen.poll() is None:
-            self.popen.terminate()
-            try:
-                self.popen.wait(20)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
 @pytest.fixture
-def processes(redis_process: RedisProcess, tmp_path: Path) -> Iterator[list[Process]]:
-    started: list[Process] = []
+def processes(redis_process: RedisProcess, tmp_path: Path) -> Iterator[list[ServeProcess]]:
+    started: list[ServeProcess] = []
     try:
         for name in "abc":
-            started.append(Process(redis_process.url, tmp_path / name))
+            started.append(ServeProcess(redis_process.url, tmp_path / name))
         yield started
     finally:
         for process in started:
@@ -219,7 +162,7 @@ async def reference(redis: Redis) -> AsyncIterator[Server]:
 
 @pytest.mark.asyncio
 async def test_a_process_killed_mid_board_loses_nothing(
-    redis: Redis, reference: Server, processes: list[Process]
+    redis: Redis, reference: Server, processes: list[ServeProcess]
 ) -> None:
     deals, _ = deals_file(BOARDS, seed=12)
     expected = await one_process_result(reference, deals)
