@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
@@ -94,10 +95,13 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-CONFLICT_RETRIES = 8
+CONFLICT_RETRIES = 16
 """How often an action is checked again after another process appended to its match first,
 before it is refused as ``unavailable`` (a table acts one seat at a time: rarely more than
 once)."""
+CONFLICT_BACKOFF = 0.002
+"""Seconds: after its n-th conflict an attempt waits up to n times this (at random) before
+the next, so that two processes writing one match flat out do not keep colliding."""
 RESUME_LIMIT = 64
 """A viewer that missed more updates than this gets one snapshot instead of each of them."""
 
@@ -600,7 +604,9 @@ class MatchRuntime:
         """Run ``attempt`` (under the lock) against the state as the store has it: when
         another process appended to the match first, the attempt stored nothing; it runs
         again on the state with those entries folded in (and may be refused now)."""
-        for _ in range(CONFLICT_RETRIES):
+        for conflicts in range(CONFLICT_RETRIES):
+            if conflicts:
+                await asyncio.sleep(random.uniform(0, CONFLICT_BACKOFF * conflicts))
             await self._ensure_fresh()
             if self._news > len(self.watch):
                 await self._pull()  # announced already: no need to learn it by a conflict
