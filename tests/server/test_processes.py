@@ -23,6 +23,7 @@ from clients.client import Client, Link
 from clients.robot import Robot
 from protocol.messages import BoardCompared, MatchCreated, Update, WatchView
 from server.app import Server
+from server.fanout import HEARTBEAT
 from server.redis_process import RedisProcess
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import ServeProcess, create, stored_events
@@ -208,3 +209,46 @@ async def test_a_process_killed_mid_board_loses_nothing(
     assert comparisons(watcher) == every_board
     await watcher.close()
     assert await played(redis, created.match_id) == expected
+
+
+@pytest.mark.asyncio
+async def test_each_robot_plays_in_one_process_and_another_takes_it_over(redis: Redis) -> None:
+    await forget_earlier_robots(redis)
+    a = Server(redis, ORGANISER_KEY, robot_delay=0.1)
+    b = Server(redis, ORGANISER_KEY, robot_delay=0.1)
+    await a.start()
+    await b.start()
+    # The server's robots at every seat but North's at table 1, where a person's program
+    # plays (so table 1's robots take a human's time).
+    seats = ["1E", "1S", "1W", "t2"]
+    north: Robot | None = None
+    playing: asyncio.Future[None] | None = None
+    try:
+        created = await create(a, boards=2, robots=seats, spectators="off")
+        link = next(s.link for s in created.seats if s.link is not None)
+        assert link is not None
+        north = Robot(Link(b.ws_url, Link.parse(link).token), name="north", delay=0.1)
+        playing = asyncio.ensure_future(north.run())
+        director = await Client.connect(Link(b.ws_url, Link.parse(created.director).token))
+        # Both processes look for robots nobody plays every other heartbeat: A keeps them.
+        await asyncio.sleep(2 * HEARTBEAT + 0.5)
+        assert not director.view or not director.view.match.finished
+        assert len([key for key in a.robots if key[0] == created.match_id]) == 7
+        assert not any(key[0] == created.match_id for key in b.robots)
+        await a.close()  # its leases given up: B takes the robots over and they finish
+        final = await director.wait_for(lambda v: v if v.match.finished else None, timeout=120)
+        assert len(final.match.comparisons) == 2
+        assert len([r for r in b.robot_players if created.match_id in r.name]) == 7
+        robots = [r for r in a.robot_players + b.robot_players if created.match_id in r.name]
+        assert [robot.errors for robot in robots] == [[]] * 14
+        assert north.errors == []
+        await director.close()
+    finally:
+        if playing is not None:
+            playing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await playing
+        if north is not None:
+            await north.close()
+        await a.close()
+        await b.close()
