@@ -2,7 +2,9 @@
 
 A thin shell: decode (``protocol.codec``), authorise (the link's token), apply and store
 (:class:`server.matches.MatchRuntime`), send (each connection's own queue, in order).
-HTTP on the same port answers ``/health``; the WebSocket endpoint is ``/ws``.
+HTTP on the same port answers ``/health`` (the store reachable?) and ``/metrics`` (for
+Prometheus: :mod:`server.metrics`) and serves the browser table; the WebSocket endpoint is
+``/ws``.
 """
 
 from __future__ import annotations
@@ -73,6 +75,8 @@ from server.limits import (
     client_key,
 )
 from server.matches import MatchRuntime, Subscriber, TableAction, fold, now_ms
+from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
+from server.metrics import Metrics
 
 if TYPE_CHECKING:
     from clients.robot import Robot
@@ -102,6 +106,15 @@ WELCOMED_KEPT = 100_000
 ROBOT_LEASE = 5 * HEARTBEAT
 """Seconds a process's lease on playing a seat's robot lasts unless renewed (every
 heartbeat): after a process dies, another takes its robots over within about this."""
+STORE_CHECKED_FOR = 1.0
+"""Seconds ``/health`` answers from its last PING of the store: a flood of health checks is
+not a flood of PINGs."""
+STORE_PING_TIMEOUT = 0.5
+"""Seconds ``/health`` waits for the store's answer to PING before calling it unreachable."""
+SUPERVISOR_NOTICES = 0.3
+"""Seconds a failed PING waits for the store's supervisor, if there is one, to say why: it
+watches the embedded Redis's process (every 0.1 s), and its words ("was killed by SIGKILL;
+restarting it") tell more than a failed PING."""
 
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
@@ -298,7 +311,15 @@ class Server:
         self._welcomed: OrderedDict[bytes, None] = OrderedDict()
         """Digests of tokens welcomed lately: an address throttled for unknown tokens still
         gets in with one of these (a player behind the same router as an attacker)."""
-        self.store = Store(redis)
+        self.metrics = Metrics()
+        """This process's counters and latencies, served at ``/metrics``."""
+        self.metrics.matches.set_function(lambda: len(self.runtimes))
+        self.store = Store(redis, timer=self.metrics.redis_timer)
+        self._store_problem: str | None = None
+        """Why the store did not answer the last PING (None: it did)."""
+        self._store_checked_at = -STORE_CHECKED_FOR
+        self._store_check: asyncio.Task[str | None] | None = None
+        """The PING in flight, which every ``/health`` request meanwhile waits for."""
         self.fanout = Fanout(redis, self.store)
         """This process among the others serving matches on the same store."""
         self.organiser_key = organiser_key
@@ -370,6 +391,8 @@ class Server:
                     connection.websocket.transport.abort()
                 await self._server.wait_closed()
             self._server = None
+        if self._store_check is not None:
+            await self._store_check  # a PING in flight: over within STORE_PING_TIMEOUT
         for runtime in self.runtimes.values():
             await runtime.close()
         await self.fanout.close()
@@ -380,7 +403,9 @@ class Server:
 
     # -- HTTP --------------------------------------------------------------------------
 
-    def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+    async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Answer a plain HTTP request, or let a WebSocket handshake on ``/ws`` go on (None).
+        A coroutine (websockets awaits it): ``/health`` may wait for the store's PING."""
         path = request.path.split("?", 1)[0]
         if path == "/ws":
             if self._own_robot(request):
@@ -395,19 +420,69 @@ class Server:
                 return response
             return None
         if path == "/health":
-            problem = None if self.store_status is None else self.store_status()
-            health: dict[str, object] = {"status": "ok", "matches": len(self.runtimes)}
-            status = http.HTTPStatus.OK
-            if problem is not None:
-                health |= {"status": "store_down", "reason": problem}
-                status = http.HTTPStatus.SERVICE_UNAVAILABLE
-            return _response(status, "application/json", json.dumps(health).encode())
+            return await self._health()
+        if path == "/metrics":
+            return _response(http.HTTPStatus.OK, METRICS_CONTENT_TYPE, self.metrics.exposition())
         page = web_file(path)
         if page is not None:
             content_type, body = page
             return _response(http.HTTPStatus.OK, content_type, body)
         body = b"Not found. Clients connect to /ws; see protocol/SPEC.md.\n"
         return _response(http.HTTPStatus.NOT_FOUND, "text/plain", body)
+
+    async def _health(self) -> Response:
+        """200 when the store answers, else 503 and why; with this process's connections
+        and matches (counts only: nothing that names a match or a player)."""
+        problem = self._supervisor_says()
+        if problem is None:
+            pinged = await self.store_problem()
+            problem = self._supervisor_says() or pinged  # its words, if it noticed meanwhile
+        health: dict[str, object] = {"status": "ok", "store": "ok"}
+        status = http.HTTPStatus.OK
+        if problem is not None:
+            health = {"status": "store_down", "store": "unreachable", "reason": problem}
+            status = http.HTTPStatus.SERVICE_UNAVAILABLE
+        health |= {"connections": len(self.connections), "matches": len(self.runtimes)}
+        return _response(status, "application/json", json.dumps(health).encode())
+
+    def _supervisor_says(self) -> str | None:
+        """Why the store's supervisor says the store is down (None: up, or no supervisor)."""
+        return None if self.store_status is None else self.store_status()
+
+    async def store_problem(self) -> str | None:
+        """Why the store is unreachable (None: it answered PING), as found at most
+        :data:`STORE_CHECKED_FOR` seconds ago; requests that come while a PING is in flight
+        all wait for that one."""
+        if time.monotonic() - self._store_checked_at < STORE_CHECKED_FOR:
+            return self._store_problem
+        if self._store_check is None or self._store_check.done():
+            self._store_check = asyncio.create_task(self._ping_store(), name="store health")
+        # Shielded: a request given up (its client gone) does not cancel the others' PING.
+        return await asyncio.shield(self._store_check)
+
+    async def _ping_store(self) -> str | None:
+        """PING the store, note the answer (or why there was none) and when, and log a
+        change. The reason names the error's kind only: ``/health`` is public, and a
+        client library's message may name the store's host."""
+        try:
+            await asyncio.wait_for(self.redis.ping(), STORE_PING_TIMEOUT)
+            problem = None
+        except TimeoutError:
+            problem = f"no answer to PING within {STORE_PING_TIMEOUT:g} s"
+        except (RedisError, OSError) as error:
+            problem = f"PING failed: {type(error).__name__}"
+        if problem is not None and self.store_status is not None:
+            deadline = time.monotonic() + SUPERVISOR_NOTICES
+            while self.store_status() is None and time.monotonic() < deadline:
+                await asyncio.sleep(0.02)
+        if problem != self._store_problem:
+            if problem is None:
+                log.info("health: the store answers again")
+            else:
+                log.warning("health: the store is unreachable: %s", problem)
+        self._store_problem = problem
+        self._store_checked_at = time.monotonic()
+        return problem
 
     def _own_robot(self, request: Request | None) -> bool:
         """Whether a connection is one of the server's own robots (by its request header)."""
@@ -466,6 +541,11 @@ class Server:
             TokenBucket(limits.actions_per_second, limits.actions_burst),
         )
         self.connections.add(connection)
+        metrics = self.metrics
+        counting = metrics.client_connections if counted else metrics.robot_connections
+        counting.inc()
+        actions = metrics.actions
+        refusals = metrics.refusals
         writer = asyncio.create_task(self._write(connection))
         deadline = asyncio.get_running_loop().call_later(
             limits.hello_timeout, self._hello_overdue, connection
@@ -489,6 +569,7 @@ class Server:
                     wait = connection.frames.take()
                     try:
                         message = decode_client(frame)
+                        decoded = time.perf_counter()
                     except ProtocolError:
                         if wait:
                             raise _rate_limited(
@@ -496,9 +577,12 @@ class Server:
                             ) from None
                         raise
                     ref = getattr(message, "ref", None)
+                    action = actions.get(message.type)
+                    if action is not None:
+                        action.inc()
                     if wait:
                         raise _rate_limited("too many messages from this connection", wait)
-                    await self._dispatch(connection, message)
+                    await self._dispatch(connection, message, decoded)
                     connection.strikes = 0
                 except ProtocolError as error:
                     if error.code == ErrorCode.RATE_LIMITED and error.retry_after_ms:
@@ -508,6 +592,7 @@ class Server:
                             connection.drop("it keeps sending faster than it is allowed")
                             break
                     ref = ref if ref is not None else error.ref
+                    refusals[error.code].inc()
                     refusal = ErrorMessage(
                         code=error.code,
                         message=error.message,
@@ -519,6 +604,7 @@ class Server:
                     connection.send(encode(refusal, exclude=NEWER_ERROR_FIELDS if old else None))
                 except (RedisError, OSError) as error:
                     log.warning("store unavailable: %s", error)
+                    refusals[ErrorCode.UNAVAILABLE].inc()
                     unavailable = ErrorMessage(
                         code=ErrorCode.UNAVAILABLE,
                         message="the store is unavailable; try again",
@@ -527,6 +613,7 @@ class Server:
                     connection.send(encode(unavailable))
                 except Exception:
                     log.exception("internal error")
+                    refusals[ErrorCode.INTERNAL].inc()
                     connection.send(
                         encode(
                             ErrorMessage(code=ErrorCode.INTERNAL, message="internal error", ref=ref)
@@ -540,6 +627,7 @@ class Server:
         finally:
             deadline.cancel()
             self.connections.discard(connection)
+            counting.dec()
             if counted:
                 self._per_address[address] -= 1
                 if not self._per_address[address]:
@@ -579,7 +667,8 @@ class Server:
         finally:
             await connection.websocket.close()
 
-    async def _dispatch(self, connection: Connection, message: object) -> None:
+    async def _dispatch(self, connection: Connection, message: object, decoded: float) -> None:
+        """Serve one decoded message (``decoded``: when, by ``time.perf_counter``)."""
         if isinstance(message, Hello):
             await self._hello(connection, message)
             return
@@ -615,6 +704,8 @@ class Server:
         assert isinstance(message, TableAction)
         seq, repeated = await connection.runtime.act(connection.subscriber.viewer, message)
         connection.send(encode(Ack(ref=message.ref, seq=seq, repeated=repeated)))
+        # Every viewer here has its update queued already (MatchRuntime.act publishes it).
+        self.metrics.action_delivery.observe(time.perf_counter() - decoded)
 
     async def _hello(self, connection: Connection, hello: Hello) -> None:
         if connection.organiser or connection.subscriber is not None:

@@ -31,6 +31,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, cast
 
@@ -245,11 +247,25 @@ def _dumps(event: StoredEvent) -> str:
     return json.dumps(event, separators=(",", ":"))
 
 
-class Store:
-    """The match store over one Redis connection pool (or a cluster's)."""
+def _untimed(_seconds: float) -> None:
+    """Records nothing (a store without metrics)."""
 
-    def __init__(self, redis: StoreClient) -> None:
+
+class Store:
+    """The match store over one Redis connection pool (or a cluster's).
+
+    ``timer(operation)``, if given, says what records how long each ``append``, ``load``,
+    ``read`` (:meth:`entries_after`) and ``grant`` took, in seconds: the calls actions and
+    joins wait on (:class:`server.metrics.Metrics`). A call that fails is not recorded."""
+
+    def __init__(
+        self, redis: StoreClient, *, timer: Callable[[str], Callable[[float], None]] | None = None
+    ) -> None:
         self.redis = redis
+        self._timed_append = _untimed if timer is None else timer("append")
+        self._timed_load = _untimed if timer is None else timer("load")
+        self._timed_read = _untimed if timer is None else timer("read")
+        self._timed_grant = _untimed if timer is None else timer("grant")
         self._append = redis.register_script(APPEND_SCRIPT)
         self._renew = redis.register_script(RENEW_SCRIPT)
         self._release = redis.register_script(RELEASE_SCRIPT)
@@ -415,7 +431,9 @@ class Store:
 
     async def grant(self, token: str) -> Grant | None:
         """What ``token`` speaks for, or None for an unknown token."""
+        started = time.perf_counter()
         raw = await self.redis.get(token_key(token))
+        self._timed_grant(time.perf_counter() - started)
         if raw is None:
             return None
         data = json.loads(raw)
@@ -444,6 +462,7 @@ class Store:
         if change is not None:
             for round_number, at in change.plays:
                 plays += [play_field(change.board, round_number, at), str(round_number), str(at)]
+        started = time.perf_counter()
         reply = await self._append(
             keys=_keys(match_id, tables),
             args=[
@@ -462,6 +481,7 @@ class Store:
                 *plays,
             ],
         )
+        self._timed_append(time.perf_counter() - started)
         compared_raw, finished, length, last_id = (
             item.decode() if isinstance(item, bytes) else item for item in reply
         )
@@ -481,16 +501,20 @@ class Store:
         """Read a match back: its config and its three logs, in order. (In a robot-table
         match, table 2's log holds the robots' whole table from the start.)"""
         tag = f"{{m:{match_id}}}"
+        started = time.perf_counter()
         raw = await self.redis.get(f"{tag}:config")
         if raw is None:
             return None
+        waited = time.perf_counter() - started  # the two round trips, not the parsing
         config = MatchConfig.from_json(raw)
         # One transaction: the logs as they stood at one moment (other processes append).
         async with self.redis.pipeline(transaction=True) as pipe:
             for number in config.tables:
                 pipe.xrange(_table_key(match_id, number))
             pipe.xrange(f"{tag}:watch")
+            started = time.perf_counter()
             read = cast(list[list[tuple[bytes, dict[bytes, bytes]]]], await pipe.execute())
+        self._timed_load(waited + time.perf_counter() - started)
         tables = {
             number: [json.loads(fields[b"e"]) for _id, fields in entries]
             for number, entries in zip(config.tables, read, strict=False)
@@ -504,10 +528,12 @@ class Store:
     ) -> tuple[list[tuple[int, StoredEvent]], str]:
         """The watchers' log's entries after the one with id ``last_id``, and the id of the
         last of them (``last_id`` when there is none)."""
+        started = time.perf_counter()
         read = cast(
             list[tuple[bytes, dict[bytes, bytes]]],
             await self.redis.xrange(f"{{m:{match_id}}}:watch", min=f"({last_id}"),
         )
+        self._timed_read(time.perf_counter() - started)
         return _watch_entries(read), read[-1][0].decode() if read else last_id
 
     async def log_lengths(self, match_ids: list[str]) -> list[int]:

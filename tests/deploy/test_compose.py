@@ -393,6 +393,22 @@ def test_plain_http_is_sent_to_https(one_replica: Deployment) -> None:
     assert answer.getheader("Location") == f"https://127.0.0.1:{port}/play"
 
 
+def test_the_metrics_are_not_served_through_the_proxy(
+    one_replica: Deployment, trusting_the_certificate: Path
+) -> None:
+    context = ssl.create_default_context(cafile=str(trusting_the_certificate))
+    port = one_replica.stack.port("proxy", 443)
+    answers = {}
+    for path in ("/metrics", "/health"):
+        connection = http.client.HTTPSConnection("127.0.0.1", port, timeout=5, context=context)
+        try:
+            connection.request("GET", path)
+            answers[path] = connection.getresponse().status
+        finally:
+            connection.close()
+    assert answers == {"/metrics": 403, "/health": 200}
+
+
 @pytest.mark.asyncio
 async def test_the_servers_count_each_client_by_the_address_the_proxy_saw(
     one_replica: Deployment,
