@@ -7,7 +7,7 @@ Keys of a match share the hash tag ``{m:ID}`` (Redis Cluster ready):
 - ``{m:ID}:watch``      every table event tagged with its table, and the comparisons (stream)
 - ``{m:ID}:results``    each play's result per board (see :func:`play_field`), hidden until
   every play of the board is in; the director's fix of a board (void, artificial score);
-  which boards are compared (hash)
+  which boards are compared; ``finished`` once every board is (hash)
 - ``{m:ID}:swings``     each board's comparison once every play of it is in (stream)
 - ``{m:ID}:seats``      each seat's token key (to revoke it when the director substitutes)
 - ``{m:ID}:robots``     a nonce per seat the server's robots play: the server derives the
@@ -100,6 +100,7 @@ local function compare()
   if redis.call('HSETNX', results, board .. ':done', 1) == 1 then
     if redis.call('HINCRBY', results, 'compared', 1) == tonumber(ARGV[7]) then
       finished = 1
+      redis.call('HSET', results, 'finished', 1)
       add('0', '{"type": "finished"}')
     end
   end
@@ -392,16 +393,18 @@ class Store:
         async with self.redis.pipeline(transaction=False) as pipe:
             for match_id in match_ids:
                 tag = f"{{m:{match_id}}}"
+                pipe.hexists(f"{tag}:results", "finished")
                 pipe.xrevrange(f"{tag}:t1:events", count=1)
                 pipe.hgetall(f"{tag}:robots")
             read = await pipe.execute()
         found: dict[str, dict[str, str]] = {}
         for i, match_id in enumerate(match_ids):
-            last = cast(list[tuple[bytes, dict[bytes, bytes]]], read[2 * i])
-            if last and json.loads(last[0][1][b"e"])["type"] == "finished":
+            finished, last, tokens = read[3 * i : 3 * i + 3]
+            # (A match stored before the results noted its end: its last entry says so,
+            # unless a seat's presence was logged after it.)
+            if finished or (last and json.loads(last[0][1][b"e"])["type"] == "finished"):
                 await self.redis.srem(ROBOT_MATCHES_KEY, match_id)
                 continue
-            tokens = cast(dict[bytes, bytes], read[2 * i + 1])
             found[match_id] = {k.decode(): v.decode() for k, v in tokens.items()}
         return found
 

@@ -11,7 +11,7 @@ from redis.asyncio import Redis
 
 from bridge.formats import individual
 from server.redis_process import RedisProcess
-from server.store import Appended, Conflict, ResultChange, Store, StoredEvent
+from server.store import ROBOT_MATCHES_KEY, Appended, Conflict, ResultChange, Store, StoredEvent
 
 RESULT_1 = {
     "contract": "4S",
@@ -217,3 +217,23 @@ async def test_an_append_checked_against_an_old_length_appends_nothing(redis: Re
     assert entries_after == [(2, CARD)]
     assert last == again.last_id
     await pubsub.aclose()  # type: ignore[no-untyped-call]
+
+
+@pytest.mark.asyncio
+async def test_a_finished_match_is_offered_no_robots_whatever_is_logged_after(
+    redis: Redis,
+) -> None:
+    # The robots leave a finished match, and their seats' presence is logged after its end:
+    # no process may seat them again.
+    store = Store(redis)
+    match_id = secrets.token_hex(8)
+    await redis.sadd(ROBOT_MATCHES_KEY, match_id)
+    await redis.hset(f"{{m:{match_id}}}:robots", "1N", "nonce")
+    assert (await store.robot_matches())[match_id] == {"1N": "nonce"}
+    change = ResultChange("commit", 1, RESULT_1, ((1, 1),), (1, 1))
+    assert (await append(store, match_id, 1, change, 1, (1,))).finished
+    presence = {"type": "presence", "seat": "N", "connected": False, "robot": True}
+    length = await redis.xlen(f"{{m:{match_id}}}:watch")
+    await store.append(match_id, 1, presence, None, [], 1, (1,), length)
+    assert match_id not in await store.robot_matches()
+    assert not await redis.sismember(ROBOT_MATCHES_KEY, match_id)
