@@ -65,7 +65,7 @@ from protocol.messages import (
     Welcome,
 )
 from server.fanout import HEARTBEAT, Fanout, stop
-from server.formats import analysed, boards_from_pbn, dealt_boards, robot_table_log
+from server.formats import analyses, boards_from_pbn, dealt_boards, robot_table_log
 from server.limits import (
     AddressBuckets,
     AddressThrottle,
@@ -81,7 +81,7 @@ from server.metrics import Metrics
 if TYPE_CHECKING:
     from clients.robot import Robot
 from server.records import match_record
-from server.state import MatchConfig
+from server.state import BoardSpec, MatchConfig
 from server.store import Grant, Store, StoreClient
 from server.views import Player, Viewer, Watcher, seated
 
@@ -335,6 +335,9 @@ class Server:
         self.robot_players: list[Robot] = []
         """Every robot this server started (for inspection: a correct robot has no errors)."""
         self._robot_keeper: asyncio.Task[None] | None = None
+        self._analysing: dict[str, asyncio.Task[None]] = {}
+        """The double-dummy analysis under way of each match's boards (off the creation
+        path: a comparison shows it once it is there)."""
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -372,6 +375,7 @@ class Server:
         # loop pass (asyncio on 3.11), so cancel again until each robot task has ended.
         if self._robot_keeper is not None:
             await stop(self._robot_keeper)
+        await stop(*self._analysing.values())
         playing = list(self.robots)
         await stop(*self.robots.values())
         for match_id, seat in playing:  # another process may take them over at once
@@ -813,6 +817,8 @@ class Server:
                 await runtime.settle_presence()  # after reading what came since the load
                 runtime.start_timers()
                 self.runtimes[match_id] = runtime
+                if runtime.unanalysed():  # the process that created it may have stopped
+                    self._analyse_later(match_id, runtime.unanalysed())
             return runtime
 
     # -- organising ----------------------------------------------------------------------
@@ -849,7 +855,6 @@ class Server:
                 if request.deals_pbn is not None
                 else dealt_boards(count)
             )
-            boards = await asyncio.to_thread(analysed, boards)
             table2 = await asyncio.to_thread(robot_table_log, boards) if robot_table else None
         except BridgeError as error:
             raise ProtocolError(ErrorCode.BAD_DEALS, str(error)) from None
@@ -914,6 +919,7 @@ class Server:
         starts = fold(config, logs, ()).starts(now_ms())
         await self.store.create_match(config, grants, starts, robot_nonces, table2)
         log.info("match %s created: %s, %d boards", match_id, request.format, len(boards))
+        self._analyse_later(config.match_id, boards)
         if robot_nonces:
             await self._start_robots(config, robot_nonces)
         return MatchCreated(
@@ -946,6 +952,27 @@ class Server:
         return Substituted(
             player=player, table=request.table, seat=request.seat, link=link, ref=request.ref
         )
+
+    # -- the double-dummy analysis -------------------------------------------------------
+
+    def _analyse_later(self, match_id: str, boards: tuple[BoardSpec, ...]) -> None:
+        """Work out the boards' double-dummy analysis in a worker thread (one board at a
+        time in the process), then log it in the match: a match is created without waiting
+        for it."""
+        if match_id in self._analysing:
+            return
+        task = asyncio.create_task(self._analyse(match_id, boards), name=f"analysis {match_id}")
+        self._analysing[match_id] = task
+        task.add_done_callback(lambda _task: self._analysing.pop(match_id, None))
+
+    async def _analyse(self, match_id: str, boards: tuple[BoardSpec, ...]) -> None:
+        try:
+            found = await asyncio.to_thread(analyses, boards)
+            runtime = await self.runtime(match_id)
+            await runtime.note_analyses(found)
+        except (ProtocolError, RedisError, OSError) as error:
+            # Tried again when a process next loads the match.
+            log.warning("match %s: analysis not logged: %s", match_id, error)
 
     # -- the server's robots -------------------------------------------------------------
 

@@ -56,6 +56,8 @@ from server.fanout import stop
 from server.state import (
     EXTRA_EVENTS,
     MATCH_EVENTS,
+    Analysis,
+    BoardSpec,
     BoardState,
     Checkpoint,
     Effect,
@@ -971,6 +973,31 @@ class MatchRuntime:
         else:
             raise _forbidden(f"a player may not send {action.type}")
         return table, event
+
+    # -- the double-dummy analysis -------------------------------------------------------
+
+    def unanalysed(self) -> tuple[BoardSpec, ...]:
+        """The boards whose analysis is still to come (none once the match is over)."""
+        if self.state.finished:
+            return ()
+        return tuple(b for b in self.config.boards if b.number not in self.state.analyses)
+
+    async def note_analyses(self, analyses: dict[int, Analysis]) -> None:
+        """Log the boards' double-dummy analyses, worked out after the match was created,
+        for the comparisons to show (those another process logged first are left out)."""
+
+        async def note() -> None:
+            missing = {n: a for n, a in analyses.items() if n not in self.state.analyses}
+            if missing:
+                event: StoredEvent = {
+                    "type": "analysed",
+                    "boards": {str(n): a.to_json() for n, a in sorted(missing.items())},
+                    "at": now_ms(),
+                }
+                await self._append(0, event, None)
+
+        async with self.lock:
+            await self._retrying(note)
 
     # -- the director's tools that are not table events -------------------------------
 

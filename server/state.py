@@ -73,7 +73,7 @@ MatchFormat = Literal["teams", "robot-table", "team-of-four", "replay", "individ
 ChatMode = Literal["table", "opponents", "off"]
 ClaimStatus = Literal["pending", "accepted", "rejected", "withdrawn"]
 
-MATCH_EVENTS = frozenset({"compared", "finished", "release"})
+MATCH_EVENTS = frozenset({"compared", "finished", "release", "analysed"})
 """Events logged for the whole match (at every table and for watchers)."""
 EXTRA_EVENTS = frozenset(
     {
@@ -482,6 +482,7 @@ class Checkpoint:
     people: dict[int, SeatState]
     released: set[int]
     finished: bool
+    analyses: dict[int, Analysis]
 
 
 class MatchState:
@@ -515,6 +516,11 @@ class MatchState:
         """Every board is played once at each of two tables: the match is compared table
         against table (:attr:`match`), as a teams match."""
         self.finished = False
+        self.analyses: dict[int, Analysis] = {
+            spec.number: spec.analysis for spec in config.boards if spec.analysis is not None
+        }
+        """Each board's double-dummy analysis, once worked out (after the match is created:
+        an ``analysed`` match event; a match stored before that has it in its config)."""
 
     # -- folding ---------------------------------------------------------------------
 
@@ -528,6 +534,10 @@ class MatchState:
                 return self._compared(event)
             if kind == "finished":
                 self.finished = True
+                return Effect()
+            if kind == "analysed":
+                for number, analysis in event["boards"].items():
+                    self.analyses[int(number)] = Analysis.from_json(analysis)
                 return Effect()
             if kind == "release":
                 number = event["round"]
@@ -561,6 +571,7 @@ class MatchState:
             self.people,
             set(self.released),
             self.finished,
+            dict(self.analyses),
         )
         self.people = {number: copy.copy(person) for number, person in self.people.items()}
         if state is not None and state.boards:
@@ -583,6 +594,7 @@ class MatchState:
         self.people = saved.people
         self.released = saved.released
         self.finished = saved.finished
+        self.analyses = saved.analyses
 
     def check(self, table: int, event: StoredEvent) -> None:
         """Raise the :class:`BridgeError` that :meth:`apply` would raise for a player's event

@@ -142,9 +142,10 @@ def receives(state: MatchState, viewer: Viewer, log: int, event: StoredEvent) ->
     lines sent to others, not questions about others' calls, not explanations of partner's
     calls. Chat reaches the director but no spectator; delayed spectators get only the
     match events."""
-    if log == 0:
-        return True
     kind = event["type"]
+    if log == 0:
+        # A board's analysis shows only with its comparison: news to nobody before that.
+        return kind != "analysed" or any(int(n) in state.compared for n in event["boards"])
     if isinstance(viewer, Player):
         at = seated(state, viewer.number, log)
         if at is None:
@@ -347,8 +348,8 @@ def _events(
         if kind == "compared":
             comparison = next(c for c in summary.comparisons if c.board == event["board"])
             return [BoardCompared(comparison=comparison)]
-        if kind == "release":
-            return []
+        if kind in ("release", "analysed"):
+            return []  # only the view changed: a round may start, an analysis shows
         return [
             MatchFinished(
                 imps_a=summary.imps_a,
@@ -847,7 +848,7 @@ def _comparison_view(
 ) -> ComparisonView:
     """Board ``number`` compared: every play's result and each competitor's points; in the
     team formats also the teams' comparison ``c``."""
-    analysis = next((s.analysis for s in state.config.boards if s.number == number), None)
+    analysis = state.analyses.get(number)
     plays = state.compared.get(number, {})
     assigned = set() if c is None else c.assigned
     results = [

@@ -58,7 +58,17 @@ async def test_matches_created_at_the_same_moment_all_succeed(server: Server) ->
     requests += [create(server, boards=4, format="robot-table") for _ in range(2)]
     created = await asyncio.gather(*requests)
     assert len({match.match_id for match in created}) == 8
-    for match in created:  # each stored with every board's analysis
-        logs = await server.store.load(match.match_id)
-        assert logs is not None
-        assert all(board.analysis is not None for board in logs.config.boards)
+    for match in created:
+        # Created without waiting for the analysis, which is logged after, once for all its
+        # boards.
+        async with asyncio.timeout(60):
+            while True:
+                logs = await server.store.load(match.match_id)
+                assert logs is not None
+                logged = [e for _t, e in logs.watch if e["type"] == "analysed"]
+                if logged:
+                    break
+                await asyncio.sleep(0.1)
+        assert len(logged) == 1
+        assert sorted(int(n) for n in logged[0]["boards"]) == [b.number for b in logs.config.boards]
+        assert all(board.analysis is None for board in logs.config.boards)

@@ -158,7 +158,8 @@ async def test_both_tables_play_is_shown_once_the_board_is_compared(server: Serv
         await east.board(9)
     assert unknown.value.code == ErrorCode.INVALID_MESSAGE
     await finish_board_one(match, 2)
-    await east.wait_for(lambda v: v.match.comparisons or None)
+    # Compared, with the double-dummy analysis (worked out after the match was created).
+    await east.wait_for(lambda v: [c for c in v.match.comparisons if c.par] or None)
     both = await east.board(1)
     assert [t.table for t in both.tables] == [1, 2]
     assert both.comparison is not None

@@ -27,6 +27,7 @@ from clients.robot import Robot
 from protocol.messages import BoardCompared, Update, WatchView
 from robots.table2 import play_robot_table
 from server.app import Server
+from server.state import MATCH_EVENTS
 from server.views import Player
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import (
@@ -52,10 +53,11 @@ def deals_file(count: int, seed: int) -> tuple[str, dict[int, Deal]]:
 
 
 async def table2_log(redis: Redis, match_id: str) -> list[bytes]:
-    """Table 2's own entries, as stored bytes (the comparisons and the end are the match's)."""
+    """Table 2's own entries, as stored bytes (the comparisons, the analysis and the end are
+    the match's)."""
     entries = await redis.xrange(f"{{m:{match_id}}}:t2:events")
     own = [fields[b"e"] for _, fields in entries]
-    return [e for e in own if json.loads(e)["type"] not in ("compared", "finished")]
+    return [e for e in own if json.loads(e)["type"] not in MATCH_EVENTS]
 
 
 @pytest.mark.asyncio
@@ -85,8 +87,12 @@ async def test_robot_table_match_by_four_clients(server: Server, redis: Redis) -
         # The humans: the dealer opens 1NT, everyone else passes, then the first legal card.
         await bid(players, board, ["1NT", "P", "P", "P"])
         await play_cards(players, board)
+        # The double-dummy analysis, worked out after the match was created, shows with the
+        # comparison once it is there (an update of its own if it comes after).
         north = await players["N"].wait_for(
-            lambda v, b=board: v if any(c.board == b for c in v.match.comparisons) else None
+            lambda v, b=board: (
+                v if any(c.board == b and c.double_dummy for c in v.match.comparisons) else None
+            )
         )
         comparison = next(c for c in north.match.comparisons if c.board == board)
         robots = expected_robots[board].result
