@@ -65,6 +65,9 @@ class Fanout:
         self._subscribed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._alive: set[str] = set()
+        self._unsubscribed: set[str] = set()
+        """Matches whose channel could not be subscribed (Redis was away): tried again every
+        heartbeat, their news read by comparing lengths meanwhile."""
 
     async def start(self) -> None:
         """Say this process is alive, then listen and watch."""
@@ -93,13 +96,18 @@ class Fanout:
     async def follow(self, match_id: str, follower: Follower) -> None:
         """Deliver the news of ``match_id`` to ``follower`` from now on."""
         self.followers[match_id] = follower
+        await self._subscribe(match_id)
+
+    async def _subscribe(self, match_id: str) -> None:
         if self._pubsub is None:
             return
         try:
             await self._pubsub.ssubscribe(news_channel(match_id))
         except (RedisError, OSError) as error:
-            # The listener subscribes again once Redis is back; meanwhile the watch reads.
             log.warning("match %s: not subscribed to its news: %s", match_id, error)
+            self._unsubscribed.add(match_id)
+            return
+        self._unsubscribed.discard(match_id)
         self._subscribed.set()
 
     async def alive(self) -> set[str]:
@@ -161,6 +169,8 @@ class Fanout:
                 await self.beat()
                 before = self._alive
                 alive = await self.alive()
+                for match_id in list(self._unsubscribed):
+                    await self._subscribe(match_id)
                 await self._compare_lengths()
             except (RedisError, OSError) as error:
                 log.warning("heartbeat: store unavailable: %s", error)

@@ -534,7 +534,8 @@ class MatchRuntime:
         robot = any(s.robot for s in mine) or person.server_robot
         if (person.connected, person.robot) == (connected, robot):
             return
-        if not connected or not robot:
+        if not connected or (person.robot and not robot):
+            # Going away, or no longer a robot's: unless so on another process too.
             there, robot_there = await self._elsewhere(viewer.number)
             connected, robot = connected or there, robot or robot_there
             if (person.connected, person.robot) == (connected, robot):
