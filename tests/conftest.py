@@ -68,6 +68,28 @@ async def server(redis: Redis) -> AsyncIterator[Server]:
     await instance.close()
 
 
+@pytest_asyncio.fixture
+async def own_redis(tmp_path: Path) -> AsyncIterator[RedisProcess]:
+    """A Redis of the test's own, which it may stop (or kill) and start again."""
+    process = RedisProcess(tmp_path / "redis")
+    await process.astart()
+    yield process
+    await process.astop()
+
+
+@pytest_asyncio.fixture
+async def on_own_redis(own_redis: RedisProcess) -> AsyncIterator[Server]:
+    """A server on :func:`own_redis`."""
+    redis = Redis.from_url(own_redis.url)
+    server = Server(redis, ORGANISER_KEY, robot_delay=0)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.close()
+        await redis.aclose()
+
+
 @pytest.fixture
 def data_dir() -> Path:
     """The tests' data folder (tests/data): real match records with their SOURCES.md."""

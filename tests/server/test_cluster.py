@@ -16,12 +16,17 @@ from pathlib import Path
 import pytest
 from redis.asyncio.cluster import RedisCluster
 
-from clients.client import Client, Link
 from server.redis_process import find_redis_server
-from tests.conftest import ORGANISER_KEY
 from tests.server.harness import ServeProcess
 from tests.server.test_formats import deals_file
-from tests.server.test_processes import BOARDS, comparisons, robots_for, run_all, watch_to_the_end
+from tests.server.test_processes import (
+    BOARDS,
+    comparisons,
+    create_at,
+    robots_for,
+    run_all,
+    watch_to_the_end,
+)
 
 
 def cluster_port() -> int:
@@ -123,11 +128,7 @@ async def test_a_match_on_a_redis_cluster_through_two_processes(
     redis = RedisCluster.from_url(cluster.url)
     try:
         deals, _ = deals_file(BOARDS, seed=13)
-        organiser = await Client.connect(Link(a.ws_url, ORGANISER_KEY), name="organiser")
-        try:
-            created = await organiser.create_match(boards=BOARDS, deals_pbn=deals, review_seconds=0)
-        finally:
-            await organiser.close()
+        created = await create_at(a.ws_url, deals)
         assert created.spectator is not None
         spectating = asyncio.create_task(watch_to_the_end(created.spectator, b.ws_url))
         robots = robots_for(created, {1: a.ws_url, 2: b.ws_url}, 0.0)

@@ -8,11 +8,9 @@ import json
 import time
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
-import pytest_asyncio
 from prometheus_client.parser import text_string_to_metric_families
 from redis.asyncio import Redis
 
@@ -21,7 +19,6 @@ from protocol.errors import ErrorCode
 from server.app import Server
 from server.metrics import ACTION_TYPES, RENDERED_FOR, Metrics
 from server.redis_process import RedisProcess
-from tests.conftest import ORGANISER_KEY
 from tests.server.harness import bid, create, one_board, play_cards, seat_everyone
 
 DEALS = one_board()
@@ -174,27 +171,6 @@ async def test_health_reports_the_supervisors_reason(server: Server) -> None:
     assert answer["status"] == "store_down"
     assert answer["store"] == "unreachable"
     assert answer["reason"] == "the embedded Redis was killed by SIGKILL; restarting it"
-
-
-@pytest_asyncio.fixture
-async def own_redis(tmp_path: Path) -> AsyncIterator[RedisProcess]:
-    """A Redis of the test's own, which it may stop and start again."""
-    process = RedisProcess(tmp_path / "redis")
-    await process.astart()
-    yield process
-    await process.astop()
-
-
-@pytest_asyncio.fixture
-async def on_own_redis(own_redis: RedisProcess) -> AsyncIterator[Server]:
-    redis = Redis.from_url(own_redis.url)
-    server = Server(redis, ORGANISER_KEY, robot_delay=0)
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-        await redis.aclose()
 
 
 @pytest.mark.asyncio

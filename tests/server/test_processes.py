@@ -93,6 +93,15 @@ async def one_process_result(server: Server, deals: str) -> dict[object, list[An
     return await played(server.redis, created.match_id)
 
 
+async def create_at(ws_url: str, deals: str) -> MatchCreated:
+    """A match of BOARDS boards created as the organiser through the server at ``ws_url``."""
+    organiser = await Client.connect(Link(ws_url, ORGANISER_KEY), name="organiser")
+    try:
+        return await organiser.create_match(boards=BOARDS, deals_pbn=deals, review_seconds=0)
+    finally:
+        await organiser.close()
+
+
 async def watch_to_the_end(link: str, url: str) -> Client:
     watcher = await Client.connect(Link(url, Link.parse(link).token), name="watcher")
     await watcher.wait_for(
@@ -168,11 +177,7 @@ async def test_a_process_killed_mid_board_loses_nothing(
     deals, _ = deals_file(BOARDS, seed=12)
     expected = await one_process_result(reference, deals)
     a, b, c = processes
-    organiser = await Client.connect(Link(a.ws_url, ORGANISER_KEY), name="organiser")
-    try:
-        created = await organiser.create_match(boards=BOARDS, deals_pbn=deals, review_seconds=0)
-    finally:
-        await organiser.close()
+    created = await create_at(a.ws_url, deals)
     assert created.spectator is not None
     spectating = asyncio.create_task(watch_to_the_end(created.spectator, c.ws_url))
     # A human pace at table 1, so that it is mid-board when A is killed.

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
-import pytest_asyncio
 from redis.asyncio import Redis
 
 from clients.client import Client, ClientError
@@ -160,27 +157,6 @@ async def test_resume_from_the_future_is_refused(server: Server) -> None:
     with pytest.raises(ClientError) as refused:
         await Client.connect(created.seats[0].link, last_seq=10_000)
     assert refused.value.code == ErrorCode.BAD_SEQUENCE
-
-
-@pytest_asyncio.fixture
-async def own_redis(tmp_path: Path) -> AsyncIterator[RedisProcess]:
-    process = RedisProcess(tmp_path / "redis")
-    await process.astart()
-    yield process
-    await process.astop()
-
-
-@pytest_asyncio.fixture
-async def on_own_redis(own_redis: RedisProcess) -> AsyncIterator[Server]:
-    """A server on a Redis of the test's own, which the test may kill and start again."""
-    redis = Redis.from_url(own_redis.url)
-    server = Server(redis, ORGANISER_KEY, robot_delay=0)
-    await server.start()
-    try:
-        yield server
-    finally:
-        await server.close()
-        await redis.aclose()
 
 
 @pytest.mark.asyncio
