@@ -9,7 +9,6 @@ import secrets
 import socket
 import subprocess
 import time
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from tests.server.harness import ServeProcess
 from tests.server.test_formats import deals_file
 from tests.server.test_processes import (
     BOARDS,
-    comparisons,
+    assert_each_compared_once,
     create_at,
     robots_for,
     run_all,
@@ -138,11 +137,7 @@ async def test_a_match_on_a_redis_cluster_through_two_processes(
         finally:
             for robot in robots.values():
                 await robot.close()
-        every_board = Counter(range(1, BOARDS + 1))
-        for robot in robots.values():
-            assert robot.client is not None
-            assert comparisons(robot.client) == every_board, robot.name
-        assert comparisons(watcher) == every_board
+        assert_each_compared_once(robots, [watcher])
         await watcher.close()
         # Every key of the match is in the match's hash slot.
         keys = [key.decode() async for key in redis.scan_iter(match=f"{{m:{created.match_id}}}:*")]

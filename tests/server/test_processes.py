@@ -43,6 +43,16 @@ def comparisons(client: Client) -> Counter[int]:
     )
 
 
+def assert_each_compared_once(robots: dict[str, Robot], watchers: list[Client]) -> None:
+    """Every viewer, wherever it was served, got each board's comparison exactly once."""
+    every_board = Counter(range(1, BOARDS + 1))
+    for robot in robots.values():
+        assert robot.client is not None
+        assert comparisons(robot.client) == every_board, robot.name
+    for watcher in watchers:
+        assert comparisons(watcher) == every_board
+
+
 async def played(redis: Redis, match_id: str) -> dict[object, list[Any]]:
     """What each table did, as stored: every call, card, claim and answer in order; and
     each board's comparison (the results at every table). (When a comparison lands in a
@@ -132,13 +142,8 @@ async def test_three_processes_serve_one_match_as_one_would(redis: Redis) -> Non
         finally:
             for robot in robots.values():
                 await robot.close()
-        # Every viewer, wherever it is served, got each comparison exactly once.
-        every_board = Counter(range(1, BOARDS + 1))
-        for robot in robots.values():
-            assert robot.client is not None
-            assert comparisons(robot.client) == every_board, robot.name
+        assert_each_compared_once(robots, watchers)
         for watcher in watchers:
-            assert comparisons(watcher) == every_board
             await watcher.close()
         assert await played(redis, created.match_id) == expected
     finally:
@@ -206,12 +211,8 @@ async def test_a_process_killed_mid_board_loses_nothing(
             await running
         for robot in robots.values():
             await robot.close()
-    every_board = Counter(range(1, BOARDS + 1))
-    for robot in robots.values():
-        assert robot.errors == []
-        assert robot.client is not None
-        assert comparisons(robot.client) == every_board, robot.name
-    assert comparisons(watcher) == every_board
+    assert all(robot.errors == [] for robot in robots.values())
+    assert_each_compared_once(robots, [watcher])
     await watcher.close()
     assert await played(redis, created.match_id) == expected
 
