@@ -38,7 +38,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import ctypes
 import json
 import math
 import multiprocessing
@@ -52,7 +51,7 @@ import tempfile
 import threading
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
@@ -62,7 +61,7 @@ from typing import Any
 from bench.load_clients import MatchSpec, PhaseOrder, SeatLink, work
 from clients.client import Client, ClientError, Link
 from protocol.messages import CreateMatch, MatchCreated
-from server.redis_process import RedisProcess, free_port
+from server.redis_process import RedisProcess, death_signal, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 HUMAN_PACE = 2.0
@@ -98,23 +97,6 @@ def raise_descriptor_limit() -> int:
     return hard if hard != resource.RLIM_INFINITY else 1 << 20
 
 
-def _die_with_us() -> Callable[[], None]:
-    """For a child between fork and exec: have the kernel SIGTERM it when we die, however we
-    die (Linux; elsewhere the ``finally`` of :func:`main` is all there is)."""
-    parent = os.getpid()
-    try:
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return lambda: None
-
-    def set_death_signal() -> None:
-        prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
-        if os.getppid() != parent:
-            os._exit(1)
-
-    return set_death_signal
-
-
 def cpu_seconds(pid: int) -> float:
     """User and system CPU seconds process ``pid`` has used (``/proc/PID/stat``)."""
     stat = Path(f"/proc/{pid}/stat").read_text()
@@ -139,7 +121,7 @@ class Child:
         self.process = subprocess.Popen(
             command, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-            preexec_fn=_die_with_us(),
+            preexec_fn=death_signal(os.getpid()),
         )  # fmt: skip
         if cores:
             os.sched_setaffinity(self.process.pid, cores)

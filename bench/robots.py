@@ -23,7 +23,7 @@ from robots import SeatView
 from robots.bidding import choose_call, choose_contract, stronger_side
 from robots.play import choose_card
 from robots.table2 import robot_auction
-from server.analysis import analyse
+from server.solver import analyse
 
 SEEDS_MAKE_RATE = 0.69
 MAKE_RATE_BAND = (0.62, 0.76)

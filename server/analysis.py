@@ -1,68 +1,132 @@
-"""Double-dummy analysis of a board with endplay's solver: the tricks each declarer takes
-in each strain with all hands in view, and the par result. Shown with each comparison."""
+"""The double-dummy analysis of a match's boards, worked out in a worker process of its own
+(``server.solver``): a board costs a third of a second of CPU, and in the server's process
+(even in a thread) the solver took both cores of a small machine from the event loop, so
+every player waited. The server's process does not even import the solver (a second of
+start-up and a plotting library it does not need)."""
 
 from __future__ import annotations
 
+import asyncio
+import atexit
+import contextlib
+import json
+import logging
+import os
+import queue
+import subprocess
+import sys
 import threading
+from concurrent.futures import Future
+from typing import Any, ClassVar
 
-from endplay.dds import calc_dd_table, par
-from endplay.types import Deal as EndplayDeal
-from endplay.types import Penalty, Player, Vul
+from server.state import Analysis, BoardSpec
 
-from bridge import Deal, Seat, Strain, Vulnerability
-from server.state import Analysis
+__all__ = ["AnalysisError", "Analyst"]
 
-__all__ = ["analyse"]
-
-# endplay's table is indexed [denomination][player]: spades, hearts, diamonds, clubs, NT.
-_ENDPLAY_ROWS = {
-    Strain.SPADES: 0,
-    Strain.HEARTS: 1,
-    Strain.DIAMONDS: 2,
-    Strain.CLUBS: 3,
-    Strain.NOTRUMP: 4,
-}
-_SOLVER = threading.Lock()
-"""Held around every call into endplay's solver: it is not thread-safe (two analyses at once,
-from two matches created together, corrupt its memory and crash the server), and analysis
-runs in worker threads (``asyncio.to_thread``)."""
-
-_VUL = {
-    Vulnerability.NONE: Vul.none,
-    Vulnerability.NS: Vul.ns,
-    Vulnerability.EW: Vul.ew,
-    Vulnerability.BOTH: Vul.both,
-}
+log = logging.getLogger(__name__)
 
 
-def analyse(deal: Deal, dealer: Seat, vulnerability: Vulnerability) -> Analysis:
-    """Solve the deal double dummy (a tenth of a second or so) and find its par; one deal at
-    a time, whichever thread asks."""
-    with _SOLVER:
-        table = calc_dd_table(EndplayDeal(deal.to_pbn()))
-        rows = table.to_list()
-        result = par(table, _VUL[vulnerability], Player(int(dealer)))
-    tricks: dict[str, dict[str, int]] = {
-        seat.letter: {strain.letter: rows[_ENDPLAY_ROWS[strain]][seat] for strain in Strain}
-        for seat in Seat
-    }
-    contracts: list[str] = []
-    for contract in result:
-        doubled = {Penalty.passed: 0, Penalty.doubled: 1, Penalty.redoubled: 2}[contract.penalty]
-        text = _contract_text(
-            contract.level,
-            int(contract.denom),
-            doubled,
-            int(contract.declarer),
-            int(contract.result),
+class AnalysisError(Exception):
+    """The worker could not analyse the boards (it died, or the solver refused a deal)."""
+
+
+class Analyst:
+    """Solves boards double dummy in a worker process (``python -m server.solver``) started
+    at the first request: the lowest CPU priority (``nice 19``), the solver on one thread,
+    so that analysis only ever takes what the server's event loop leaves; the kernel ends
+    it when the server dies, however it dies. A worker that dies is started again for the
+    next request.
+
+    One analyst serves the whole process (:meth:`shared`), whichever servers and event
+    loops ask: requests wait in its queue, answered one at a time by a thread of its own
+    (never the loop's shared executor, and never one that holds up the process's exit)."""
+
+    _shared: ClassVar[Analyst | None] = None
+
+    def __init__(self) -> None:
+        self._requests: queue.SimpleQueue[tuple[bytes, Future[dict[str, Any]]] | None] = (
+            queue.SimpleQueue()
         )
-        if text not in contracts:
-            contracts.append(text)
-    return Analysis(tricks, int(result.score), tuple(contracts))
+        self._thread = threading.Thread(target=self._answer, name="analyst", daemon=True)
+        self._thread.start()
+        self._worker: subprocess.Popen[bytes] | None = None
+
+    @classmethod
+    def shared(cls) -> Analyst:
+        """The process's analyst, ended when the process exits."""
+        if cls._shared is None:
+            cls._shared = cls()
+            atexit.register(cls._shared.close)
+        return cls._shared
+
+    @property
+    def worker_pid(self) -> int | None:
+        """The worker's process id, while one runs."""
+        worker = self._worker
+        return None if worker is None or worker.poll() is not None else worker.pid
+
+    async def analyse(self, boards: tuple[BoardSpec, ...]) -> dict[int, Analysis]:
+        """Each board's analysis, by board number. Raises :class:`AnalysisError`. Cancelled,
+        a request still waiting is dropped."""
+        answer: Future[dict[str, Any]] = Future()
+        self._requests.put((json.dumps([b.to_json() for b in boards]).encode() + b"\n", answer))
+        found = await asyncio.wrap_future(answer)
+        return {int(number): Analysis.from_json(data) for number, data in found.items()}
+
+    def close(self) -> None:
+        """End the worker (an analysis under way fails) and the answering thread."""
+        self._requests.put(None)
+        self._end_worker()
+
+    # -- in the answering thread ---------------------------------------------------------
+
+    def _answer(self) -> None:
+        while (item := self._requests.get()) is not None:
+            request, answer = item
+            if not answer.set_running_or_notify_cancel():
+                continue
+            try:
+                answer.set_result(self._ask(request))
+            except AnalysisError as error:
+                answer.set_exception(error)
+
+    def _ask(self, request: bytes) -> dict[str, Any]:
+        worker = self._worker
+        if worker is None or worker.poll() is not None:
+            pythonpath = os.pathsep.join(filter(None, [_ROOT, os.environ.get("PYTHONPATH")]))
+            worker = self._worker = subprocess.Popen(
+                [sys.executable, "-m", "server.solver", str(os.getpid())],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=dict(os.environ, PYTHONPATH=pythonpath),
+            )
+            log.debug("analysis worker started (pid %s)", worker.pid)
+        assert worker.stdin is not None
+        assert worker.stdout is not None
+        try:
+            worker.stdin.write(request)
+            worker.stdin.flush()
+            line = worker.stdout.readline()
+        except (OSError, ValueError):  # a pipe broken, or closed by close()
+            line = b""
+        if not line:
+            self._end_worker()
+            raise AnalysisError("the analysis worker stopped")
+        kind, answer = json.loads(line)
+        if kind != "ok":
+            raise AnalysisError(str(answer))
+        return dict(answer)
+
+    def _end_worker(self) -> None:
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.kill()
+            worker.wait(5)
+            for stream in (worker.stdin, worker.stdout):
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
 
 
-def _contract_text(level: int, denom: int, doubled: int, declarer: int, result: int) -> str:
-    """Like ``"1NT N +1"``, ``"5DX E -2"``, ``"4S S ="``."""
-    strain = ("S", "H", "D", "C", "NT")[denom]  # endplay's Denom order
-    outcome = "=" if result == 0 else f"{result:+d}"
-    return f"{level}{strain}{'X' * doubled} {'NESW'[declarer]} {outcome}"
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+"""The folder that holds the ``server`` package, for the worker to import it from."""

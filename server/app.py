@@ -64,8 +64,9 @@ from protocol.messages import (
     Substituted,
     Welcome,
 )
+from server.analysis import AnalysisError, Analyst
 from server.fanout import HEARTBEAT, Fanout, stop
-from server.formats import analyses, boards_from_pbn, dealt_boards, robot_table_log
+from server.formats import boards_from_pbn, dealt_boards, robot_table_log
 from server.limits import (
     AddressBuckets,
     AddressThrottle,
@@ -335,6 +336,7 @@ class Server:
         self.robot_players: list[Robot] = []
         """Every robot this server started (for inspection: a correct robot has no errors)."""
         self._robot_keeper: asyncio.Task[None] | None = None
+        self.analyst = Analyst.shared()
         self._analysing: dict[str, asyncio.Task[None]] = {}
         """The double-dummy analysis under way of each match's boards (off the creation
         path: a comparison shows it once it is there)."""
@@ -956,9 +958,8 @@ class Server:
     # -- the double-dummy analysis -------------------------------------------------------
 
     def _analyse_later(self, match_id: str, boards: tuple[BoardSpec, ...]) -> None:
-        """Work out the boards' double-dummy analysis in a worker thread (one board at a
-        time in the process), then log it in the match: a match is created without waiting
-        for it."""
+        """Have the analyst work out the boards' double-dummy analysis, then log it in the
+        match: a match is created without waiting for it."""
         if match_id in self._analysing:
             return
         task = asyncio.create_task(self._analyse(match_id, boards), name=f"analysis {match_id}")
@@ -967,10 +968,10 @@ class Server:
 
     async def _analyse(self, match_id: str, boards: tuple[BoardSpec, ...]) -> None:
         try:
-            found = await asyncio.to_thread(analyses, boards)
+            found = await self.analyst.analyse(boards)
             runtime = await self.runtime(match_id)
             await runtime.note_analyses(found)
-        except (ProtocolError, RedisError, OSError) as error:
+        except (AnalysisError, ProtocolError, RedisError, OSError) as error:
             # Tried again when a process next loads the match.
             log.warning("match %s: analysis not logged: %s", match_id, error)
 

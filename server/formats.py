@@ -7,10 +7,9 @@ from typing import Any
 
 from bridge import Auction, BridgeError, Deal, Play, board_dealer, board_vulnerability
 from robots.table2 import play_robot_table
-from server.analysis import analyse
-from server.state import Analysis, BoardSpec, StoredEvent, result_to_json
+from server.state import BoardSpec, StoredEvent, result_to_json
 
-__all__ = ["analyses", "boards_from_pbn", "dealt_boards", "robot_table_log"]
+__all__ = ["boards_from_pbn", "dealt_boards", "robot_table_log"]
 
 
 def boards_from_pbn(text: str, count: int) -> tuple[BoardSpec, ...]:
@@ -42,12 +41,6 @@ def dealt_boards(count: int) -> tuple[BoardSpec, ...]:
         BoardSpec(n, board_dealer(n), board_vulnerability(n), Deal.random(rng))
         for n in range(1, count + 1)
     )
-
-
-def analyses(boards: tuple[BoardSpec, ...]) -> dict[int, Analysis]:
-    """Each board's double-dummy analysis (a tenth of a second or more each, one board at a
-    time in the process: run it off the loop, after the match is created)."""
-    return {b.number: analyse(b.deal, b.dealer, b.vulnerability) for b in boards}
 
 
 def robot_table_log(

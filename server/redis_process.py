@@ -32,6 +32,7 @@ __all__ = [
     "FolderInUse",
     "RedisProcess",
     "StoreDamaged",
+    "death_signal",
     "find_redis_server",
     "free_port",
 ]
@@ -114,7 +115,7 @@ def make_private(folder: Path) -> None:
                 os.chmod(path, 0o600)
 
 
-def _death_signal(parent: int) -> Callable[[], None] | None:
+def death_signal(parent: int) -> Callable[[], None] | None:
     """A function for the child between fork and exec that has the kernel send it SIGTERM
     when ``parent`` dies, however it dies (even SIGKILL); None where there is no ``prctl``
     (the pidfile then lets the next start stop a server left behind)."""
@@ -398,7 +399,7 @@ class RedisProcess:
             # Its own session: a Ctrl-C at the terminal is for `duplicate serve`, which then
             # stops Redis in order, not for Redis too.
             start_new_session=True,
-            preexec_fn=_death_signal(os.getpid()) if self.die_with_parent else None,
+            preexec_fn=death_signal(os.getpid()) if self.die_with_parent else None,
         )
         self.process = process
         self._started_at = time.monotonic()

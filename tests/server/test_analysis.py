@@ -1,16 +1,26 @@
-"""Double-dummy analysis: endplay's solver is not thread-safe, so no two calls overlap."""
+"""Double-dummy analysis: in a worker process of its own, at the lowest priority, never in
+the server's process; endplay's solver is not thread-safe, so no two calls overlap."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
+from pathlib import Path
 
 import pytest
 
+from server.analysis import AnalysisError, Analyst
 from server.app import Server
+from server.formats import dealt_boards
+from server.solver import analyse
 from tests.server.harness import create
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # Run in a child process: a solver whose memory two threads corrupt dies of SIGSEGV or
 # SIGABRT, which must fail this test and not kill pytest.
@@ -20,7 +30,7 @@ CONCURRENT_ANALYSES = textwrap.dedent(
     from concurrent.futures import ThreadPoolExecutor
 
     from bridge import Deal, board_dealer, board_vulnerability
-    from server.analysis import analyse
+    from server.solver import analyse
 
     rng = random.Random(2024)
     boards = [(n, Deal.random(rng)) for n in range(1, 11)]
@@ -72,3 +82,109 @@ async def test_matches_created_at_the_same_moment_all_succeed(server: Server) ->
         assert len(logged) == 1
         assert sorted(int(n) for n in logged[0]["boards"]) == [b.number for b in logs.config.boards]
         assert all(board.analysis is None for board in logs.config.boards)
+
+
+@pytest.mark.asyncio
+async def test_the_analyst_solves_in_a_worker_at_the_lowest_priority() -> None:
+    analyst = Analyst()
+    try:
+        boards = dealt_boards(3)
+        found = await analyst.analyse(boards)
+        assert found == {b.number: analyse(b.deal, b.dealer, b.vulnerability) for b in boards}
+        pid = analyst.worker_pid
+        assert pid is not None
+        assert pid != os.getpid()
+        assert os.getpriority(os.PRIO_PROCESS, pid) == min(
+            19, os.getpriority(os.PRIO_PROCESS, 0) + 19
+        )
+    finally:
+        analyst.close()
+    assert analyst.worker_pid is None
+
+
+@pytest.mark.asyncio
+async def test_a_worker_that_dies_fails_its_request_and_is_replaced() -> None:
+    analyst = Analyst()
+    try:
+        await analyst.analyse(dealt_boards(1))
+        first = analyst.worker_pid
+        assert first is not None
+        asking = asyncio.create_task(analyst.analyse(dealt_boards(16)))
+        await asyncio.sleep(0.3)  # well into sixteen boards (a tenth of a second or more each)
+        os.kill(first, signal.SIGKILL)
+        with pytest.raises(AnalysisError, match="stopped"):
+            await asking
+        boards = dealt_boards(2)
+        assert sorted(await analyst.analyse(boards)) == [1, 2]
+        assert analyst.worker_pid not in (None, first)
+    finally:
+        analyst.close()
+
+
+@pytest.mark.asyncio
+async def test_a_request_cancelled_while_it_waits_is_dropped() -> None:
+    analyst = Analyst()
+    try:
+        ahead = asyncio.create_task(analyst.analyse(dealt_boards(4)))
+        behind = asyncio.create_task(analyst.analyse(dealt_boards(1)))
+        await asyncio.sleep(0)
+        behind.cancel()
+        assert sorted(await ahead) == [1, 2, 3, 4]
+        with pytest.raises(asyncio.CancelledError):
+            await behind
+    finally:
+        analyst.close()
+
+
+DIES_WITH_A_WORKER = textwrap.dedent(
+    """
+    import asyncio, time
+    from server.analysis import Analyst
+    from server.formats import dealt_boards
+
+    async def main():
+        analyst = Analyst.shared()
+        await analyst.analyse(dealt_boards(1))
+        print(analyst.worker_pid, flush=True)
+        asyncio.create_task(analyst.analyse(dealt_boards(64)))  # ten seconds of work
+        await asyncio.sleep(60)
+
+    asyncio.run(main())
+    """
+)
+
+
+def test_the_worker_dies_with_the_process_that_started_it() -> None:
+    # A server killed with SIGKILL runs no exit handler: the kernel must end its worker at
+    # once, not when it next finds its pipe closed (after ten seconds of analysis here).
+    with subprocess.Popen(
+        [sys.executable, "-c", DIES_WITH_A_WORKER], stdout=subprocess.PIPE, cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    ) as parent:  # fmt: skip
+        assert parent.stdout is not None
+        worker = int(parent.stdout.readline())
+        time.sleep(0.5)  # the worker busy with the long request
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 2
+        while Path(f"/proc/{worker}").exists() and _state(worker) != "Z":
+            assert time.monotonic() < deadline, "the worker outlived its server"
+            time.sleep(0.05)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "gone"
+
+
+def test_the_server_never_loads_the_solver() -> None:
+    # A second of start-up and a plotting library the server has no use for.
+    result = subprocess.run(
+        [sys.executable, "-c", "import sys, duplicate.cli, server.app; print(sorted("
+         "m for m in sys.modules if m.split('.')[0] in ('endplay', 'matplotlib')))"],
+        capture_output=True, text=True, cwd=ROOT, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
