@@ -175,6 +175,18 @@ class Auction:
         self._passes = 0  # passes in a row
         self._first_to_name: dict[tuple[int, Strain], Seat] = {}
 
+    def copy(self) -> Auction:
+        """An independent copy (calls are immutable and shared)."""
+        other = Auction.__new__(Auction)
+        other.dealer = self.dealer
+        other._calls = list(self._calls)
+        other._last_bid = self._last_bid
+        other._last_bidder = self._last_bidder
+        other._doubled = self._doubled
+        other._passes = self._passes
+        other._first_to_name = dict(self._first_to_name)
+        return other
+
     @classmethod
     def replay(cls, dealer: Seat, calls: Iterable[Call | str]) -> Auction:
         """An auction with ``calls`` applied in order (strings are parsed)."""

@@ -116,6 +116,14 @@ class Play:
         self._claims: list[tuple[Claim, bool]] = []
         self._finished = False
 
+    def copy(self) -> Play:
+        """An independent copy (cards, tricks and claims are immutable and shared)."""
+        other = Play.__new__(Play)
+        for name in Play.__slots__:
+            value = getattr(self, name)
+            setattr(other, name, list(value) if isinstance(value, list) else value)
+        return other
+
     @classmethod
     def replay(
         cls, deal: Deal, contract: Contract, declarer: Seat, cards: Iterable[Card | str]
@@ -204,6 +212,14 @@ class Play:
     def cards_played(self) -> tuple[tuple[Seat, Card], ...]:
         """Every card played, in order, with the seat it came from."""
         return tuple((self.deal.owner(card), card) for card in self._history)
+
+    @property
+    def last_played(self) -> tuple[Seat, Card] | None:
+        """The last card played, with the seat it came from (None before the lead)."""
+        if not self._history:
+            return None
+        card = self._history[-1]
+        return self.deal.owner(card), card
 
     @property
     def is_dummy_exposed(self) -> bool:

@@ -581,3 +581,17 @@ class TestAuctionProperties:
         with pytest.raises(WrongPhase):
             auction.undo()
         assert snapshot(auction) == snapshot(Auction(dealer))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(list(Seat)), st.data())
+def test_a_copy_bids_on_alone(dealer: Seat, data: st.DataObject) -> None:
+    auction = Auction(dealer)
+    while not auction.is_complete and data.draw(st.booleans()):
+        auction.call(data.draw(st.sampled_from(auction.legal_calls())))
+    before = snapshot(auction)
+    copied = auction.copy()
+    assert snapshot(copied) == before
+    while not copied.is_complete:
+        copied.call(data.draw(st.sampled_from(copied.legal_calls())))
+    assert snapshot(auction) == before  # the original did not move

@@ -1038,3 +1038,23 @@ def test_trick_winners_match_endplay(block: int) -> None:
                 assert last is not None
                 assert int(theirs.first) == last.winner, seed
         assert play.is_complete
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), contracts, st.sampled_from(list(Seat)), st.integers(0, 51), st.data())
+def test_a_copy_plays_on_alone(
+    seed: int, contract: Contract, declarer: Seat, stop: int, data: st.DataObject
+) -> None:
+    play = Play(Deal.random(random.Random(seed)), contract, declarer)
+    random_cards(play, stop, data)
+    if data.draw(st.booleans()) and play.legal_cards():
+        play.claim(play.acting_seat, play.remaining_tricks)
+    before = snapshot(play)
+    copied = play.copy()
+    assert snapshot(copied) == before
+    assert copied.last_played == play.last_played == (play.cards_played[-1] if stop else None)
+    if copied.pending_claim is not None:
+        copied.reject_claim(min(copied.pending_claim.deciders))
+    play_to_the_end(copied, data)
+    assert snapshot(play) == before  # the original did not move
+    assert copied.is_complete

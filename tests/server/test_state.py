@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 
 from bridge import Deal, board_dealer, board_vulnerability
 from bridge.formats import Movement, replay, team_of_four
@@ -106,3 +107,36 @@ def test_a_config_stored_before_movements_reads_as_teams() -> None:
     assert again.movement.format == "teams"
     assert again.movement.plays(3) == ((1, 1), (1, 2))
     assert MatchConfig.from_json(stored.to_json()).movement == stored.movement
+
+
+def test_a_board_copy_shares_nothing_a_fold_changes() -> None:
+    # A checkpoint copies the board an event touches; what the copy shares with the original
+    # must be immutable, or undoing a refused or conflicting event would leave it changed.
+    state = MatchState(config(team_of_four(4)))
+    start_all(state)
+    for event in [
+        {"type": "call", "seat": "N", "call": "1S", "alert": "five or more"},
+        {"type": "call", "seat": "E", "call": "P"},
+        {"type": "call", "seat": "S", "call": "4S"},
+        {"type": "call", "seat": "W", "call": "P"},
+        {"type": "call", "seat": "N", "call": "P"},
+        {"type": "call", "seat": "E", "call": "P"},
+    ]:
+        event["seat"] = state.tables[1].current.auction.turn.letter  # type: ignore[union-attr]
+        state.apply(1, event)
+    board = state.tables[1].current
+    assert board is not None
+    copied = board.copy()
+    assert copied.auction.calls == board.auction.calls
+    assert copied.play is not None
+    assert board.play is not None
+    assert copied.play.contract == board.play.contract
+    for name in {f.name for f in fields(board)} - {"auction", "play"}:
+        assert getattr(copied, name) == getattr(board, name), name
+    shared = {
+        f.name
+        for f in fields(board)
+        if getattr(copied, f.name) is getattr(board, f.name)
+        and not isinstance(getattr(board, f.name), int | bool | str | tuple | type(None))
+    }
+    assert shared == {"spec"}  # a new mutable field must be copied in BoardState.copy
