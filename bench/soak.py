@@ -18,9 +18,9 @@ At the end it reads the store back and checks: every acknowledged action is in t
 (lost: 0), no action id and no chat line is there twice (duplicated: 0), every frame each
 player received passes the leak audit and every update followed the one before (leaked,
 gaps: 0), no player was told of a board's comparison twice, no board is in the swings
-twice (compared twice: 0), no redis-server outlived its server (orphans: 0), no robot
-stopped with an error, none had a decision refused and no match stood still at the end
-(failed, refused, stalled: 0).
+twice (compared twice: 0), no redis-server or analysis worker outlived its server
+(orphans: 0), no robot stopped with an error, none had a decision refused and no match
+stood still at the end (failed, refused, stalled: 0).
 Prints a table; exits non-zero when any of these is not zero, or when no match finished.
 """
 
@@ -182,6 +182,22 @@ def redis_servers_of(folder: Path) -> list[int]:
     return found
 
 
+def workers_of(server: int) -> list[int]:
+    """The pids of the analysis workers (``python -m server.solver SERVER``) that server
+    process ``server`` started."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            command = (entry / "cmdline").read_bytes().rstrip(b"\0").split(b"\0")
+        except OSError:
+            continue
+        if command[-3:-1] == [b"-m", b"server.solver"] and command[-1] == str(server).encode():
+            found.append(int(entry.name))
+    return found
+
+
 class ServerProcess:
     """``duplicate serve`` on a fixed port and data folder, killed and started again."""
 
@@ -217,6 +233,11 @@ class ServerProcess:
         assert process.stdout is not None
         while await process.stdout.readline():
             pass
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
 
     async def kill(self) -> None:
         assert self.process is not None
@@ -343,10 +364,11 @@ async def soak(
                     if kills % 2 == 0 and server.kill_store():
                         figures.store_kills += 1  # the server notices and restarts it
                     else:
+                        killed = server.pid
                         await server.kill()
                         figures.restarts += 1
                         await asyncio.sleep(0.5)
-                        figures.orphans += len(redis_servers_of(data))
+                        figures.orphans += len(redis_servers_of(data)) + len(workers_of(killed))
                         await server.start()
                     next_kill = time.monotonic() + kill_every
             # Stalled: a match that went on through the last STALL seconds (no restart in
@@ -377,9 +399,10 @@ async def soak(
             await check(redis, created, robots, figures)
         finally:
             await redis.aclose()
+            stopped = server.pid
             await server.stop()
         await asyncio.sleep(0.5)
-        figures.orphans += len(redis_servers_of(data))
+        figures.orphans += len(redis_servers_of(data)) + len(workers_of(stopped))
     return figures
 
 
@@ -472,7 +495,7 @@ def report(figures: Figures, minutes: float) -> bool:
         ("connections dropped", figures.reconnects, ""),
         ("server SIGKILLs and restarts", figures.restarts, ""),
         ("embedded Redis SIGKILLs", figures.store_kills, "(the server restarts it)"),
-        ("orphaned redis-servers", figures.orphans, "0"),
+        ("orphaned redis-servers and analysis workers", figures.orphans, "0"),
         ("acknowledged actions lost", figures.lost, "0"),
         ("actions stored twice", figures.duplicated, "0"),
         ("boards compared twice (store or frames)", figures.compared_twice, "0"),

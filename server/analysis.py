@@ -34,8 +34,8 @@ class Analyst:
     """Solves boards double dummy in a worker process (``python -m server.solver``) started
     at the first request: the lowest CPU priority (``nice 19``), the solver on one thread,
     so that analysis only ever takes what the server's event loop leaves; the kernel ends
-    it when the server dies, however it dies. A worker that dies is started again for the
-    next request.
+    it when the server dies, however it dies. The worker leaves once idle for a while (a
+    minute), and a worker that leaves or dies is started again for the next request.
 
     One analyst serves the whole process (:meth:`shared`), whichever servers and event
     loops ask: requests wait in its queue, answered one at a time by a thread of its own
@@ -43,7 +43,9 @@ class Analyst:
 
     _shared: ClassVar[Analyst | None] = None
 
-    def __init__(self) -> None:
+    def __init__(self, idle_exit: float | None = None) -> None:
+        self.idle_exit = idle_exit
+        """Seconds after which an idle worker leaves (None: the worker's default)."""
         self._requests: queue.SimpleQueue[tuple[bytes, Future[dict[str, Any]]] | None] = (
             queue.SimpleQueue()
         )
@@ -91,11 +93,27 @@ class Analyst:
                 answer.set_exception(error)
 
     def _ask(self, request: bytes) -> dict[str, Any]:
+        line = self._exchange(request)
+        if not line and self._left_idle():
+            line = self._exchange(request)  # it left just as the request came: once more
+        if not line:
+            self._end_worker()
+            raise AnalysisError("the analysis worker stopped")
+        kind, answer = json.loads(line)
+        if kind != "ok":
+            raise AnalysisError(str(answer))
+        return dict(answer)
+
+    def _exchange(self, request: bytes) -> bytes:
+        """Send the request to the worker (started if none runs) and read its answer line;
+        empty if the worker is gone."""
         worker = self._worker
         if worker is None or worker.poll() is not None:
+            self._end_worker()  # one that left: its pipes closed
             pythonpath = os.pathsep.join(filter(None, [_ROOT, os.environ.get("PYTHONPATH")]))
             worker = self._worker = subprocess.Popen(
-                [sys.executable, "-m", "server.solver", str(os.getpid())],
+                [sys.executable, "-m", "server.solver", str(os.getpid())]
+                + ([] if self.idle_exit is None else [str(self.idle_exit)]),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 env=dict(os.environ, PYTHONPATH=pythonpath),
@@ -106,16 +124,19 @@ class Analyst:
         try:
             worker.stdin.write(request)
             worker.stdin.flush()
-            line = worker.stdout.readline()
+            return worker.stdout.readline()
         except (OSError, ValueError):  # a pipe broken, or closed by close()
-            line = b""
-        if not line:
-            self._end_worker()
-            raise AnalysisError("the analysis worker stopped")
-        kind, answer = json.loads(line)
-        if kind != "ok":
-            raise AnalysisError(str(answer))
-        return dict(answer)
+            return b""
+
+    def _left_idle(self) -> bool:
+        """The worker left because it had nothing to do (and not because it failed)."""
+        worker = self._worker
+        if worker is None:
+            return False
+        try:
+            return worker.wait(5) == 0
+        except subprocess.TimeoutExpired:
+            return False
 
     def _end_worker(self) -> None:
         worker, self._worker = self._worker, None

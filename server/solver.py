@@ -2,26 +2,33 @@
 in each strain with all hands in view, and the par result. Shown with each comparison.
 
 ``python -m server.solver PARENT`` is the worker a server's :class:`server.analysis.Analyst`
-runs: it reads one JSON line of boards at a time and answers one JSON line."""
+runs: it reads one JSON line of boards at a time and answers one JSON line, and leaves
+when it has had nothing to do for IDLE seconds (exit status 0; default :data:`IDLE_EXIT`):
+``python -m server.solver PARENT [IDLE]``.
+
+endplay is imported where it is used, never by the server's process."""
 
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
+import select
 import sys
 import threading
+import types
 from typing import IO, Any
-
-from endplay.dds import calc_dd_table, par
-from endplay.types import Deal as EndplayDeal
-from endplay.types import Penalty, Player, Vul
 
 from bridge import Deal, Seat, Strain, Vulnerability
 from server.redis_process import death_signal
 from server.state import Analysis, BoardSpec
 
-__all__ = ["analyse"]
+__all__ = ["IDLE_EXIT", "analyse"]
+
+IDLE_EXIT = 60.0
+"""Seconds without a request after which the worker leaves (its memory back to the system);
+the next request starts another."""
 
 # endplay's table is indexed [denomination][player]: spades, hearts, diamonds, clubs, NT.
 _ENDPLAY_ROWS = {
@@ -36,22 +43,26 @@ _SOLVER = threading.Lock()
 from two matches created together, corrupted its memory and crashed the server when it ran
 in the server's threads). The worker asks one deal at a time anyway; a program that calls
 :func:`analyse` from several threads (a benchmark) is kept safe by it."""
-
 _VUL = {
-    Vulnerability.NONE: Vul.none,
-    Vulnerability.NS: Vul.ns,
-    Vulnerability.EW: Vul.ew,
-    Vulnerability.BOTH: Vul.both,
+    Vulnerability.NONE: "none",
+    Vulnerability.NS: "ns",
+    Vulnerability.EW: "ew",
+    Vulnerability.BOTH: "both",
 }
+"""endplay's ``Vul`` member of each vulnerability, by name."""
 
 
 def analyse(deal: Deal, dealer: Seat, vulnerability: Vulnerability) -> Analysis:
     """Solve the deal double dummy (a tenth of a second or so) and find its par; one deal at
     a time, whichever thread asks."""
+    from endplay.dds import calc_dd_table, par
+    from endplay.types import Deal as EndplayDeal
+    from endplay.types import Penalty, Player, Vul
+
     with _SOLVER:
         table = calc_dd_table(EndplayDeal(deal.to_pbn()))
         rows = table.to_list()
-        result = par(table, _VUL[vulnerability], Player(int(dealer)))
+        result = par(table, Vul[_VUL[vulnerability]], Player(int(dealer)))
     tricks: dict[str, dict[str, int]] = {
         seat.letter: {strain.letter: rows[_ENDPLAY_ROWS[strain]][seat] for strain in Strain}
         for seat in Seat
@@ -78,9 +89,11 @@ def _contract_text(level: int, denom: int, doubled: int, declarer: int, result: 
     return f"{level}{strain}{'X' * doubled} {'NESW'[declarer]} {outcome}"
 
 
-def _work(requests: IO[bytes], answers: IO[bytes]) -> None:
-    """The worker: analyse each request line until the server closes its end."""
-    while line := requests.readline():
+def _work(requests: IO[bytes], answers: IO[bytes], idle: float = IDLE_EXIT) -> None:
+    """The worker: analyse each request line until the server closes its end, or sends
+    nothing for ``idle`` seconds. (The server sends a request only once the one before is
+    answered, so nothing is ever left in the reader's buffer when it waits.)"""
+    while select.select([requests], [], [], idle)[0] and (line := requests.readline()):
         try:
             boards = [BoardSpec.from_json(board) for board in json.loads(line)]
             found = {b.number: analyse(b.deal, b.dealer, b.vulnerability) for b in boards}
@@ -91,12 +104,13 @@ def _work(requests: IO[bytes], answers: IO[bytes]) -> None:
         answers.flush()
 
 
-def main(parent: int) -> None:
+def main(parent: int, idle: float = IDLE_EXIT) -> None:
     set_death_signal = death_signal(parent)
     if set_death_signal is not None:
         set_death_signal()
     with contextlib.suppress(OSError):  # a system that refuses still gets its analyses
         os.nice(19)
+    _endplay_without_its_package()
     from endplay._dds import SetMaxThreads
 
     SetMaxThreads(1)
@@ -104,8 +118,21 @@ def main(parent: int) -> None:
     # a bad deal) goes to standard error instead of into an answer.
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
-    _work(sys.stdin.buffer, answers)
+    _work(sys.stdin.buffer, answers, idle)
+
+
+def _endplay_without_its_package() -> None:
+    """Let the worker import endplay's solver and types without the package's
+    ``__init__``, which imports all of endplay: its dealer's plotting pulls in matplotlib,
+    for 80 MB and a second more than the solver needs (40 MB, a third of a second)."""
+    spec = importlib.util.find_spec("endplay")
+    if "endplay" in sys.modules or spec is None or not spec.submodule_search_locations:
+        return
+    package = types.ModuleType("endplay")
+    package.__path__ = list(spec.submodule_search_locations)
+    package.__spec__ = spec
+    sys.modules["endplay"] = package
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]))
+    main(int(sys.argv[1]), *(float(a) for a in sys.argv[2:3]))

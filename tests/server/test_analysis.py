@@ -122,6 +122,26 @@ async def test_a_worker_that_dies_fails_its_request_and_is_replaced() -> None:
 
 
 @pytest.mark.asyncio
+async def test_an_idle_worker_leaves_and_the_next_request_starts_another() -> None:
+    analyst = Analyst(idle_exit=0.3)
+    try:
+        await analyst.analyse(dealt_boards(1))
+        first = analyst.worker_pid
+        assert first is not None
+        await asyncio.sleep(0.15)
+        await analyst.analyse(dealt_boards(1))  # a request in time keeps it
+        assert analyst.worker_pid == first
+        deadline = time.monotonic() + 5
+        while analyst.worker_pid is not None:  # then it leaves, its memory back
+            assert time.monotonic() < deadline, "the idle worker stayed"
+            await asyncio.sleep(0.05)
+        assert sorted(await analyst.analyse(dealt_boards(2))) == [1, 2]
+        assert analyst.worker_pid not in (None, first)
+    finally:
+        analyst.close()
+
+
+@pytest.mark.asyncio
 async def test_a_request_cancelled_while_it_waits_is_dropped() -> None:
     analyst = Analyst()
     try:
