@@ -206,7 +206,7 @@ class Card:
     True
     """
 
-    __slots__ = ("bit", "index", "rank", "suit")
+    __slots__ = ("_text", "bit", "index", "rank", "suit")
 
     suit: Suit
     rank: Rank
@@ -214,6 +214,7 @@ class Card:
     """0..51, suit-major: clubs 2 is 0, spades ace is 51. Stable, usable as an array index."""
     bit: int
     """``1 << index``: this card's bit in a hand mask."""
+    _text: str
 
     _interned: ClassVar[dict[tuple[int, int], Card]] = {}
 
@@ -227,7 +228,13 @@ class Card:
     def _make(cls, suit: Suit, rank: Rank) -> Card:
         card = object.__new__(cls)
         index = suit * 13 + rank - 2
-        for name, value in (("suit", suit), ("rank", rank), ("index", index), ("bit", 1 << index)):
+        for name, value in (
+            ("suit", suit),
+            ("rank", rank),
+            ("index", index),
+            ("bit", 1 << index),
+            ("_text", suit.letter + rank.letter),
+        ):
             object.__setattr__(card, name, value)
         cls._interned[(suit, rank)] = card
         return card
@@ -260,7 +267,7 @@ class Card:
         return self.index < other.index
 
     def __str__(self) -> str:
-        return self.suit.letter + self.rank.letter
+        return self._text  # made once: views name every card of every update
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"

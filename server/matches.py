@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from redis.exceptions import RedisError
 
 from bridge import BridgeError, IllegalCall, IllegalPlay, OutOfTurn, Seat, WrongPhase
-from protocol.codec import encode
+from protocol.codec import encode, encode_update
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     AdjustScore,
@@ -1119,6 +1119,7 @@ class MatchRuntime:
         count(self.state, table, event, self._seq, self._acked)
         frames: dict[Viewer, bytes] = {}
         summary: MatchSummary | None = None  # the same for every viewer: made once
+        packed: dict[int, bytes] = {}  # and packed once
         for subscriber in list(self.subscribers):
             viewer = subscriber.viewer
             if not receives(self.state, viewer, table, event):
@@ -1127,8 +1128,8 @@ class MatchRuntime:
             frame = frames.get(viewer)
             if frame is None:
                 summary = summary or match_summary(self.state)
-                frame = frames[viewer] = encode(
-                    project(self.state, viewer, table, event, seq, effect, summary)
+                frame = frames[viewer] = encode_update(
+                    project(self.state, viewer, table, event, seq, effect, summary), packed
                 )
             subscriber.sent_seq = seq
             subscriber.send(frame)

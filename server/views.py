@@ -20,12 +20,14 @@ information live here and only here:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from bridge import Card, Seat
 from bridge.cards import Hand
 from bridge.formats import BoardComparison, TableResult
+from bridge.play import Trick
 from protocol.messages import (
     Action,
     AuctionEntry,
@@ -601,13 +603,12 @@ def _board_view(
     if play is not None:
         completed = play.tricks
         if not player or finished:
-            tricks = [_trick_view(t.plays(), t.leader, t.winner) for t in completed]
+            tricks = [_trick_view(t) for t in completed]
         if completed and _sees_last_trick(board, viewer):
-            last = completed[-1]
-            last_trick = _trick_view(last.plays(), last.leader, last.winner)
+            last_trick = _trick_view(completed[-1])
         trick = play.unfinished_trick if play.is_complete else play.current_trick
         if trick is not None:
-            current = _trick_view(trick.plays(), trick.leader, None)
+            current = _trick_view(trick)
 
     claim_view = None
     if board.claim is not None and play is not None:
@@ -691,11 +692,14 @@ def _claimer_cards(board: BoardState) -> Hand:
     return board.play.remaining(board.claim.claim.claimer)
 
 
-def _trick_view(plays: list[tuple[Seat, Card]], leader: Seat, winner: Seat | None) -> TrickView:
+@functools.lru_cache(maxsize=4096)
+def _trick_view(trick: Trick) -> TrickView:
+    """A trick as views show it: one (frozen) view per trick, made once and shared by every
+    update that shows it (a spectator's view shows every trick of both tables each time)."""
     return TrickView(
-        leader=leader.letter,
-        cards=[PlayedCard(seat=seat.letter, card=str(card)) for seat, card in plays],
-        winner=None if winner is None else winner.letter,
+        leader=trick.leader.letter,
+        cards=[PlayedCard(seat=seat.letter, card=str(card)) for seat, card in trick.plays()],
+        winner=None if trick.winner is None else trick.winner.letter,
     )
 
 

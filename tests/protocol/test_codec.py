@@ -477,6 +477,22 @@ class TestRoundTrip:
         assert type(decoded) is type(message)
         assert encode(decoded) == data
 
+    def test_an_update_with_its_summary_packed_once_is_the_same_frame(self) -> None:
+        updates = [e for e in SERVER_EXAMPLES if isinstance(e, Update)]
+        packed: dict[int, bytes] = {}
+        for update in updates:
+            assert codec.encode_update(update, packed) == encode(update)
+            assert codec.encode_update(update, packed) == encode(update)  # from the memo
+        assert len(packed) == len({id(u.view.match) for u in updates})
+        # Views of many fields (a map header of 16 and more), and a summary shared by two.
+        view = updates[0].view.model_copy(update={"chat": []})
+        two = [
+            Update(seq=n, events=[], view=view.model_copy(update={"players": []})) for n in (1, 2)
+        ]
+        shared: dict[int, bytes] = {}
+        assert [codec.encode_update(u, shared) for u in two] == [encode(u) for u in two]
+        assert len(shared) == 1
+
     def test_a_frame_is_one_plain_msgpack_map(self) -> None:
         value = msgpack.unpackb(encode(MakeCall(call="1NT", alert="15-17", ref=3)))
         assert value == {
