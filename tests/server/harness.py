@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from redis.asyncio import Redis
 
@@ -34,7 +34,10 @@ async def stored_events(
 ) -> list[dict[str, Any]]:
     """A table's log as the store holds it (its JSON entries), only those of type ``kind``
     when one is given."""
-    entries = await redis.xrange(f"{{m:{match_id}}}:t{table}:events")
+    entries = cast(
+        list[tuple[bytes, dict[bytes, bytes]]],
+        await redis.xrange(f"{{m:{match_id}}}:t{table}:events"),
+    )
     events = [json.loads(fields[b"e"]) for _, fields in entries]
     return [e for e in events if kind is None or e["type"] == kind]
 
@@ -73,7 +76,7 @@ async def create(server: Server, **options: object) -> MatchCreated:
 
 
 async def seat_everyone(server: Server, created: MatchCreated) -> Match:
-    players = {}
+    players: dict[tuple[int, str], Client] = {}
     for link in created.seats:
         if link.link is None:
             continue  # the server's robot plays it
@@ -135,8 +138,8 @@ async def play_cards(
     the board's last card."""
     played = 0
     while count is None or played < count:
-        view = await table["N"].wait_for(lambda v: _current_or_done(v, board))
-        if view is True or view.phase != "play":
+        view: BoardView | bool = await table["N"].wait_for(lambda v: _current_or_done(v, board))
+        if isinstance(view, bool) or view.phase != "play":
             assert count is None, f"board {board} ended after {played} of {count} cards"
             return
         assert view.acting is not None
