@@ -16,10 +16,11 @@ board's review when its time is up.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -382,7 +383,7 @@ class MatchRuntime:
         and nobody else any (only the entries logged meanwhile are folded under the lock)."""
         viewer = subscriber.viewer
         after = last_seq or 0
-        async with self.lock:
+        async with self.holding():
             await self._ensure_fresh()
             await self._pull()  # what other processes appended: the client may have seen it
             current = self.seq_of(viewer)
@@ -400,7 +401,7 @@ class MatchRuntime:
         frames, state, seq = await asyncio.to_thread(
             regenerate, self.config, tables, entries, viewer, after
         )
-        async with self.lock:
+        async with self.holding():
             await self._ensure_fresh()
             await self._pull()
             if generation != self._generation:
@@ -468,7 +469,7 @@ class MatchRuntime:
 
     async def _mark_away(self, player: Player) -> None:
         await asyncio.sleep(self.presence_grace)
-        async with self.lock:
+        async with self.holding():
             if self._away.get(player) is asyncio.current_task():
                 del self._away[player]
             try:
@@ -480,7 +481,7 @@ class MatchRuntime:
     async def settle_presence(self) -> None:
         """Mark away the seats the log says are connected but have no connection here or
         on another live process (after a restart, or when a process died)."""
-        async with self.lock:
+        async with self.holding():
             await self._ensure_fresh()
             await self._pull()  # what other processes appended since the match was read
             for player in players_of(self.config):
@@ -600,7 +601,7 @@ class MatchRuntime:
                 self._acked[key] = seq
             return seq, False
 
-        async with self.lock:
+        async with self.holding():
             return await self._retrying(attempt)
 
     async def _retrying(self, attempt: Callable[[], Awaitable[T]]) -> T:
@@ -804,21 +805,43 @@ class MatchRuntime:
 
     def notify(self, length: int) -> None:
         """The store says the match's log has ``length`` entries now: read those not folded
-        here yet, soon (once, however many notifications come meanwhile)."""
+        here yet, soon (once, however many notifications come meanwhile). While the lock
+        is held, that waits for its release: the holder may be appending, and the news be
+        of its own append, which needs no reading."""
         self._news = max(self._news, length)
+        if not self.lock.locked():
+            self._read_news_soon()
+
+    def _read_news_soon(self) -> None:
         if self._news > len(self.watch) and (self._reader is None or self._reader.done()):
             self._reader = asyncio.create_task(self._read_news())
 
+    @contextlib.asynccontextmanager
+    async def holding(self) -> AsyncIterator[None]:
+        """Hold the match's lock (every change to the match is made holding it). On its
+        release, the entries the store announced meanwhile and not folded here are read
+        (:meth:`notify`)."""
+        try:
+            async with self.lock:
+                yield
+        finally:
+            self._read_news_soon()
+
     async def _read_news(self) -> None:
-        async with self.lock:
-            if self._news <= len(self.watch):
-                return  # this process's own append
-            try:
-                await self._ensure_fresh()
-                await self._pull()
-                await self._start_due()
-            except ProtocolError as error:
-                log.warning("match %s: news not read: %s", self.config.match_id, error)
+        """Read what the store announced, and what it announces meanwhile; a failure is
+        logged, and the fan-out's comparison of lengths tries again later."""
+        async with self.holding():
+            while self._news > len(self.watch):
+                folded = len(self.watch)
+                try:
+                    await self._ensure_fresh()
+                    await self._pull()
+                    await self._start_due()
+                except ProtocolError as error:
+                    log.warning("match %s: news not read: %s", self.config.match_id, error)
+                    return
+                if len(self.watch) == folded:
+                    return  # announced, not readable yet: the next notification tells
 
     async def _after(self, appended: Appended, viewer: Viewer | None = None) -> int:
         """Fold and publish what the store appended after an event: the comparison, the end
@@ -997,7 +1020,7 @@ class MatchRuntime:
                 }
                 await self._append(0, event, None)
 
-        async with self.lock:
+        async with self.holding():
             await self._retrying(note)
 
     # -- the director's tools that are not table events -------------------------------
@@ -1018,7 +1041,7 @@ class MatchRuntime:
         if player in self.config.movement.robots:
             raise ProtocolError(ErrorCode.INVALID_MESSAGE, "table 2 is the robots' table")
         key = self.config.first_seat(player)
-        async with self.lock:
+        async with self.holding():
             await self._ensure_fresh()
             self._seated(Player(player))  # they play this round: else refused here
             try:
@@ -1087,7 +1110,7 @@ class MatchRuntime:
             event: StoredEvent = {"type": "review_over", "board": board, "at": now_ms()}
             await self._append(table, event, None)
 
-        async with self.lock:
+        async with self.holding():
             if self._timers.get(table, (None,))[0] == board:
                 del self._timers[table]
             try:

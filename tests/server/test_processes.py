@@ -258,3 +258,46 @@ async def test_each_robot_plays_in_one_process_and_another_takes_it_over(redis: 
             await north.close()
         await a.close()
         await b.close()
+
+
+@pytest.mark.asyncio
+async def test_news_that_comes_while_the_match_is_busy_is_read_when_it_is_free(
+    redis: Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Process A holds the match's lock (as while it appends) when B's player calls: the
+    # notification waits, and A's spectator has the call as soon as the lock is free (not
+    # only at the next comparison of lengths, slowed down here to make that plain).
+    monkeypatch.setattr("server.fanout.HEARTBEAT", 30.0)
+    await forget_earlier_robots(redis)
+    a, b = Server(redis, ORGANISER_KEY), Server(redis, ORGANISER_KEY)
+    for server in (a, b):
+        await server.start()
+    clients: list[Client] = []
+    try:
+        created = await create(a, boards=1)
+        assert created.spectator is not None
+        watcher = await Client.connect(Link(a.ws_url, Link.parse(created.spectator).token))
+        north_link = next(s.link for s in created.seats if (s.table, s.seat) == (1, "N"))
+        assert north_link is not None
+        north = await Client.connect(Link(b.ws_url, Link.parse(north_link).token))
+        clients += [watcher, north]
+
+        def called(view: Any) -> bool | None:
+            return (isinstance(view, WatchView) and bool(view.tables[0].auction)) or None
+
+        runtime = await a.runtime(created.match_id)
+        async with asyncio.timeout(30):  # its analysis logged: nothing else of A's to append
+            while runtime.unanalysed() or a._analysing:
+                await asyncio.sleep(0.05)
+        async with runtime.holding():
+            await north.call("1C")
+            await asyncio.sleep(0.3)
+            assert called(watcher.view) is None  # A is busy
+        freed = asyncio.get_running_loop().time()
+        await watcher.wait_for(called, timeout=5)
+        assert asyncio.get_running_loop().time() - freed < 1.0
+    finally:
+        for client in clients:
+            await client.close()
+        for server in (a, b):
+            await server.close()
