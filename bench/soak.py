@@ -183,8 +183,8 @@ def redis_servers_of(folder: Path) -> list[int]:
 
 
 def workers_of(server: int) -> list[int]:
-    """The pids of the analysis workers (``python -m server.solver SERVER``) that server
-    process ``server`` started."""
+    """The pids of the analysis workers (``server.solver.main``) that server process
+    ``server`` started."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -193,7 +193,10 @@ def workers_of(server: int) -> list[int]:
             command = (entry / "cmdline").read_bytes().rstrip(b"\0").split(b"\0")
         except OSError:
             continue
-        if command[-3:-1] == [b"-m", b"server.solver"] and command[-1] == str(server).encode():
+        if (
+            b"from server.solver import main" in b" ".join(command)
+            and str(server).encode() in command
+        ):
             found.append(int(entry.name))
     return found
 

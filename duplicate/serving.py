@@ -661,8 +661,8 @@ async def _listen(server: Server, host: str, port: int) -> None:
 
 
 def _settle_the_heap() -> None:
-    """Leave what the process holds from its start (modules, the protocol's validators, the
-    double-dummy solver's tables) out of every later garbage collection: a full collection
+    """Leave what the process holds from its start (modules, the protocol's validators) out
+    of every later garbage collection: a full collection
     then walks only what serving made since, and no longer holds the event loop for tens of
     milliseconds (70-80 ms, measured under the hostile-clients test, at every full one)."""
     gc.collect()

@@ -1,16 +1,14 @@
 """Double-dummy analysis of a board with endplay's solver: the tricks each declarer takes
 in each strain with all hands in view, and the par result. Shown with each comparison.
 
-``python -m server.solver PARENT`` is the worker a server's :class:`server.analysis.Analyst`
-runs: it reads one JSON line of boards at a time and answers one JSON line, and leaves
-when it has had nothing to do for IDLE seconds (exit status 0; default :data:`IDLE_EXIT`):
-``python -m server.solver PARENT [IDLE]``.
+:func:`main` is the worker a server's :class:`server.analysis.Analyst` runs: it reads one
+JSON line of boards at a time and answers one JSON line, and leaves when it has had nothing
+to do for ``idle`` seconds (exit status 0; default :data:`IDLE_EXIT`).
 
 endplay is imported where it is used, never by the server's process."""
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
 import json
 import os
@@ -105,11 +103,11 @@ def _work(requests: IO[bytes], answers: IO[bytes], idle: float = IDLE_EXIT) -> N
 
 
 def main(parent: int, idle: float = IDLE_EXIT) -> None:
+    """The worker of server process ``parent`` (started at the lowest priority: see
+    ``server.analysis``)."""
     set_death_signal = death_signal(parent)
     if set_death_signal is not None:
         set_death_signal()
-    with contextlib.suppress(OSError):  # a system that refuses still gets its analyses
-        os.nice(19)
     _endplay_without_its_package()
     from endplay._dds import SetMaxThreads
 
@@ -132,7 +130,3 @@ def _endplay_without_its_package() -> None:
     package.__path__ = list(spec.submodule_search_locations)
     package.__spec__ = spec
     sys.modules["endplay"] = package
-
-
-if __name__ == "__main__":
-    main(int(sys.argv[1]), *(float(a) for a in sys.argv[2:3]))
