@@ -498,7 +498,7 @@ def report(figures: Figures, minutes: float) -> bool:
         ("connections dropped", figures.reconnects, ""),
         ("server SIGKILLs and restarts", figures.restarts, ""),
         ("embedded Redis SIGKILLs", figures.store_kills, "(the server restarts it)"),
-        ("orphaned redis-servers and analysis workers", figures.orphans, "0"),
+        ("orphans (redis-server, analysis worker)", figures.orphans, "0"),
         ("acknowledged actions lost", figures.lost, "0"),
         ("actions stored twice", figures.duplicated, "0"),
         ("boards compared twice (store or frames)", figures.compared_twice, "0"),
