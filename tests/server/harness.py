@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -73,6 +74,17 @@ async def create(server: Server, **options: object) -> MatchCreated:
         return await organiser.create_match(**options)  # type: ignore[arg-type]
     finally:
         await organiser.close()
+
+
+async def analysed(server: Server, match_id: str, timeout: float = 30) -> None:
+    """Wait until the match's double-dummy analysis is logged: it is worked out in the
+    background after the match is created, and its ``analysed`` entry is appended to every
+    log whenever it comes (a test that compares the logs before and after must not see it
+    land in between)."""
+    runtime = await server.runtime(match_id)
+    async with asyncio.timeout(timeout):
+        while runtime.unanalysed() or match_id in server._analysing:
+            await asyncio.sleep(0.05)
 
 
 async def seat_everyone(server: Server, created: MatchCreated) -> Match:

@@ -28,6 +28,7 @@ from server.app import PROTOCOL_LIMIT, Server
 from tests.conftest import ORGANISER_KEY
 from tests.server.harness import (
     Match,
+    analysed,
     bid,
     board_view,
     create,
@@ -57,6 +58,7 @@ async def log_lengths(redis: Redis, match_id: str) -> tuple[int, ...]:
 async def match(server: Server) -> AsyncIterator[Match]:
     created = await create(server, boards=1, deals_pbn=DEALS, spectators="live")
     seated = await seat_everyone(server, created)
+    await analysed(server, created.match_id)  # the tests compare the logs before and after
     yield seated
     await seated.close()
 

@@ -26,7 +26,7 @@ from server.app import Server
 from server.fanout import HEARTBEAT
 from server.redis_process import RedisProcess
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
-from tests.server.harness import ServeProcess, create, stored_events
+from tests.server.harness import ServeProcess, analysed, create, stored_events
 from tests.server.test_formats import deals_file
 
 BOARDS = 3
@@ -285,10 +285,8 @@ async def test_news_that_comes_while_the_match_is_busy_is_read_when_it_is_free(
         def called(view: Any) -> bool | None:
             return (isinstance(view, WatchView) and bool(view.tables[0].auction)) or None
 
+        await analysed(a, created.match_id)  # then A has nothing of its own to append
         runtime = await a.runtime(created.match_id)
-        async with asyncio.timeout(30):  # its analysis logged: nothing else of A's to append
-            while runtime.unanalysed() or a._analysing:
-                await asyncio.sleep(0.05)
         async with runtime.holding():
             await north.call("1C")
             await asyncio.sleep(0.3)
