@@ -38,6 +38,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -166,39 +167,41 @@ class Figures:
     problems: list[str] = field(default_factory=list)
 
 
+def _processes() -> Iterator[tuple[int, list[bytes]]]:
+    """Every process's pid and command line (its arguments)."""
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                command = (entry / "cmdline").read_bytes().rstrip(b"\0").split(b"\0")
+            except OSError:
+                continue
+            yield int(entry.name), command
+
+
 def redis_servers_of(folder: Path) -> list[int]:
     """The pids of the redis-server processes whose working folder is ``folder``'s."""
     found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+    for pid, command in _processes():
+        if not any(b"redis-server" in part for part in command):
             continue
         try:
-            command = (entry / "cmdline").read_bytes()
-            cwd = os.readlink(entry / "cwd")
+            cwd = os.readlink(f"/proc/{pid}/cwd")
         except OSError:
             continue
-        if b"redis-server" in command and cwd.startswith(str(folder)):
-            found.append(int(entry.name))
+        if cwd.startswith(str(folder)):
+            found.append(pid)
     return found
 
 
 def workers_of(server: int) -> list[int]:
     """The pids of the analysis workers (``server.solver.main``) that server process
     ``server`` started."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            command = (entry / "cmdline").read_bytes().rstrip(b"\0").split(b"\0")
-        except OSError:
-            continue
-        if (
-            b"from server.solver import main" in b" ".join(command)
-            and str(server).encode() in command
-        ):
-            found.append(int(entry.name))
-    return found
+    return [
+        pid
+        for pid, command in _processes()
+        if b"from server.solver import main" in b" ".join(command)
+        and str(server).encode() in command
+    ]
 
 
 class ServerProcess:

@@ -819,8 +819,8 @@ class Server:
                 await runtime.settle_presence()  # after reading what came since the load
                 runtime.start_timers()
                 self.runtimes[match_id] = runtime
-                if runtime.unanalysed():  # the process that created it may have stopped
-                    self._analyse_later(match_id, runtime.unanalysed())
+                if unanalysed := runtime.unanalysed():  # its creator may have stopped
+                    self._analyse_later(match_id, unanalysed)
             return runtime
 
     # -- organising ----------------------------------------------------------------------

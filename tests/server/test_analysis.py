@@ -19,6 +19,7 @@ from server.app import Server
 from server.formats import dealt_boards
 from server.solver import analyse
 from tests.server.harness import create
+from tests.server.test_redis_process import is_running, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -186,17 +187,7 @@ def test_the_worker_dies_with_the_process_that_started_it() -> None:
         time.sleep(0.5)  # the worker busy with the long request
         os.kill(parent.pid, signal.SIGKILL)
         parent.wait(10)
-        deadline = time.monotonic() + 2
-        while Path(f"/proc/{worker}").exists() and _state(worker) != "Z":
-            assert time.monotonic() < deadline, "the worker outlived its server"
-            time.sleep(0.05)
-
-
-def _state(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return "gone"
+        wait_until(lambda: not is_running(worker), 2, "the worker gone with its server")
 
 
 def test_the_server_never_loads_the_solver() -> None:
