@@ -8,8 +8,8 @@ unchanged: ``hello`` with a token ``base M T S`` (match M, table T, seat S) or `
 watch`` (M's live spectator), then calls, cards, claims, claim answers and ``next_board``.
 It keeps each table's board in the rules library (``bridge``), and for each action builds
 every recipient's view as a plain dict of the same shape as our server's (``player_view``,
-``watch_view``: every field, the cards each may see), packs it with msgpack and queues one
-update for each (the table's four players and the spectators; a comparison to all nine),
+``watch_view``: every field, the cards each may see), and queues one update for each, with
+what changed in the view since the last one sent there (the first: the whole view) (the table's four players and the spectators; a comparison to all nine),
 then the actor's ``ack``. It stores nothing, checks no limits, keeps no log, and has no
 review timer (the players ask for the next board): what is left is the work every server
 of this protocol must do.
@@ -45,6 +45,7 @@ from bridge import (
     imps,
     score,
 )
+from protocol.changes import diff
 
 SEATS = "NESW"
 PLAYER_NUMBERS = {
@@ -64,12 +65,22 @@ class Link:
     websocket: ServerConnection
     outbox: asyncio.Queue[bytes | None] = field(default_factory=asyncio.Queue)
     seq: int = 0
+    sent: bytes | None = None
+    """The view last sent, packed, without its comparisons (they go in events)."""
 
     def update(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
+        """The first update carries the whole view, every later one what changed."""
         self.seq += 1
-        self.outbox.put_nowait(
-            msgpack.packb({"type": "update", "seq": self.seq, "events": events, "view": view})
-        )
+        match = {key: value for key, value in view["match"].items() if key != "comparisons"}
+        bare = {**view, "match": match}
+        packed = msgpack.packb(bare)
+        update: dict[str, Any] = {"type": "update", "seq": self.seq, "events": events}
+        if self.sent is None:
+            update |= {"view": view, "changes": []}
+        else:
+            update |= {"view": None, "changes": diff(msgpack.unpackb(self.sent), bare)}
+        self.sent = packed
+        self.outbox.put_nowait(msgpack.packb(update))
 
     def answer(self, message: dict[str, Any]) -> None:
         self.outbox.put_nowait(msgpack.packb(message))
@@ -495,7 +506,7 @@ class Baseline:
         table, seat = (0, "") if where == "watch" else (int(where[0]), where[1])
         welcome = {
             "type": "welcome",
-            "version": 4,
+            "version": 5,
             "role": "spectator" if not table else "player",
             "match_id": match.match_id,
             "player": PLAYER_NUMBERS.get((table, seat)),

@@ -36,7 +36,9 @@ import msgpack
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 
-PROTOCOL_VERSION = 4
+from protocol.changes import patch
+
+PROTOCOL_VERSION = 5
 PASSED_OUT_SHARE = 0.15
 """Boards that every player at a table passes."""
 CLAIM_SHARE = 0.4
@@ -215,10 +217,14 @@ class Viewer:
             self.answered(message, at)
 
     def apply(self, update: dict[str, Any]) -> None:
-        """The one place where an update changes the view: today every update carries the
-        viewer's whole view (an update that carries only what changed would be applied to
-        the snapshot here)."""
-        self.view = update["view"]
+        """The one place where an update changes the view: its whole view, or its changes
+        applied to the view held (each comparison of its events put in place first)."""
+        if update["view"] is not None:
+            self.view = update["view"]
+            return
+        assert self.view is not None, "changes to a view never received"
+        compared = [e["comparison"] for e in update["events"] if e["type"] == "board_compared"]
+        patch(self.view, update["changes"], compared)
 
     def updated(self) -> None:
         """A new view arrived (a player considers acting)."""

@@ -159,6 +159,9 @@ class Figures:
     leaked: int = 0
     gaps: int = 0
     compared_twice: int = 0
+    wrong_views: int = 0
+    """Robots whose view, built from the updates' changes across drops, resumes and
+    restarts, is not the view the server had sent them at their last update."""
     stalled: int | None = None
     """Matches with no progress at all in the last STALL seconds (None: a restart fell in
     them, so this was not measured)."""
@@ -482,6 +485,44 @@ async def check(
         # Every player is told of a board's comparison once (a comparison published twice,
         # or a resume that sent it again, would show here).
         figures.compared_twice += sum(count - 1 for count in told.values())
+    await check_views(redis, robots, figures)
+
+
+async def check_views(redis: Redis, robots: list[SoakRobot], figures: Figures) -> None:
+    """Each robot's view, built from changes, against the view the server's view function
+    gives its player at the robot's last update (each match's logs folded once)."""
+    from server.matches import fold
+    from server.store import Store
+    from server.views import Player, receives, view_of
+
+    by_match: dict[str, list[SoakRobot]] = {}
+    for robot in robots:
+        if robot.client is not None and robot.client.view is not None:
+            by_match.setdefault(robot.name.split()[0], []).append(robot)
+    loader = Store(redis)
+    for match_id, players in by_match.items():
+        logs = await loader.load(match_id)
+        assert logs is not None
+        state = fold(logs.config, logs.tables, ())
+        seq: Counter[str] = Counter()
+        pending = {robot.name: robot for robot in players}
+        for table, event in logs.watch:
+            state.apply(table, event)
+            for name, robot in list(pending.items()):
+                assert robot.client is not None
+                view = robot.client.view
+                assert isinstance(view, PlayerView)
+                player = Player(view.player)
+                if not receives(state, player, table, event):
+                    continue
+                seq[name] += 1
+                if seq[name] == robot.client.seq:
+                    del pending[name]
+                    if view != view_of(state, player):
+                        figures.wrong_views += 1
+                        figures.problems.append(f"{name}: its view is not the server's")
+        figures.wrong_views += len(pending)
+        figures.problems += [f"{name}: updates past the log's" for name in pending]
 
 
 def report(figures: Figures, minutes: float) -> bool:
@@ -507,6 +548,7 @@ def report(figures: Figures, minutes: float) -> bool:
         ("boards compared twice (store or frames)", figures.compared_twice, "0"),
         ("frames with a hidden card or result", figures.leaked, "0"),
         ("gaps in a player's updates", figures.gaps, "0"),
+        ("views built from changes that are wrong", figures.wrong_views, "0"),
     ]
     print(f"soak: {minutes:g} min")
     print(f"{'measure':40} {'value':>10}  target")
@@ -524,6 +566,7 @@ def report(figures: Figures, minutes: float) -> bool:
         figures.compared_twice,
         figures.leaked,
         figures.gaps,
+        figures.wrong_views,
     )
     return figures.finished > 0 and not any(zero)
 

@@ -6,8 +6,10 @@ parties use to play through the protocol.
     await client.call("1NT")
     await client.close()
 
-Every update is checked for sequence: each must be the next number (or a snapshot). After a
-dropped connection, :meth:`Client.reconnect` resumes from the last number seen.
+Every update is checked for sequence: each must be the next number (or a snapshot), and its
+``changes`` are applied to the view held (:mod:`protocol.changes`): :attr:`Client.view` is
+always the whole view. After a dropped connection, :meth:`Client.reconnect` resumes from the
+last number seen.
 
 Every action (a call, a card, a chat line...) carries an ``action_id`` of its own. When the
 connection drops after an action was sent and before its answer came, the action is *in
@@ -28,9 +30,11 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, get_args
 from urllib.parse import urlsplit
 
+from pydantic import TypeAdapter, ValidationError
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
+from protocol.changes import ChangeError, patch
 from protocol.codec import MAX_SERVER_FRAME, decode_server, encode
 from protocol.errors import ErrorCode
 from protocol.messages import (
@@ -41,6 +45,7 @@ from protocol.messages import (
     AnswerUndo,
     AskAboutCall,
     AssignResult,
+    BoardCompared,
     BoardRecord,
     CallDirector,
     ChatMode,
@@ -74,6 +79,7 @@ from protocol.messages import (
     TableAction,
     Undo,
     Update,
+    View,
     VoidBoard,
     WatchView,
     Welcome,
@@ -84,6 +90,8 @@ from protocol.messages import (
 __all__ = ["Client", "ClientError", "Link"]
 
 T = TypeVar("T")
+
+VIEW: TypeAdapter[PlayerView | WatchView] = TypeAdapter(View)
 
 ACTIONS: tuple[type[Message], ...] = get_args(TableAction)
 """The messages that carry an ``action_id``."""
@@ -156,7 +164,10 @@ class Client:
         self.view: PlayerView | WatchView | None = None
         self.seq = 0
         self.received: list[ServerMessage] = []
-        """Every message received, in order (kept for audits and debugging)."""
+        """Every message received, in order (kept for audits and debugging). An update is
+        kept with its ``view`` filled in: the whole view after it, its changes applied."""
+        self._data: dict[str, Any] | None = None
+        """The view as plain data, where the next update's changes apply."""
         self._websocket: ClientConnection | None = None
         self._reader: asyncio.Task[None] | None = None
         self._refs = itertools.count(1)
@@ -177,14 +188,21 @@ class Client:
         link: str | Link,
         *,
         last_seq: int | None = None,
+        view: PlayerView | WatchView | None = None,
         name: str = "duplicate-client",
         robot: bool = False,
         headers: Mapping[str, str] | None = None,
     ) -> Client:
         """Connect, say hello, and return once the view is up to date (the first snapshot, or
-        every update after ``last_seq`` when resuming). ``robot``: a program plays the seat;
+        every update after ``last_seq`` when resuming: ``view`` is the view that update left,
+        which the updates after it change). ``robot``: a program plays the seat;
         ``headers``: extra headers of the opening request."""
+        if (last_seq is None) != (view is None):
+            raise ValueError("resuming takes both the last sequence number and its view")
         client = cls(link if isinstance(link, Link) else Link.parse(link), name, robot, headers)
+        if view is not None:
+            client.view = view
+            client._data = view.model_dump(mode="json")
         await client._open(last_seq)
         return client
 
@@ -268,6 +286,8 @@ class Client:
                     ):
                         raise ClientError("bad_sequence", f"update {message.seq} after {self.seq}")
                     self.seq = message.seq
+                    message = self._apply(message)
+                    self.received[-1] = message
                     self.view = message.view
                     async with self._changed:
                         self._changed.notify_all()
@@ -289,6 +309,26 @@ class Client:
             self._pending.clear()
             async with self._changed:
                 self._changed.notify_all()
+
+    def _apply(self, update: Update) -> Update:
+        """The update with its ``view`` the whole view after it."""
+        if update.view is not None:
+            self._data = update.view.model_dump(mode="json")
+            return update
+        if self._data is None:
+            raise ClientError("bad_changes", f"update {update.seq} changes a view never received")
+        compared = [
+            e.comparison.model_dump(mode="json")
+            for e in update.events
+            if isinstance(e, BoardCompared)
+        ]
+        try:
+            patch(self._data, [c.model_dump(mode="json") for c in update.changes], compared)
+            view = VIEW.validate_python(self._data)
+        except (ChangeError, ValidationError) as wrong:
+            self._data = None
+            raise ClientError("bad_changes", f"update {update.seq}: {wrong}") from None
+        return update.model_copy(update={"view": view})
 
     @property
     def is_connected(self) -> bool:

@@ -2461,7 +2461,8 @@ def event_lines(update: Update, me: str | None) -> list[Text]:
 
 
 def _event_line(event: Event, update: Update, me: str | None) -> Text | None:
-    view = update.view
+    view = update.view  # the client library fills it in: the whole view after the update
+    assert view is not None
     table_number = getattr(event, "table", None)
     at = f"Table {table_number}: " if isinstance(view, WatchView) and table_number else ""
 
@@ -2761,7 +2762,7 @@ class TerminalTable:
         for update in updates:
             for line in event_lines(update, me):
                 self.console.print(line, soft_wrap=True)
-        events = [(e, u.view) for u in updates for e in u.events]
+        events = [(e, u.view) for u in updates if u.view is not None for e in u.events]
         if events and all(_is_quiet(event, seen, me) for event, seen in events):
             self.prompt()  # the line says it all: the table itself has not changed
             return True

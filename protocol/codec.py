@@ -30,7 +30,7 @@ import msgpack
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.messages import ClientMessage, ServerMessage, Update
+from protocol.messages import ClientMessage, ServerMessage
 
 __all__ = [
     "CLIENT_LIMITS",
@@ -42,7 +42,6 @@ __all__ = [
     "decode_client",
     "decode_server",
     "encode",
-    "encode_update",
 ]
 
 MAX_CLIENT_FRAME = 1024 * 1024
@@ -102,38 +101,6 @@ def encode(message: BaseModel, *, exclude: set[str] | None = None) -> bytes:
         message.model_dump(mode="json", exclude=exclude), use_bin_type=True
     )
     return packed
-
-
-def encode_update(update: Update, summaries: dict[int, bytes]) -> bytes:
-    """``encode(update)``, byte for byte, with the view's match summary packed once for all
-    the updates of one event: every viewer's view carries the same summary object (and it
-    holds every comparison so far), so ``summaries`` keeps it packed, by the object's id,
-    for as long as the caller keeps the summary alive."""
-    summary = update.view.match
-    packed = summaries.get(id(summary))
-    if packed is None:
-        packed = summaries[id(summary)] = _pack(summary.model_dump(mode="json"))
-    fields = update.model_dump(mode="json", exclude={"view": {"match"}})
-    view = fields.pop("view")
-    parts = [_map_header(len(fields) + 1)]
-    for key, value in fields.items():
-        parts += (_pack(key), _pack(value))
-    parts += (_pack("view"), _map_header(len(view) + 1))
-    for key in type(update.view).model_fields:  # a model's dump keeps its fields' order
-        parts += (_pack(key), packed if key == "match" else _pack(view[key]))
-    return b"".join(parts)
-
-
-def _pack(value: Any) -> bytes:
-    packed: bytes = msgpack.packb(value, use_bin_type=True)
-    return packed
-
-
-def _map_header(size: int) -> bytes:
-    """The msgpack header of a map of ``size`` entries (its entries follow)."""
-    if size < 16:
-        return bytes((0x80 | size,))
-    return b"\xde" + size.to_bytes(2, "big")  # views have fewer than 65,536 fields
 
 
 def decode_client(frame: bytes | str) -> ClientMessage:

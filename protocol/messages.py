@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints, model_validator
 
 from protocol.errors import ErrorCode
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 """The protocol version this code speaks; ``hello`` must ask for it."""
 
 SUPPORTED_VERSIONS = frozenset({PROTOCOL_VERSION})
@@ -981,17 +981,40 @@ class Welcome(Message):
     seq: int = 0
 
 
+class Change(Message):
+    """One operation of a JSON Patch (RFC 6902): ``add`` (a new key of a map, or an item at
+    the end of a list) or ``replace``, at ``path``, a JSON Pointer (RFC 6901) into the view
+    (``"/board/auction/3"``, ``"/tables/0/turn"``)."""
+
+    op: Literal["add", "replace"]
+    path: Annotated[str, StringConstraints(pattern=r"^(/[^/]*)+$")]
+    value: JsonValue
+    """A part of the view: null, a boolean, a number, a string, a list or a map of them."""
+
+
 class Update(Message):
-    """A sequenced frame of a viewer's log: what happened and the viewer's whole view after it.
+    """A sequenced frame of a viewer's log: what happened, and how the viewer's view changed.
 
     ``seq`` counts this viewer's updates from 1 without gaps (a ``snapshot`` may skip ahead).
     ``events`` are what one logged action did, in order (a last card: the card, then the
-    board's end)."""
+    board's end). ``view`` is the viewer's whole view after it, in a snapshot (and whenever
+    the server does not know the view the client holds); else it is None and ``changes``
+    turn the previous update's view into this one, applied once each ``board_compared``
+    event's comparison is in ``match.comparisons`` (``protocol.changes``)."""
 
     type: Literal["update"] = "update"
     seq: Annotated[int, Field(ge=1)]
     events: list[Event]
-    view: View
+    view: View | None = None
+    changes: list[Change] = []
+
+    @model_validator(mode="after")
+    def _whole_or_changes(self) -> Update:
+        if self.view is not None and self.changes:
+            raise ValueError("an update carries its whole view or changes, not both")
+        if self.view is None and any(event.type == "snapshot" for event in self.events):
+            raise ValueError("a snapshot carries the whole view")
+        return self
 
 
 class Ack(Message):

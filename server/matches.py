@@ -2,11 +2,12 @@
 
 Every action runs under the match's lock: check it by applying it to the state (the laws
 refuse it: an error, nothing changed), append it to the store (only then is it accepted),
-then give each connected viewer the one update :func:`server.views.project` makes for it,
-and acknowledge. Per-viewer sequence numbers count the entries of the viewer's log that
-reach the viewer (a player: at the tables where they sat, round by round), so they
-survive restarts: a client that comes back with the last number
-it saw gets exactly what it missed, regenerated from the logs.
+then give each connected viewer its update (:mod:`server.views` says what it is told and
+sees, :mod:`server.frames` sends what changed in its view), and acknowledge. Per-viewer
+sequence numbers count the entries of the viewer's log that reach the viewer (a player: at
+the tables where they sat, round by round), so they survive restarts: a client that comes
+back with the last number it saw (and the view it left) gets exactly what it missed,
+regenerated from the logs.
 
 Besides the players' and the director's actions, the runtime logs what happens to the
 table by itself: a seat's player connecting or going away, and the end of a finished
@@ -27,7 +28,6 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from redis.exceptions import RedisError
 
 from bridge import BridgeError, IllegalCall, IllegalPlay, OutOfTurn, Seat, WrongPhase
-from protocol.codec import encode, encode_update
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     AdjustScore,
@@ -40,7 +40,6 @@ from protocol.messages import (
     ExplainCall,
     MakeCall,
     MakeClaim,
-    MatchSummary,
     NextBoard,
     PlayCard,
     Rule,
@@ -54,6 +53,7 @@ from protocol.messages import (
     WithdrawConcession,
 )
 from server.fanout import stop
+from server.frames import Publication, Sent
 from server.state import (
     EXTRA_EVENTS,
     MATCH_EVENTS,
@@ -74,11 +74,8 @@ from server.views import (
     Viewer,
     Watcher,
     board_record,
-    match_summary,
-    project,
     receives,
     seated,
-    snapshot,
 )
 
 if TYPE_CHECKING:
@@ -264,20 +261,25 @@ def regenerate(
     entries: list[tuple[int, StoredEvent]],
     viewer: Viewer,
     after: int,
-) -> tuple[list[bytes], MatchState, int]:
-    """The frames of ``viewer``'s updates after ``after`` in ``entries`` (its log), each as it
-    was first sent; the state folded through them, and the last number. Pure: a resume runs
-    it off the event loop, outside the match's lock."""
+) -> tuple[list[bytes], MatchState, int, Sent | None]:
+    """The frames of ``viewer``'s updates after ``after`` (> 0) in ``entries`` (its log), each
+    as it was first sent (the changes since the view of the update before); the state folded
+    through them, the last number, and the view sent last. Pure: a resume runs it off the
+    event loop, outside the match's lock."""
     state = fold(config, tables, ())
     frames = []
     seq = 0
+    sent: Sent | None = None
     for table, event in entries:
         effect = state.apply(table, event)
         if receives(state, viewer, table, event):
             seq += 1
-            if seq > after:
-                frames.append(encode(project(state, viewer, table, event, seq, effect)))
-    return frames, state, seq
+            if seq == after:
+                sent = Publication(state, table, event, effect).sent(viewer)
+            elif seq > after:
+                frame, sent = Publication(state, table, event, effect).frame(viewer, seq, sent)
+                frames.append(frame)
+    return frames, state, seq, sent
 
 
 class MatchRuntime:
@@ -306,6 +308,9 @@ class MatchRuntime:
         self._timers: dict[int, tuple[int, asyncio.Task[None]]] = {}
         self._away: dict[Player, asyncio.Task[None]] = {}
         self._generation = 0
+        self._sent: dict[Viewer, Sent] = {}
+        """The view each viewer with a connection here was last sent (its next update
+        carries what changed since; a viewer without one here gets its whole view)."""
         self._load(loaded or Loaded.of(logs))
         self._stale = False
         self._news = 0
@@ -368,7 +373,8 @@ class MatchRuntime:
         current = self.seq_of(viewer)
         if after >= current:
             return []
-        return [encode(snapshot(self.state, viewer, current))]
+        frame, self._sent[viewer] = Publication(self.state).frame(viewer, current, None)
+        return [frame]
 
     async def join(
         self, subscriber: Subscriber, last_seq: int | None, welcome: Callable[[int], bytes]
@@ -398,7 +404,7 @@ class MatchRuntime:
             generation = self._generation
             entries = list(self._entries(viewer))
             tables = {number: list(log) for number, log in self.tables.items()}
-        frames, state, seq = await asyncio.to_thread(
+        frames, state, seq, sent = await asyncio.to_thread(
             regenerate, self.config, tables, entries, viewer, after
         )
         async with self.holding():
@@ -412,8 +418,12 @@ class MatchRuntime:
                     effect = state.apply(table, event)
                     if receives(state, viewer, table, event):
                         seq += 1
-                        frames.append(encode(project(state, viewer, table, event, seq, effect)))
+                        publication = Publication(state, table, event, effect)
+                        frame, sent = publication.frame(viewer, seq, sent)
+                        frames.append(frame)
                 assert seq == self.seq_of(viewer), (seq, self.seq_of(viewer))
+                assert sent is not None
+                self._sent[viewer] = sent
             self._start_delivery(subscriber, welcome, frames)
             await self._note_joined(subscriber)
 
@@ -424,7 +434,7 @@ class MatchRuntime:
         try:
             await self._note_presence(subscriber.viewer)
         except ProtocolError:
-            self.subscribers.discard(subscriber)
+            self._unsubscribe(subscriber)
             subscriber.close()
             raise
         await self._count_connections(subscriber.viewer)
@@ -449,15 +459,24 @@ class MatchRuntime:
         """The frames after ``after`` up to now, computed here and now (after a reload)."""
         if not self._needs_regenerating(viewer, after):
             return self._quick_catch_up(viewer, after)
-        frames, _state, _seq = regenerate(
+        frames, _state, _seq, sent = regenerate(
             self.config, self.tables, self._entries(viewer), viewer, after
         )
+        assert sent is not None
+        self._sent[viewer] = sent
         return frames
+
+    def _unsubscribe(self, subscriber: Subscriber) -> None:
+        """Stop delivery to a subscriber; the view its viewer was sent is forgotten with the
+        viewer's last subscriber here."""
+        self.subscribers.discard(subscriber)
+        if not any(s.viewer == subscriber.viewer for s in self.subscribers):
+            self._sent.pop(subscriber.viewer, None)
 
     async def leave(self, subscriber: Subscriber) -> None:
         """Stop delivery to a viewer. A player's seat with no connection left is marked away,
         after :attr:`presence_grace` seconds if it is still so then."""
-        self.subscribers.discard(subscriber)
+        self._unsubscribe(subscriber)
         viewer = subscriber.viewer
         await self._count_connections(viewer)
         if not isinstance(viewer, Player) or any(s.viewer == viewer for s in self.subscribers):
@@ -796,7 +815,7 @@ class MatchRuntime:
                 # link's connections here close.
                 gone = _actor(self.state, table, event)
                 for subscriber in [s for s in self.subscribers if s.viewer == gone]:
-                    self.subscribers.discard(subscriber)
+                    self._unsubscribe(subscriber)
                     subscriber.close()
                 await self._count_connections(gone)
         self.last_id = last_id
@@ -1053,7 +1072,7 @@ class MatchRuntime:
                     ErrorCode.UNAVAILABLE, "the match store is unavailable; try again"
                 ) from None
             for subscriber in [s for s in self.subscribers if s.viewer == Player(player)]:
-                self.subscribers.discard(subscriber)
+                self._unsubscribe(subscriber)
                 subscriber.close()
             await self._count_connections(Player(player))
 
@@ -1141,8 +1160,7 @@ class MatchRuntime:
         self.watch.append((table, event))
         count(self.state, table, event, self._seq, self._acked)
         frames: dict[Viewer, bytes] = {}
-        summary: MatchSummary | None = None  # the same for every viewer: made once
-        packed: dict[int, bytes] = {}  # and packed once
+        publication: Publication | None = None  # the same summary for every viewer: made once
         for subscriber in list(self.subscribers):
             viewer = subscriber.viewer
             if not receives(self.state, viewer, table, event):
@@ -1150,10 +1168,9 @@ class MatchRuntime:
             seq = self.seq_of(viewer)
             frame = frames.get(viewer)
             if frame is None:
-                summary = summary or match_summary(self.state)
-                frame = frames[viewer] = encode_update(
-                    project(self.state, viewer, table, event, seq, effect, summary), packed
-                )
+                publication = publication or Publication(self.state, table, event, effect)
+                frame, self._sent[viewer] = publication.frame(viewer, seq, self._sent.get(viewer))
+                frames[viewer] = frame
             subscriber.sent_seq = seq
             subscriber.send(frame)
 

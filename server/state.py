@@ -528,6 +528,10 @@ class MatchState:
         self.compared: dict[int, dict[tuple[int, int], TableResult | None]] = {}
         """Each compared board's result at each of its plays (round, table): None where the
         director's fix stood in for a play."""
+        self.compared_assigned: dict[int, frozenset[tuple[int, int]]] = {}
+        """Each compared board's plays (round, table) whose result the director assigned, as
+        the comparison published them (a result assigned since is not in until the board is
+        compared again)."""
         plays = [config.movement.plays(number) for number in config.movement.boards]
         self.match_by_table = all(len({t for _r, t in p}) == len(p) == 2 for p in plays)
         """Every board is played once at each of two tables: the match is compared table
@@ -1063,6 +1067,11 @@ class MatchState:
             (round_number, table): None if data is None else result_from_json(data)
             for round_number, table, data in plays
         }
+        self.compared_assigned[number] = frozenset(
+            (round_number, table)
+            for round_number, table, data in plays
+            if data is not None and data.get("assigned")
+        )
         for _round, table, data in plays:
             if data is None or not self.match_by_table:
                 continue

@@ -1,7 +1,8 @@
 """THE place that decides what each viewer may see.
 
-:func:`project` turns the match state right after a logged event into the one update a
-viewer receives for it, and :func:`board_record` answers ``get_board``. Nothing else in the
+:func:`project` turns the match state right after a logged event into what a viewer is
+told of it, :func:`view_data` into what the viewer sees then (``server.frames`` sends what
+changed), and :func:`board_record` answers ``get_board``. Nothing else in the
 server builds a payload with cards, alerts, claims or results in it, so the laws' limits on
 information live here and only here:
 
@@ -24,13 +25,14 @@ import functools
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from pydantic import TypeAdapter
+
 from bridge import Card, Seat
 from bridge.cards import Hand
 from bridge.formats import BoardComparison, TableResult
 from bridge.play import Trick
 from protocol.messages import (
     Action,
-    AuctionEntry,
     BoardCompared,
     BoardFinished,
     BoardRecord,
@@ -39,42 +41,32 @@ from protocol.messages import (
     CallExplained,
     CallMade,
     CardPlayed,
-    ChatLine,
     ChatSent,
     ClaimAnswered,
     ClaimMade,
-    ClaimView,
     ClaimWithdrawn,
     ComparisonView,
     ConcessionWithdrawn,
     DirectorCalled,
-    DirectorCallView,
     DirectorRuled,
     Event,
     MatchFinished,
     MatchSummary,
     NameSet,
-    NextSeat,
     ParView,
-    PlayedCard,
-    PlayerInfo,
     PlayerView,
     PresenceChanged,
     QuestionAsked,
     ReadyForNext,
     ResultAssigned,
     ReviewEnded,
-    ReviewView,
     SeatSubstituted,
-    Snapshot,
     Standing,
     TableResultView,
-    TrickView,
     UndoAnswered,
     Undone,
     UndoRequested,
-    UndoView,
-    Update,
+    View,
     WatchView,
 )
 from protocol.messages import Seat as SeatLetter
@@ -90,7 +82,8 @@ __all__ = [
     "project",
     "receives",
     "seated",
-    "snapshot",
+    "view_data",
+    "view_of",
 ]
 
 CHAT_LINES = 50
@@ -170,21 +163,17 @@ def project(
     viewer: Viewer,
     table: int,
     event: StoredEvent,
-    seq: int,
     effect: Effect | None = None,
     summary: MatchSummary | None = None,
-) -> Update:
-    """The update ``viewer`` receives for ``event`` (logged at ``table``, 0 for match events),
-    given the match ``state`` right after it and what folding it did (``effect``).
-    ``summary``: the state's :func:`match_summary`, when the caller has it already (it is
-    the same for every viewer of the event)."""
+) -> list[Event]:
+    """What ``viewer`` is told happened in ``event`` (logged at ``table``, 0 for match
+    events), given the match ``state`` right after it and what folding it did (``effect``);
+    :func:`view_data` is what the viewer sees after it. ``summary``: the state's
+    :func:`match_summary`, when the caller has it already (it is the same for every viewer of
+    the event)."""
     seen = _seen(state, viewer, table or None)
     summary = summary or match_summary(state)
-    return Update(
-        seq=seq,
-        events=_events(state, seen, table, event, effect or Effect(), summary),
-        view=view_of(state, viewer, summary),
-    )
+    return _events(state, seen, table, event, effect or Effect(), summary)
 
 
 def _seen(state: MatchState, viewer: Viewer, table: int | None = None) -> Seen:
@@ -197,16 +186,24 @@ def _seen(state: MatchState, viewer: Viewer, table: int | None = None) -> Seen:
     return at
 
 
-def snapshot(state: MatchState, viewer: Viewer, seq: int) -> Update:
-    """A whole view that stands in for every update up to ``seq``."""
-    return Update(seq=seq, events=[Snapshot()], view=view_of(state, viewer))
+Data = dict[str, Any]
+"""A view, or a part of one, as plain data: exactly the model's ``model_dump(mode="json")``,
+fields in the model's order (built so, without the models, on every update's hot path)."""
+
+_VIEWS: TypeAdapter[PlayerView | WatchView] = TypeAdapter(View)
 
 
 def view_of(
     state: MatchState, viewer: Viewer, summary: MatchSummary | None = None
 ) -> PlayerView | WatchView:
-    """Everything ``viewer`` may see now (``summary``: the state's match summary, if made)."""
+    """Everything ``viewer`` may see now, as a model: :func:`view_data`, validated."""
     summary = summary or match_summary(state)
+    return _VIEWS.validate_python(view_data(state, viewer, summary.model_dump(mode="json")))
+
+
+def view_data(state: MatchState, viewer: Viewer, summary: Data) -> Data:
+    """Everything ``viewer`` may see now, as plain data (``summary``: the state's
+    :func:`match_summary`, dumped)."""
     if isinstance(viewer, Player):
         at = _seen(state, viewer)
         assert isinstance(at, Seated)
@@ -215,28 +212,32 @@ def view_of(
         movement = state.config.movement
         sitting = movement.sitting(state.round, at.table)
         played = state.table_played(at.table, state.round)
-        return PlayerView(
-            match=summary,
-            player=viewer.number,
-            round=state.round,
-            table=at.table,
-            seat=at.seat.letter,
-            team=state.config.team_of(at.table, at.seat) if state.config.teams else None,
-            competitor=movement.competitors[viewer.number],
-            partner=sitting.partner(viewer.number),
-            opponents=list(sitting.opponents(viewer.number)),
-            played_round=played,
-            waiting_for=_still_playing(state) if played and not state.finished else [],
-            next_seat=_next_seat(state, viewer.number),
-            board=None if board is None else _board_view(state, board, at.table, at),
-            results=_results_of(state, viewer.number),
-            players=_players(state, (at.table,)),
-            chat=_last_chat(table, at.seat, state.table_round(at.table)),
-            review=_review(state, at.table),
-            director_calls=_calls(table),
-        )
-    compared = summary.comparisons
-    revealed = compared[-1].board if compared else None
+        return {
+            "type": "player_view",
+            "match": summary,
+            "player": viewer.number,
+            "round": state.round,
+            "table": at.table,
+            "seat": at.seat.letter,
+            "team": state.config.team_of(at.table, at.seat) if state.config.teams else None,
+            "competitor": movement.competitors[viewer.number],
+            "partner": sitting.partner(viewer.number),
+            "opponents": list(sitting.opponents(viewer.number)),
+            "played_round": played,
+            "waiting_for": _still_playing(state) if played and not state.finished else [],
+            "next_seat": _next_seat(state, viewer.number),
+            "board": None if board is None else _board_data(state, board, at.table, at),
+            "results": _results_of(state, viewer.number),
+            "players": _players(state, (at.table,)),
+            "chat": _last_chat(table, at.seat, state.table_round(at.table)),
+            "review": _review(state, at.table),
+            "director_calls": _calls(table),
+        }
+    compared = summary["comparisons"]  # in the order of the match's boards
+    if state.config.teams:
+        revealed = compared[-1]["board"] if compared else None
+    else:  # the board compared last
+        revealed = next(reversed(state.compared), None)
     director = viewer.mode == "director"
     shown = (1,) if state.config.format == "robot-table" else state.config.tables
     players = _players(state, shown)
@@ -246,32 +247,24 @@ def view_of(
         else []
     )
     calls = [call for t in state.tables.values() for call in _calls(t)] if director else []
-    compared_boards = {c.board for c in compared}
+    compared_boards = {c["board"] for c in compared}
     if viewer.mode == "delayed":
         tables = (
             []
             if revealed is None
             else [
-                _board_view(state, board, t, viewer)
+                _board_data(state, board, t, viewer)
                 for r, t in state.config.movement.plays(revealed)
                 if (board := state.tables[t].board(revealed, r)) is not None
             ]
         )
         results = [
-            _result_view(n, number, result, assigned, r)
+            _result_data(n, number, result, assigned, r)
             for n, t in state.tables.items()
             for number, result, assigned, r in t.results
             if number in compared_boards
         ]
-        return WatchView(
-            match=summary,
-            mode="delayed",
-            tables=tables,
-            results=results,
-            players=players,
-            chat=chat,
-            director_calls=calls,
-        )
+        return _watch(summary, "delayed", tables, results, players, chat, calls)
     tables = []
     robot_table = state.config.format == "robot-table"
     for number, table in state.tables.items():
@@ -280,28 +273,41 @@ def view_of(
             if revealed is not None:
                 tables.append(_board_of(state, 2, revealed, viewer))
         elif table.current is not None:
-            tables.append(_board_view(state, table.current, number, viewer))
+            tables.append(_board_data(state, table.current, number, viewer))
     results = [
-        _result_view(n, number, result, assigned, r)
+        _result_data(n, number, result, assigned, r)
         for n, t in state.tables.items()
         for number, result, assigned, r in t.results
         if not (robot_table and n == 2 and number not in compared_boards)
     ]
-    return WatchView(
-        match=summary,
-        mode=viewer.mode,
-        tables=tables,
-        results=results,
-        players=players,
-        chat=chat,
-        director_calls=calls,
-    )
+    return _watch(summary, viewer.mode, tables, results, players, chat, calls)
 
 
-def _board_of(state: MatchState, table: int, number: int, viewer: Seen) -> BoardView:
+def _watch(
+    summary: Data,
+    mode: str,
+    tables: list[Data],
+    results: list[Data],
+    players: list[Data],
+    chat: list[Data],
+    calls: list[Data],
+) -> Data:
+    return {
+        "type": "watch_view",
+        "match": summary,
+        "mode": mode,
+        "tables": tables,
+        "results": results,
+        "players": players,
+        "chat": chat,
+        "director_calls": calls,
+    }
+
+
+def _board_of(state: MatchState, table: int, number: int, viewer: Seen) -> Data:
     board = state.tables[table].board(number)
     assert board is not None
-    return _board_view(state, board, table, viewer)
+    return _board_data(state, board, table, viewer)
 
 
 def board_record(state: MatchState, viewer: Viewer, number: int) -> BoardRecord | None:
@@ -328,7 +334,8 @@ def board_record(state: MatchState, viewer: Viewer, number: int) -> BoardRecord 
         else:
             visible, seen = True, viewer
         if visible:
-            tables.append(_board_view(state, board, table, seen, record=True))
+            data = _board_data(state, board, table, seen, record=True)
+            tables.append(BoardView.model_validate(data))
     if not tables and comparison is None:
         return None
     return BoardRecord(board=number, tables=tables, comparison=comparison)
@@ -561,9 +568,9 @@ def _actions(board: BoardState, viewer: Seen) -> list[Action]:
     return actions
 
 
-def _board_view(
+def _board_data(
     state: MatchState, board: BoardState, table: int, viewer: Seen, *, record: bool = False
-) -> BoardView:
+) -> Data:
     """``board`` at ``table`` as ``viewer`` may see it (``record``: answering ``get_board``,
     with no turn or actions)."""
     spec = board.spec
@@ -573,14 +580,13 @@ def _board_view(
     player = isinstance(viewer, Seated)
     visible = _visible_hands(board, viewer)
 
-    def remaining(seat: Seat) -> Hand:
-        return spec.deal[seat] if play is None else play.remaining(seat)
+    held = {seat: (spec.deal[seat] if play is None else play.remaining(seat)).mask for seat in Seat}
 
     entries = []
     seat = auction.dealer
     for index, call in enumerate(auction.calls):
         alert = board.alerts.get(index) if _sees_alert(viewer, seat) else None
-        entries.append(AuctionEntry(seat=seat.letter, call=str(call), alert=alert))
+        entries.append({"seat": seat.letter, "call": str(call), "alert": alert})
         seat = seat.next
 
     turn: Seat | None = None
@@ -597,91 +603,89 @@ def _board_view(
             else:
                 legal = [str(card) for card in play.legal_cards()]
 
-    tricks: list[TrickView] = []
-    last_trick: TrickView | None = None
-    current: TrickView | None = None
+    tricks: list[Data] = []
+    last_trick: Data | None = None
+    current: Data | None = None
     if play is not None:
         completed = play.tricks
         if not player or finished:
-            tricks = [_trick_view(t) for t in completed]
+            tricks = [_trick_data(t) for t in completed]
         if completed and _sees_last_trick(board, viewer):
-            last_trick = _trick_view(completed[-1])
+            last_trick = _trick_data(completed[-1])
         trick = play.unfinished_trick if play.is_complete else play.current_trick
         if trick is not None:
-            current = _trick_view(trick)
+            current = _trick_data(trick)
 
     claim_view = None
     if board.claim is not None and play is not None:
         claim = board.claim.claim
-        claim_view = ClaimView(
-            claimer=claim.claimer.letter,
-            tricks=claim.tricks,
-            remaining=claim.remaining,
-            statement=board.claim.statement,
-            deciders=[s.letter for s in sorted(claim.deciders)],
-            accepted=[s.letter for s in sorted(claim.accepted)],
-            status=board.claim.status,
-            cards=(
+        claim_view = {
+            "claimer": claim.claimer.letter,
+            "tricks": claim.tricks,
+            "remaining": claim.remaining,
+            "statement": board.claim.statement,
+            "deciders": [s.letter for s in sorted(claim.deciders)],
+            "accepted": [s.letter for s in sorted(claim.accepted)],
+            "status": board.claim.status,
+            "cards": (
                 [str(c) for c in _claimer_cards(board)] if _claim_shown(board, viewer) else None
             ),
-        )
+        }
 
     undo_view = None
     if board.undo is not None:
         request = board.undo
-        undo_view = UndoView(
-            seat=request.seat.letter,
-            call=None if request.call is None else str(request.call),
-            card=None if request.card is None else str(request.card),
-            deciders=[s.letter for s in sorted(request.deciders)],
-            accepted=[s.letter for s in sorted(request.accepted)],
-        )
+        undo_view = {
+            "seat": request.seat.letter,
+            "call": None if request.call is None else str(request.call),
+            "card": None if request.card is None else str(request.card),
+            "deciders": [s.letter for s in sorted(request.deciders)],
+            "accepted": [s.letter for s in sorted(request.accepted)],
+        }
 
     tricks_ns = tricks_ew = 0
     if play is not None:
         tricks_ns = play.declarer_tricks if play.declarer.is_north_south else play.defender_tricks
         tricks_ew = play.defender_tricks if play.declarer.is_north_south else play.declarer_tricks
 
-    return BoardView(
-        table=table,
-        round=board.round,
-        board=spec.number,
-        dealer=spec.dealer.letter,
-        vulnerability=spec.vulnerability.value,
-        phase=board.phase,
-        hands={s.letter: [str(c) for c in remaining(s)] for s in Seat if s in visible},
-        hand_sizes={s.letter: len(remaining(s)) for s in Seat},
-        deal=(
-            {s.letter: [str(c) for c in spec.deal[s]] for s in Seat}
-            if finished or not player
-            else None
+    return {
+        "table": table,
+        "round": board.round,
+        "board": spec.number,
+        "dealer": spec.dealer.letter,
+        "vulnerability": spec.vulnerability.value,
+        "phase": board.phase,
+        "hands": {s.letter: _cards(held[s]) for s in Seat if s in visible},
+        "hand_sizes": {s.letter: held[s].bit_count() for s in Seat},
+        "deal": (
+            {s.letter: _cards(spec.deal[s].mask) for s in Seat} if finished or not player else None
         ),
-        auction=entries,
-        contract=None if auction.contract is None else str(auction.contract),
-        declarer=None if auction.declarer is None else auction.declarer.letter,
-        dummy=None if play is None else play.dummy.letter,
-        tricks=tricks,
-        last_trick=last_trick,
-        current_trick=current,
-        turn=None if turn is None else turn.letter,
-        acting=None if acting is None else acting.letter,
-        tricks_ns=tricks_ns,
-        tricks_ew=tricks_ew,
-        claim=claim_view,
-        undo=undo_view,
-        result=(
+        "auction": entries,
+        "contract": None if auction.contract is None else str(auction.contract),
+        "declarer": None if auction.declarer is None else auction.declarer.letter,
+        "dummy": None if play is None else play.dummy.letter,
+        "tricks": tricks,
+        "last_trick": last_trick,
+        "current_trick": current,
+        "turn": None if turn is None else turn.letter,
+        "acting": None if acting is None else acting.letter,
+        "tricks_ns": tricks_ns,
+        "tricks_ew": tricks_ew,
+        "claim": claim_view,
+        "undo": undo_view,
+        "result": (
             None
             if board.result is None
-            else _result_view(table, spec.number, board.result, board.assigned, board.round)
+            else _result_data(table, spec.number, board.result, board.assigned, board.round)
         ),
-        legal=legal,
-        actions=[] if record else _actions(board, viewer),
-        questions=(
+        "legal": legal,
+        "actions": [] if record else _actions(board, viewer),
+        "questions": (
             sorted(i for i in board.questions if MatchState.caller(board, i) == viewer.seat)
             if isinstance(viewer, Seated) and not record
             else []
         ),
-    )
+    }
 
 
 def _claimer_cards(board: BoardState) -> Hand:
@@ -692,33 +696,46 @@ def _claimer_cards(board: BoardState) -> Hand:
     return board.play.remaining(board.claim.claim.claimer)
 
 
+@functools.lru_cache(maxsize=16384)
+def _cards(mask: int) -> list[str]:
+    """A holding's cards as views show them, spades first, high to low: made once per
+    holding and shared by every view that shows it. Shared: never changed."""
+    return [str(card) for card in Hand.from_mask(mask)]
+
+
 @functools.lru_cache(maxsize=4096)
-def _trick_view(trick: Trick) -> TrickView:
-    """A trick as views show it: one (frozen) view per trick, made once and shared by every
-    update that shows it (a spectator's view shows every trick of both tables each time)."""
-    return TrickView(
-        leader=trick.leader.letter,
-        cards=[PlayedCard(seat=seat.letter, card=str(card)) for seat, card in trick.plays()],
-        winner=None if trick.winner is None else trick.winner.letter,
-    )
+def _trick_data(trick: Trick) -> Data:
+    """A trick as views show it: made once and shared by every update that shows it (a
+    spectator's view shows every trick of both tables each time). Shared: never changed."""
+    return {
+        "leader": trick.leader.letter,
+        "cards": [{"seat": seat.letter, "card": str(card)} for seat, card in trick.plays()],
+        "winner": None if trick.winner is None else trick.winner.letter,
+    }
+
+
+def _result_data(
+    table: int, board: int, result: TableResult, assigned: bool, round_number: int
+) -> Data:
+    return {
+        "table": table,
+        "round": round_number,
+        "board": board,
+        "contract": None if result.contract is None else str(result.contract),
+        "declarer": None if result.declarer is None else result.declarer.letter,
+        "tricks": result.tricks,
+        "ns_score": result.ns_score,
+        "assigned": assigned,
+    }
 
 
 def _result_view(
     table: int, board: int, result: TableResult, assigned: bool, round_number: int
 ) -> TableResultView:
-    return TableResultView(
-        table=table,
-        round=round_number,
-        board=board,
-        contract=None if result.contract is None else str(result.contract),
-        declarer=None if result.declarer is None else result.declarer.letter,
-        tricks=result.tricks,
-        ns_score=result.ns_score,
-        assigned=assigned,
-    )
+    return TableResultView(**_result_data(table, board, result, assigned, round_number))
 
 
-def _players(state: MatchState, tables: tuple[int, ...]) -> list[PlayerInfo]:
+def _players(state: MatchState, tables: tuple[int, ...]) -> list[Data]:
     """Who sits at each seat of ``tables`` now, and whether they are there."""
     infos = []
     for number in tables:
@@ -727,20 +744,20 @@ def _players(state: MatchState, tables: tuple[int, ...]) -> list[PlayerInfo]:
             assert player is not None
             info = state.people[player]
             infos.append(
-                PlayerInfo(
-                    table=number,
-                    seat=seat.letter,
-                    player=player,
-                    name=info.name,
-                    robot=info.robot,
-                    connected=info.connected,
-                    since=info.since,
-                )
+                {
+                    "table": number,
+                    "seat": seat.letter,
+                    "player": player,
+                    "name": info.name,
+                    "robot": info.robot,
+                    "connected": info.connected,
+                    "since": info.since,
+                }
             )
     return infos
 
 
-def _results_of(state: MatchState, player: int) -> list[TableResultView]:
+def _results_of(state: MatchState, player: int) -> list[Data]:
     """The results of the boards ``player`` has played, round by round (not one they are
     to play again, until that replay is finished: replay duplicate's stage 1)."""
     results = []
@@ -755,7 +772,7 @@ def _results_of(state: MatchState, player: int) -> list[TableResultView]:
             if _replay_pending(state, player, board.spec.number):
                 continue
             results.append(
-                _result_view(table, board.spec.number, board.result, board.assigned, number)
+                _result_data(table, board.spec.number, board.result, board.assigned, number)
             )
     return results
 
@@ -778,7 +795,7 @@ def _still_playing(state: MatchState) -> list[int]:
     return [t for t in state.config.tables if not state.table_played(t, state.round)]
 
 
-def _next_seat(state: MatchState, player: int) -> NextSeat | None:
+def _next_seat(state: MatchState, player: int) -> Data | None:
     """Where ``player`` sits in the next round, if there is one."""
     movement = state.config.movement
     later = [r for r in movement.rounds if r > state.round]
@@ -793,21 +810,21 @@ def _next_seat(state: MatchState, player: int) -> NextSeat | None:
     names = {
         str(n): name for n in (partner, *opponents) if (name := state.people[n].name) is not None
     }
-    return NextSeat(
-        round=later[0],
-        table=where[0],
-        seat=where[1].letter,
-        partner=partner,
-        opponents=opponents,
-        names=names,
-    )
+    return {
+        "round": later[0],
+        "table": where[0],
+        "seat": where[1].letter,
+        "partner": partner,
+        "opponents": opponents,
+        "names": names,
+    }
 
 
-def _last_chat(table: TableState, seat: Seat, round_number: int) -> list[ChatLine]:
+def _last_chat(table: TableState, seat: Seat, round_number: int) -> list[Data]:
     """The last CHAT_LINES lines of the table's chat in ``round_number`` (its players then)
     that reached ``seat``, oldest first (looked for from the end: a long chat costs no
     more)."""
-    lines: list[ChatLine] = []
+    lines: list[Data] = []
     for line in reversed(table.chat):
         if line.round != round_number:
             break
@@ -819,32 +836,38 @@ def _last_chat(table: TableState, seat: Seat, round_number: int) -> list[ChatLin
     return lines
 
 
-def _chat_line(table: int, line: ChatEntry) -> ChatLine:
-    return ChatLine(
-        table=table,
-        seat=None if line.seat is None else line.seat.letter,
-        text=line.text,
-        to=[s.letter for s in sorted(line.to)],
-    )
+def _chat_line(table: int, line: ChatEntry) -> Data:
+    return {
+        "table": table,
+        "seat": None if line.seat is None else line.seat.letter,
+        "text": line.text,
+        "to": [s.letter for s in sorted(line.to)],
+    }
 
 
-def _calls(table: TableState) -> list[DirectorCallView]:
+def _calls(table: TableState) -> list[Data]:
     return [
-        DirectorCallView(
-            table=table.number, seat=call.seat.letter, board=call.board, text=call.text, at=call.at
-        )
+        {
+            "table": table.number,
+            "seat": call.seat.letter,
+            "board": call.board,
+            "text": call.text,
+            "at": call.at,
+        }
         for call in table.calls
     ]
 
 
-def _review(state: MatchState, table: int) -> ReviewView | None:
+def _review(state: MatchState, table: int) -> Data | None:
     board = state.tables[table].current
     if board is None or not board.is_reviewing or board.abandoned:
         return None
     until = state.review_deadline(table) if state.config.review_seconds_at(table) else None
-    return ReviewView(
-        board=board.spec.number, until=until, ready=[s.letter for s in sorted(board.ready)]
-    )
+    return {
+        "board": board.spec.number,
+        "until": until,
+        "ready": [s.letter for s in sorted(board.ready)],
+    }
 
 
 def _comparison_view(
@@ -855,8 +878,9 @@ def _comparison_view(
     analysis = state.analyses.get(number)
     plays = state.compared.get(number, {})
     assigned = set() if c is None else c.assigned
+    assigned_plays = state.compared_assigned.get(number, frozenset())
     results = [
-        _result_view(table, number, result, _assigned(state, table, number, r), r)
+        _result_view(table, number, result, (r, table) in assigned_plays, r)
         for (r, table), result in sorted(plays.items())
         if result is not None
     ]
@@ -900,11 +924,6 @@ def _round_of(plays: dict[tuple[int, int], TableResult | None], table: int) -> i
     return next((r for r, t in plays if t == table), 1)
 
 
-def _assigned(state: MatchState, table: int, number: int, round_number: int) -> bool:
-    board = state.tables[table].board(number, round_number)
-    return board is not None and board.assigned
-
-
 def match_summary(state: MatchState) -> MatchSummary:
     """The match panel: every comparison so far, the standings, the settings players see."""
     config = state.config
@@ -915,7 +934,9 @@ def match_summary(state: MatchState) -> MatchSummary:
             _comparison_view(state, c.board, c, totals[c.board]) for c in match.comparisons
         ]
     else:
-        comparisons = [_comparison_view(state, n, None, None) for n in state.compared]
+        comparisons = [
+            _comparison_view(state, n, None, None) for n in match.boards if n in state.compared
+        ]
     standings = state.standings()
     winner: str | None = None
     if state.finished:

@@ -5,9 +5,10 @@
 // the connection is back and the table is up to date, if the table has not moved on from
 // the moment it was meant for; the server applies it at most once.
 
+import { applyUpdate, ChangeError } from "./changes.js";
 import { decode, encode } from "./vendor/msgpack.mjs";
 
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 const CLIENT_NAME = "duplicate-web";
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const PING_EVERY_MS = 15000;
@@ -210,6 +211,20 @@ export class Connection {
   applyUpdate(update) {
     const snapshot = update.events.some((event) => event.type === "snapshot");
     if (update.seq === this.seq + 1 || (snapshot && update.seq >= this.seq)) {
+      if (update.view == null) {
+        // Only what changed since the update before: the handlers get the whole view.
+        try {
+          if (this.view === null) throw new ChangeError("changes to a view never received");
+          update.view = applyUpdate(this.view, update);
+        } catch (error) {
+          if (!(error instanceof ChangeError)) throw error;
+          console.warn(`update ${update.seq}: ${error.message}; starting afresh`);
+          this.seq = 0;
+          this.view = null;
+          this.restart();
+          return;
+        }
+      }
       this.seq = update.seq;
       this.view = update.view;
       this.handlers.update(update);

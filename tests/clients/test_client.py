@@ -36,12 +36,18 @@ async def test_a_new_client_resumes_from_a_saved_sequence_number(server: Server)
     match = await seat_everyone(server, created)
     table = match.table(1)
     north = table["N"]
-    saved = north.seq
+    saved, saved_view = north.seq, north.view
+    assert saved_view is not None
     await bid(table, 1, ["P", "P"])
-    resumed = await Client.connect(created.seats[0].link, last_seq=saved)
+    with pytest.raises(ValueError, match="both"):
+        await Client.connect(created.seats[0].link, last_seq=saved)  # its view is needed too
+    resumed = await Client.connect(created.seats[0].link, last_seq=saved, view=saved_view)
     await resumed.wait_for(lambda _v: resumed.seq >= north.seq or None)
     updates = [m for m in resumed.received if isinstance(m, Update)]
     assert [u.seq for u in updates] == list(range(saved + 1, north.seq + 1))
+    # Each of them carried only the changes to the view saved with the number.
+    raw = [m for m in updates if not any(e.type == "snapshot" for e in m.events)]
+    assert len(raw) == len(updates)
     assert resumed.view == north.view
     await resumed.close()
     await match.close()

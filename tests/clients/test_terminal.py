@@ -2108,7 +2108,7 @@ class TestMovements:
 
     def test_the_prompt_follows_the_seat_between_rounds(self) -> None:
         client = Client(Link.parse("http://127.0.0.1:1/play#token"))
-        client.welcome = Welcome(version=4, role="player", player=5, table=1, seat="N")
+        client.welcome = Welcome(version=5, role="player", player=5, table=1, seat="N")
         table = TerminalTable(client, Console(file=io.StringIO()))
         assert table.prompt_text == "North> "
         client.view = individual_view()

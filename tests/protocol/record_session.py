@@ -8,7 +8,13 @@ work, a replay duplicate whose second stage waits for the director, and the firs
 rounds of an 8-player individual played by one person and seven of the server's robots),
 and writes every frame each client sent and received, in order, labelled with the step of
 the story it belongs to. SPEC.md's examples are taken from such a recording (tokens,
-match ids and action ids differ from run to run).
+match ids, action ids and moments differ from run to run).
+
+An update is recorded as it came on the wire (``"frame"``: most carry ``"view": null`` and
+the view's ``changes``), with the whole view the client held after applying it
+(``"view_after"``), so that a writer can say what the changes did. The double-dummy
+analysis of each match comes at the same moment of the story in every run
+(:class:`HeldAnalyst`).
 """
 
 from __future__ import annotations
@@ -19,7 +25,7 @@ import json
 import random
 import sys
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,13 +33,23 @@ import msgpack
 from redis.asyncio import Redis
 from websockets.asyncio.client import connect
 
+import clients.client
 from bridge import Deal
 from clients.client import Client, ClientError, Link
 from protocol import codec
-from protocol.messages import ErrorMessage, Hello, MakeCall, Ping, PlayerView
+from protocol.messages import (
+    ErrorMessage,
+    Hello,
+    MakeCall,
+    Ping,
+    PlayerView,
+    ServerMessage,
+    Update,
+)
+from server.analysis import Analyst
 from server.app import Server
 from server.redis_process import RedisProcess
-from server.state import MatchConfig
+from server.state import Analysis, BoardSpec, MatchConfig
 
 ORGANISER_KEY = "organiser-secret"
 DEALS = (
@@ -72,8 +88,40 @@ each action (the others none), so that the person's table 1 finishes round 1 fir
 waits for table 2: the recording shows the waiting."""
 
 
+class HeldAnalyst:
+    """The server's analyst, its answers held while :attr:`released` is not set, so that the
+    analysis of a match comes at a moment of the story's choosing, the same in every run.
+
+    The recorded teams match is played right after the server started, so its board used to
+    be compared before its double-dummy analysis came, in most runs: held, it always is, and
+    the recording shows the analysis coming later, as changes to the comparison. So does the
+    recorded individual, whose analysis comes once round 2 has started. The other matches
+    wait for theirs before anyone plays (:meth:`RecordingServer.analysed`)."""
+
+    def __init__(self, analyst: Analyst) -> None:
+        self.analyst = analyst
+        self.released = asyncio.Event()
+
+    async def analyse(self, boards: tuple[BoardSpec, ...]) -> dict[int, Analysis]:
+        found = await self.analyst.analyse(boards)
+        await self.released.wait()
+        return found
+
+
 class RecordingServer(Server):
-    """The match server, with the individual's table-2 robots slowed (SLOW_PACE)."""
+    """The match server, with the individual's table-2 robots slowed (SLOW_PACE), and its
+    analyses coming when the story says (:class:`HeldAnalyst`)."""
+
+    def __init__(self, *args: Any, **options: Any) -> None:
+        super().__init__(*args, **options)
+        self.held = HeldAnalyst(self.analyst)
+        self.analyst = self.held  # type: ignore[assignment]
+
+    async def analysed(self, match_id: str) -> None:
+        """Wait until the match's double-dummy analysis is logged."""
+        async with asyncio.timeout(60):
+            while match_id in self._analysing:
+                await asyncio.sleep(0.05)
 
     def robot_delay_for(self, config: MatchConfig, seat: str) -> float:
         if config.format == "individual" and seat.startswith(str(SLOW_TABLE)):
@@ -89,18 +137,48 @@ class Recorder:
         self.step = ""
         self.clients: dict[str, Client] = {}
         self._seen: dict[str, int] = {}
+        self._wire: dict[asyncio.Task[Any] | None, list[dict[str, Any]]] = {}
+        """The updates each connection's reader (a task) decoded, as they came on the wire."""
+        self._updates: dict[str, tuple[list[dict[str, Any]], int]] = {}
+        """Each client's wire updates, and how many of them are recorded already."""
+
+    def decode_server(self, frame: bytes | str) -> ServerMessage:
+        """``codec.decode_server``, keeping each update's frame as it came (the client library
+        fills in its view once it has applied its changes)."""
+        message = codec.decode_server(frame)
+        if isinstance(message, Update):
+            raw = frame if isinstance(frame, bytes) else frame.encode()
+            wire = msgpack.unpackb(raw, raw=False)
+            self._wire.setdefault(asyncio.current_task(), []).append(wire)
+        return message
+
+    @contextlib.contextmanager
+    def decoding(self) -> Iterator[None]:
+        """Every client of this process decodes with :meth:`decode_server` meanwhile."""
+        original = codec.decode_server
+        clients.client.decode_server = self.decode_server  # type: ignore[attr-defined]
+        try:
+            yield
+        finally:
+            clients.client.decode_server = original  # type: ignore[attr-defined]
 
     def note_received(self) -> None:
         for name, client in self.clients.items():
             for message in client.received[self._seen.get(name, 0) :]:
-                self.frames.append(
-                    {
-                        "step": self.step,
-                        "client": name,
-                        "direction": "received",
-                        "frame": message.model_dump(mode="json"),
-                    }
-                )
+                entry = {
+                    "step": self.step,
+                    "client": name,
+                    "direction": "received",
+                    "frame": message.model_dump(mode="json"),
+                }
+                if isinstance(message, Update):
+                    wire, used = self._updates[name]
+                    entry["frame"] = wire[used]
+                    self._updates[name] = (wire, used + 1)
+                    assert wire[used]["seq"] == message.seq, (name, wire[used], message.seq)
+                    assert message.view is not None  # the client library filled it in
+                    entry["view_after"] = message.view.model_dump(mode="json")
+                self.frames.append(entry)
             self._seen[name] = len(client.received)
 
     def sent(self, name: str, message: Any) -> None:
@@ -144,6 +222,8 @@ class Recorder:
         finally:
             module.encode = original  # type: ignore[attr-defined]
         self.clients[name] = client
+        self._seen[name] = 0  # a name may come back in a later match: a new client
+        self._updates[name] = (self._wire.setdefault(client._reader, []), 0)
         self.note_received()
         return client
 
@@ -191,10 +271,10 @@ def playing(card: str) -> Callable[[Client], Awaitable[object]]:
 
 
 async def old_client(server: Server, record: Recorder) -> None:
-    """A client of protocol version 3 says hello, and is told to update (in a frame that
+    """A client of protocol version 4 says hello, and is told to update (in a frame that
     such a client can read: the raw map is recorded, not what this version would read)."""
     record.at("old client")
-    hello = Hello(version=3, token=ORGANISER_KEY, client="example-old")
+    hello = Hello(version=4, token=ORGANISER_KEY, client="example-old")
     record.sent("old", hello)
     async with connect(server.ws_url) as websocket:
         await websocket.send(codec.encode(hello))
@@ -204,7 +284,7 @@ async def old_client(server: Server, record: Recorder) -> None:
     )
 
 
-async def first_match(server: Server, record: Recorder) -> None:
+async def first_match(server: RecordingServer, record: Recorder) -> None:
     record.at("create")
     await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
     created: Any = None
@@ -280,6 +360,12 @@ async def first_match(server: Server, record: Recorder) -> None:
         await record.act(name, lambda c: c.next_board())
     record.at("compared")
     await record.act("W1", lambda c: c.next_board())
+    record.at("analysis")
+    server.held.released.set()
+    await record.clients["N1"].wait_for(
+        lambda v: all(c.double_dummy is not None for c in v.match.comparisons) or None, timeout=60
+    )
+    await record.settle()
     record.at("after")
     await record.act("N1", lambda c: c.board(1))
     await record.act("E1", lambda c: c.record())
@@ -290,7 +376,9 @@ async def first_match(server: Server, record: Recorder) -> None:
     assert isinstance(view, PlayerView)
     assert view.match.finished
     await north.close()
-    client = await record.connect("N1-back", links["N1"], last_seq=3)
+    # Resuming after update 3 takes the view that update left: the updates after it change it.
+    third = next(m for m in north.received if isinstance(m, Update) and m.seq == 3)
+    client = await record.connect("N1-back", links["N1"], last_seq=3, view=third.view)
     del client
     await record.settle()
     for client in record.clients.values():
@@ -298,7 +386,7 @@ async def first_match(server: Server, record: Recorder) -> None:
     record.clients.clear()
 
 
-async def second_match(server: Server, record: Recorder) -> None:
+async def second_match(server: RecordingServer, record: Recorder) -> None:
     record.at("second create")
     await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
     created: Any = None
@@ -310,6 +398,7 @@ async def second_match(server: Server, record: Recorder) -> None:
         )
 
     await record.act("organiser", create)
+    await server.analysed(created.match_id)  # its comparisons come with their analysis
     links = {f"{s.seat}{s.table}": s.link for s in created.seats}
     for name in ("N1", "E1", "S1", "W1", "N2", "E2", "S2", "W2"):
         await record.connect(name, links[name])
@@ -386,7 +475,7 @@ async def second_match(server: Server, record: Recorder) -> None:
     record.clients.clear()
 
 
-async def replay_match(server: Server, record: Recorder) -> None:
+async def replay_match(server: RecordingServer, record: Recorder) -> None:
     """Replay duplicate, one board, stage 2 held for the director: refused starts, stage 1,
     the director's start, stage 2 with everyone one seat on, the comparison."""
     record.at("replay create")
@@ -405,6 +494,7 @@ async def replay_match(server: Server, record: Recorder) -> None:
         )
 
     await record.act("organiser", create)
+    await server.analysed(created.match_id)
     links = {f"{s.seat}{s.table}": s.link for s in created.seats}
     for name in ("N1", "E1", "S1", "W1"):
         await record.connect(name, links[name])
@@ -431,11 +521,12 @@ async def replay_match(server: Server, record: Recorder) -> None:
     record.clients.clear()
 
 
-async def individual_match(server: Server, record: Recorder) -> None:
+async def individual_match(server: RecordingServer, record: Recorder) -> None:
     """An 8-player individual: player 1 (South at table 1 in round 1) and seven of the
     server's robots. Player 1 passes every call and plays the first legal card, through
     round 1 (table 1 finishes first and waits for table 2) to the start of round 2."""
     record.at("individual create")
+    server.held.released.clear()  # its analysis comes in round 2
     await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
     created: Any = None
 
@@ -491,6 +582,12 @@ async def individual_match(server: Server, record: Recorder) -> None:
     await me.wait_for(lambda v: isinstance(v, PlayerView) and v.round == 2, timeout=120)
     record.at("individual round 2")
     await record.settle()
+    record.at("individual analysis")
+    server.held.released.set()
+    await me.wait_for(
+        lambda v: all(c.double_dummy is not None for c in v.match.comparisons) or None, timeout=60
+    )
+    await record.settle()
     await me.close()
     record.clients.clear()
 
@@ -522,8 +619,20 @@ async def rate_limited(record: Recorder, link: str) -> None:
         }
     )
     assert refused.retry_after_ms is not None
-    await asyncio.sleep(refused.retry_after_ms / 1000)
-    await client.ping()  # served again once it waited as told
+    wait = refused.retry_after_ms
+    # Served again once it waited as told. A ping still in flight after the recorded refusal
+    # may have taken the token that refusal counted on: then the server names a new wait.
+    for _ in range(10):
+        await asyncio.sleep(wait / 1000)
+        try:
+            await client.ping()
+            break
+        except ClientError as error:
+            if error.code != "rate_limited" or error.retry_after_ms is None:
+                raise
+            wait = error.retry_after_ms
+    else:
+        raise AssertionError("the server kept refusing a client that waited as told")
     await client.close()
 
 
@@ -534,11 +643,12 @@ async def main(out: Path) -> None:
         await server.start()
         record = Recorder()
         try:
-            await old_client(server, record)
-            await first_match(server, record)
-            await second_match(server, record)
-            await replay_match(server, record)
-            await individual_match(server, record)
+            with record.decoding():
+                await old_client(server, record)
+                await first_match(server, record)
+                await second_match(server, record)
+                await replay_match(server, record)
+                await individual_match(server, record)
         finally:
             record.note_received()
             await server.close()

@@ -18,11 +18,19 @@ from typing import Any
 import jsonschema
 import msgpack
 import pytest
-from pydantic import BaseModel, TypeAdapter
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from protocol.codec import decode_client, decode_server, json_schema
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.messages import ClientMessage, Event, ServerMessage, Update
+from protocol.messages import (
+    ClientMessage,
+    Event,
+    PlayerView,
+    ServerMessage,
+    Update,
+    View,
+    WatchView,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA_FILE = ROOT / "protocol" / "schema.json"
@@ -168,6 +176,12 @@ def spec_blocks(info: str) -> list[tuple[int, str]]:
 
 MESSAGES = spec_blocks("json message")
 EXCERPTS = spec_blocks("json excerpt")
+UPDATES_WITH_CHANGES = [
+    (line, body)
+    for line, body in MESSAGES + EXCERPTS
+    if json.loads(body).get("type") == "update" and json.loads(body).get("changes")
+]
+"""The update examples that carry changes (some of them excerpts: a change may be cut)."""
 
 
 def decode_example(value: Any) -> BaseModel:
@@ -242,6 +256,61 @@ def _validate_field(model: type[BaseModel], key: str, item: Any) -> None:
     TypeAdapter(annotation).validate_json(json.dumps(item), strict=True)
 
 
+PLAYER_ONLY = set(PlayerView.model_fields) - set(WatchView.model_fields)
+WATCH_ONLY = set(WatchView.model_fields) - set(PlayerView.model_fields)
+
+
+def _view_of_change(path: str) -> str:
+    """Whose view a change's path is into: ``player_view``, ``watch_view`` or ``either``."""
+    field = path.split("/")[1]
+    if field in PLAYER_ONLY:
+        return "player_view"
+    if field in WATCH_ONLY:
+        return "watch_view"
+    return "either"
+
+
+def _unescape(token: str) -> str:
+    """One JSON Pointer reference token, unescaped (RFC 6901)."""
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def _pointed(annotation: Any, tokens: list[str]) -> Any:
+    """The type at the end of a JSON Pointer's ``tokens`` from ``annotation`` (a model, a
+    list, a map, an optional of one of them). Raises LookupError where there is no such
+    place."""
+    if not tokens:
+        return annotation
+    token, rest = tokens[0], tokens[1:]
+    if typing.get_origin(annotation) is typing.Annotated:
+        return _pointed(typing.get_args(annotation)[0], tokens)
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        field = annotation.model_fields.get(token)
+        if field is None:
+            raise LookupError(f"{annotation.__name__} has no field {token!r}")
+        inner: Any = field.annotation
+        if field.metadata:
+            inner = typing.Annotated[(inner, *field.metadata)]
+        return _pointed(inner, rest)
+    origin = typing.get_origin(annotation)
+    if origin is list:
+        if not token.isdigit():
+            raise LookupError(f"{token!r} is not a list index")
+        return _pointed(typing.get_args(annotation)[0], rest)
+    if origin is dict:
+        return _pointed(typing.get_args(annotation)[1], rest)
+    if origin in (typing.Union, types.UnionType):
+        wrong = []
+        for member in typing.get_args(annotation):
+            if member is not type(None):
+                try:
+                    return _pointed(member, tokens)
+                except LookupError as error:
+                    wrong.append(str(error))
+        raise LookupError("; ".join(wrong))
+    raise LookupError(f"{token!r} leads into {annotation!r}, which has no parts")
+
+
 class TestSpecExamples:
     def test_there_are_examples(self) -> None:
         assert len(MESSAGES) >= 20
@@ -293,9 +362,39 @@ class TestSpecExamples:
             assert f"### `{tag}`" in text, tag
 
     def test_update_examples_show_both_views(self) -> None:
-        views = set()
+        # Whole views (snapshots) of both kinds, and updates carrying the changes of both.
+        whole: set[str] = set()
+        changed: set[str] = set()
         for _, body in MESSAGES:
             message = decode_example(json.loads(body))
             if isinstance(message, Update):
-                views.add(message.view.type)
-        assert views == {"player_view", "watch_view"}
+                if message.view is not None:
+                    whole.add(message.view.type)
+                changed |= {_view_of_change(change.path) for change in message.changes}
+        assert whole == {"player_view", "watch_view"}
+        assert changed >= {"player_view", "watch_view"}
+
+    @pytest.mark.parametrize(
+        ("line", "body"), UPDATES_WITH_CHANGES, ids=[f"line {n}" for n, _ in UPDATES_WITH_CHANGES]
+    )
+    def test_changes_fit_the_view(self, line: int, body: str) -> None:
+        # Each change's path leads through the fields of a view, and its value validates
+        # as what is there (the view before it is not in the document: it cannot be applied).
+        changes = [c for c in json.loads(body)["changes"] if "..." not in c]
+        kinds = {_view_of_change(c["path"]) for c in changes} - {"either"}
+        assert len(kinds) <= 1, kinds  # one viewer's changes: a player's or a watcher's
+        views = [
+            m for m in union_members(View) if not kinds or m.model_fields["type"].default in kinds
+        ]
+        for change in changes:
+            assert change["op"] in ("add", "replace"), change
+            tokens = [_unescape(t) for t in change["path"].split("/")[1:]]
+            errors = []
+            for view in views:
+                try:
+                    TypeAdapter(_pointed(view, tokens)).validate_json(
+                        json.dumps(change["value"]), strict=True
+                    )
+                except (LookupError, ValidationError) as wrong:
+                    errors.append(f"{view.__name__}: {wrong}")
+            assert len(errors) < len(views), (change, errors)

@@ -19,9 +19,17 @@ from redis.asyncio import Redis
 from bridge import Deal, Seat
 from bridge.formats import Movement
 from clients.client import Client, Link
-from protocol.messages import BoardView, MatchCreated, PlayerView, Update, WatchView
+from protocol import codec
+from protocol.changes import patch
+from protocol.codec import decode_server
+from protocol.messages import BoardCompared, BoardView, MatchCreated, PlayerView, Update, WatchView
 from server.app import Server
+from server.frames import Publication, Sent
+from server.matches import WATCH_MODES, fold, players_of
 from server.redis_process import free_port
+from server.state import StoredEvent
+from server.store import MatchLogs
+from server.views import Viewer, Watcher, receives, view_of
 from tests.conftest import ORGANISER_KEY
 
 SEATS = "NESW"
@@ -54,6 +62,7 @@ class Match:
 
     created: MatchCreated
     players: dict[tuple[int, str], Client]
+    server: Server | None = None
 
     def table(self, number: int) -> dict[str, Client]:
         return {
@@ -87,6 +96,72 @@ async def analysed(server: Server, match_id: str, timeout: float = 30) -> None:
             await asyncio.sleep(0.05)
 
 
+# -- updates carry what changed -----------------------------------------------------------
+
+
+async def assert_changes_rebuild_every_view(server: Server, match_id: str) -> int:
+    """:func:`check_changes_rebuild_every_view` on the match's logs as stored."""
+    logs = await server.store.load(match_id)
+    assert logs is not None
+    return len(check_changes_rebuild_every_view(logs))
+
+
+def check_changes_rebuild_every_view(logs: MatchLogs) -> list[tuple[Viewer, StoredEvent, Update]]:
+    """For every viewer of the match (each player, the live and delayed spectators and the
+    director), from its first update to its last as the logs make them: a client that takes
+    the first whole view and applies each update's changes holds, after every update,
+    exactly the view a snapshot would carry at that point. Returns every update checked,
+    with its viewer and the entry it is for."""
+    viewers: list[Viewer] = [Watcher(mode) for mode in WATCH_MODES]
+    viewers += players_of(logs.config)
+    checked = []
+    for viewer in viewers:
+        state = fold(logs.config, logs.tables, ())
+        held: dict[str, Any] | None = None
+        sent: Sent | None = None
+        seq = 0
+        for table, event in logs.watch:
+            effect = state.apply(table, event)
+            if not receives(state, viewer, table, event):
+                continue
+            seq += 1
+            frame, sent = Publication(state, table, event, effect).frame(viewer, seq, sent)
+            update = decode_server(frame)
+            assert isinstance(update, Update)
+            assert codec.encode(update) == frame  # the frame is the codec's, byte for byte
+            if held is None:
+                assert update.view is not None, (viewer, seq)
+                held = update.view.model_dump(mode="json")
+            else:
+                assert update.view is None, (viewer, seq)
+                compared = [
+                    e.comparison.model_dump(mode="json")
+                    for e in update.events
+                    if isinstance(e, BoardCompared)
+                ]
+                patch(held, [c.model_dump(mode="json") for c in update.changes], compared)
+            snapshot = view_of(state, viewer).model_dump(mode="json")
+            assert held == snapshot, f"{viewer} after update {seq} ({event['type']})"
+            checked.append((viewer, event, update))
+    return checked
+
+
+async def assert_live_views_current(clients: list[Client]) -> None:
+    """Each connected client's view, built from the updates' changes as they came live, is
+    the whole view a new connection of the same link gets now."""
+    for client in clients:
+        if not client.is_connected:
+            continue
+        await client.ping()  # every update queued before the pong has been applied
+        fresh = await Client.connect(client.link, name="view check")
+        try:
+            await client.ping()  # and any the new connection's presence caused
+            assert client.seq == fresh.seq, client.name
+            assert client.view == fresh.view, client.name
+        finally:
+            await fresh.close()
+
+
 async def seat_everyone(server: Server, created: MatchCreated) -> Match:
     players: dict[tuple[int, str], Client] = {}
     for link in created.seats:
@@ -95,7 +170,7 @@ async def seat_everyone(server: Server, created: MatchCreated) -> Match:
         players[(link.table, link.seat)] = await Client.connect(
             link.link, name=f"t{link.table}{link.seat}"
         )
-    return Match(created, players)
+    return Match(created, players, server)
 
 
 async def board_view(client: Client, board: int, timeout: float = 10.0) -> BoardView:
@@ -212,6 +287,10 @@ def _audit_table_talk(update: Update, table: int, seat: str) -> None:
     partner's calls."""
     view = update.view
     assert isinstance(view, PlayerView)
+    # The changes the update came with hold values of the new view only: no card it
+    # does not show.
+    changed = _cards_in([change.value for change in update.changes])
+    assert changed <= _cards_in(view.model_dump(mode="json")), changed
     me = Seat.parse(seat)
     for call in view.director_calls:
         assert call.table == table
@@ -280,9 +359,11 @@ def audit_moving_player(update: Update, movement: Movement, deals: dict[int, Dea
         audit_player_board(board, seat, deals[board.board])
 
 
-def audit_match(match: Match, deals: dict[int, Deal] | Deal) -> None:
+async def audit_match(match: Match, deals: dict[int, Deal] | Deal) -> None:
     """Every update each player of ``match`` received passes :func:`audit_player_frame`
-    (``deals``: each board's deal, or one deal for every board)."""
+    (``deals``: each board's deal, or one deal for every board); each player's view, built
+    from changes, is the one a new connection gets; and the changes of every update of
+    every viewer rebuild each view exactly."""
     for (table, seat), client in match.players.items():
         for update in player_updates(client):
             known = deals
@@ -291,6 +372,9 @@ def audit_match(match: Match, deals: dict[int, Deal] | Deal) -> None:
                 known = {} if board is None else {board.board: deals}
             assert isinstance(known, dict)
             audit_player_frame(update, table, seat, known)
+    if match.server is not None:
+        await assert_live_views_current(list(match.players.values()))
+        assert await assert_changes_rebuild_every_view(match.server, match.created.match_id)
 
 
 def audit_player_board(board: BoardView, seat: str, deal: Deal) -> None:

@@ -89,7 +89,7 @@ async def test_a_concession_withdrawn_before_the_next_board_resumes_the_play(
     for seat in "NESW":
         await settle(table, (await table[seat].next_board()).seq)
     assert (await board_view(table["E"], 2)).phase == "auction"
-    audit_match(match, Deal.from_pbn(STRONG_NORTH))
+    await audit_match(match, Deal.from_pbn(STRONG_NORTH))
     await match.close()
 
 

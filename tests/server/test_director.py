@@ -46,8 +46,8 @@ def comparisons_of(client: Client, board: int) -> list[BoardCompared]:
     ]
 
 
-def audit(match: Match, count: int) -> None:
-    audit_match(match, dict.fromkeys(range(1, count + 1), Deal.from_pbn(STRONG_NORTH)))
+async def audit(match: Match, count: int) -> None:
+    await audit_match(match, dict.fromkeys(range(1, count + 1), Deal.from_pbn(STRONG_NORTH)))
 
 
 @pytest.mark.asyncio
@@ -81,8 +81,22 @@ async def test_an_assigned_result_stays_hidden_until_the_other_table_is_done(
     again = await east.wait_for(lambda v: v if v.match.comparisons[0].difference == 330 else None)
     assert again.match.comparisons[0].swing == 8
     assert again.match.imps_a == 8
-    assert len(comparisons_of(match.players[(2, "W")], 1)) == 2
-    audit(match, 2)
+    west2 = match.players[(2, "W")]
+    assert len(comparisons_of(west2, 1)) == 2
+    # Until it is published again, the comparison stays as it was published: the new
+    # result is not half in it (assigned, with the old score).
+    await west2.wait_for(lambda v: v.match.comparisons[0].difference == 330 or None)
+    ruled = next(
+        u for u in player_updates(west2) if any(e.type == "result_assigned" for e in u.events)
+    )
+    assert not any(c.path.startswith("/match/comparisons") for c in ruled.changes)
+    assert ruled.view is not None
+    (before,) = ruled.view.match.comparisons
+    assert [(r.table, r.ns_score, r.assigned) for r in before.results] == [
+        (1, 420, True),
+        (2, 270, False),
+    ]
+    await audit(match, 2)
     await match.close()
     await director.close()
 
@@ -134,7 +148,7 @@ async def test_an_artificial_score_and_a_void_board(server: Server) -> None:
     with pytest.raises(ClientError) as players_may_not:
         await north.void_board(1)
     assert players_may_not.value.code == ErrorCode.FORBIDDEN
-    audit(match, 3)
+    await audit(match, 3)
     await match.close()
     await director.close()
 
@@ -162,6 +176,6 @@ async def test_a_board_the_director_decided_cannot_be_played_on(server: Server) 
     with pytest.raises(ClientError) as refused:
         await north.withdraw_concession()
     assert refused.value.code == ErrorCode.WRONG_PHASE
-    audit(match, 2)
+    await audit(match, 2)
     await match.close()
     await director.close()

@@ -131,7 +131,7 @@ async def evening(server: Server, seed: int) -> tuple[dict[str, int], int]:
     for client in match.players.values():
         updates = player_updates(client)
         assert [u.seq for u in updates] == list(range(updates[0].seq, updates[-1].seq + 1))
-    audit_match(match, deals)
+    await audit_match(match, deals)
     await match.close()
     return done, refused
 

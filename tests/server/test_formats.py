@@ -30,7 +30,12 @@ from protocol.messages import (
 )
 from server.app import Server
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
-from tests.server.harness import audit_moving_player, create
+from tests.server.harness import (
+    assert_changes_rebuild_every_view,
+    assert_live_views_current,
+    audit_moving_player,
+    create,
+)
 
 FORMATS = {
     "teams": {"format": "teams", "boards": 2, "robots": ["t1", "t2"]},
@@ -183,6 +188,9 @@ async def test_a_format_played_to_its_end(server: Server, options: dict[str, obj
                 audited += 1
         assert rounds == set(movement.rounds)  # it was there for every round
     assert audited > 0
+    # Every update carried only what changed, and rebuilt each view exactly.
+    await assert_live_views_current([director, *(r.client for r in robots if r.client)])
+    assert await assert_changes_rebuild_every_view(server, created.match_id) > audited
     await director.close()
 
 

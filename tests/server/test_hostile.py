@@ -488,7 +488,7 @@ async def test_a_long_log_resumes_without_freezing_other_matches(server: Server)
     for line in range(2000):  # a long table log (the director's chat is not bounded)
         await director.chat(f"announcement {line}", table=1)
     await settle(match.table(1))
-    seen = west.seq
+    seen, seen_view = west.seq, west.view
     for line in range(40):
         await director.chat(f"more {line}", table=1)
     other = await Client.connect(Link(server.ws_url, ORGANISER_KEY))
@@ -506,6 +506,7 @@ async def test_a_long_log_resumes_without_freezing_other_matches(server: Server)
     back = await Client.connect(
         next(s.link for s in created.seats if (s.table, s.seat) == (1, "W")) or "",
         last_seq=seen,
+        view=seen_view,
     )
     done.set()
     await pinger

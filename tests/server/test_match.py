@@ -12,6 +12,8 @@ from protocol.messages import BoardCompared, MatchFinished, Update
 from server.app import Server
 from tests.server.harness import (
     Match,
+    assert_changes_rebuild_every_view,
+    assert_live_views_current,
     audit_player_frame,
     audit_watch_frame,
     bid,
@@ -155,6 +157,9 @@ async def test_four_board_match_swings_totals_and_hidden_results(server: Server)
                     finished_at_both.add(event.comparison.board)
             audit_watch_frame(message, finished_at_both)
     assert finished_at_both == {1, 2, 3, 4}
+    # Every update carried only what changed, and rebuilt each view exactly.
+    await assert_live_views_current([*match.players.values(), spectator, director])
+    assert await assert_changes_rebuild_every_view(server, created.match_id) > 11 * 40
     await match.close()
     await spectator.close()
     await director.close()

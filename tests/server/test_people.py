@@ -74,7 +74,7 @@ async def test_names_from_the_organiser_reach_every_view_and_the_record(server: 
     assert record.count('[West "Di"]') == 1
     assert record.count('[North "Ed"]') == 1
     assert record.count('[West "Hal"]') == 1
-    audit_match(match, Deal.from_pbn(STRONG_NORTH))
+    await audit_match(match, Deal.from_pbn(STRONG_NORTH))
     await match.close()
     await director.close()
 

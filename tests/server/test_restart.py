@@ -154,8 +154,10 @@ async def test_a_long_absence_gets_one_snapshot(server: Server) -> None:
 @pytest.mark.asyncio
 async def test_resume_from_the_future_is_refused(server: Server) -> None:
     created = await create(server, boards=1, deals_pbn=DEALS)
+    seen = await Client.connect(created.seats[0].link)
+    await seen.close()
     with pytest.raises(ClientError) as refused:
-        await Client.connect(created.seats[0].link, last_seq=10_000)
+        await Client.connect(created.seats[0].link, last_seq=10_000, view=seen.view)
     assert refused.value.code == ErrorCode.BAD_SEQUENCE
 
 

@@ -77,7 +77,7 @@ async def test_a_finished_board_stays_until_all_four_ask_for_the_next(server: Se
     assert compared.match.comparisons[0].board == 1
     ended = [e for u in player_updates(north) for e in u.events if e.type == "review_ended"]
     assert [(e.table, e.board) for e in ended] == [(1, 1)]
-    audit_match(match, Deal.from_pbn(STRONG_NORTH))
+    await audit_match(match, Deal.from_pbn(STRONG_NORTH))
     await match.close()
 
 

@@ -255,5 +255,5 @@ async def test_the_last_trick_only_until_the_side_has_played_to_the_next(server:
     final = await board_view(table["E"], 1)
     assert final.phase == "finished"
     assert len(final.tricks) == 13
-    audit_match(match, Deal.from_pbn(STRONG_NORTH))
+    await audit_match(match, Deal.from_pbn(STRONG_NORTH))
     await match.close()

@@ -114,7 +114,7 @@ async def test_the_card_that_completed_a_trick_is_taken_back(server: Server) -> 
     final = await table["N"].wait_for(lambda v: v if v.results else None)
     assert final.board is not None
     assert len(final.board.tricks) == 13
-    audit_match(match, Deal.from_pbn(STRONG_NORTH))
+    await audit_match(match, Deal.from_pbn(STRONG_NORTH))
     await match.close()
 
 
