@@ -107,6 +107,10 @@ WELCOMED_KEPT = 100_000
 ROBOT_LEASE = 5 * HEARTBEAT
 """Seconds a process's lease on playing a seat's robot lasts unless renewed (every
 heartbeat): after a process dies, another takes its robots over within about this."""
+ANALYSIS_LEASE = 5 * HEARTBEAT
+"""Seconds a process's lease on working out a match's double-dummy analysis lasts unless
+renewed (every heartbeat while it waits and works): one process analyses a match, and when
+it dies another that holds the match takes over within about this."""
 STORE_CHECKED_FOR = 1.0
 """Seconds ``/health`` answers from its last PING of the store: a flood of health checks is
 not a flood of PINGs."""
@@ -967,13 +971,34 @@ class Server:
         task.add_done_callback(lambda _task: self._analysing.pop(match_id, None))
 
     async def _analyse(self, match_id: str, boards: tuple[BoardSpec, ...]) -> None:
+        """Analyse the boards under the match's analysis lease: another process that holds
+        the match (it loaded it too) waits, and takes over if the holder dies first."""
+        process = self.fanout.process
         try:
-            found = await self.analyst.analyse(boards)
-            runtime = await self.runtime(match_id)
-            await runtime.note_analyses(found)
+            while not await self.store.claim_analysis(match_id, process, ANALYSIS_LEASE):
+                await asyncio.sleep(ANALYSIS_LEASE)
+                boards = (await self.runtime(match_id)).unanalysed()
+                if not boards:
+                    return  # the holder logged it
+            keeping = asyncio.create_task(self._keep_analysis_lease(match_id))
+            try:
+                found = await self.analyst.analyse(boards)
+                runtime = await self.runtime(match_id)
+                await runtime.note_analyses(found)
+            finally:
+                await stop(keeping)
+                with contextlib.suppress(RedisError, OSError):
+                    await self.store.release_analysis(match_id, process)
         except (AnalysisError, ProtocolError, RedisError, OSError) as error:
             # Tried again when a process next loads the match.
             log.warning("match %s: analysis not logged: %s", match_id, error)
+
+    async def _keep_analysis_lease(self, match_id: str) -> None:
+        """Renew the analysis lease every heartbeat while the analysis waits and runs."""
+        while True:
+            await asyncio.sleep(HEARTBEAT)
+            with contextlib.suppress(RedisError, OSError):
+                await self.store.renew_analysis(match_id, self.fanout.process, ANALYSIS_LEASE)
 
     # -- the server's robots -------------------------------------------------------------
 

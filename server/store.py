@@ -240,6 +240,10 @@ def _robot_lease(match_id: str, seat: str) -> str:
     return f"{{m:{match_id}}}:robot:{seat}"
 
 
+def _analysis_lease(match_id: str) -> str:
+    return f"{{m:{match_id}}}:analysis"
+
+
 def _table_key(match_id: str, table: int) -> str:
     return f"{{m:{match_id}}}:t{table}:events"
 
@@ -431,6 +435,21 @@ class Store:
     async def release_robot(self, match_id: str, seat: str, process: str) -> None:
         """Give up the lease on a seat's robot (this process stops)."""
         await self._release(keys=[_robot_lease(match_id, seat)], args=[process])
+
+    async def claim_analysis(self, match_id: str, process: str, ttl: float) -> bool:
+        """Take the lease on working out the match's double-dummy analysis for ``ttl``
+        seconds, if no process holds it: one process analyses a match, whichever loaded it."""
+        key = _analysis_lease(match_id)
+        return bool(await self.redis.set(key, process, nx=True, px=int(ttl * 1000)))
+
+    async def renew_analysis(self, match_id: str, process: str, ttl: float) -> bool:
+        """Extend the analysis lease ``process`` holds; False if it holds it no more."""
+        key = _analysis_lease(match_id)
+        return bool(await self._renew(keys=[key], args=[process, int(ttl * 1000)]))
+
+    async def release_analysis(self, match_id: str, process: str) -> None:
+        """Give up the analysis lease (the analysis is logged, or failed)."""
+        await self._release(keys=[_analysis_lease(match_id)], args=[process])
 
     async def grant(self, token: str) -> Grant | None:
         """What ``token`` speaks for, or None for an unknown token."""

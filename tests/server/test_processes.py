@@ -22,6 +22,7 @@ from redis.asyncio import Redis
 from clients.client import Client, Link
 from clients.robot import Robot
 from protocol.messages import BoardCompared, MatchCreated, Update, WatchView
+from server.analysis import AnalysisError
 from server.app import Server
 from server.fanout import HEARTBEAT
 from server.redis_process import RedisProcess
@@ -299,3 +300,91 @@ async def test_news_that_comes_while_the_match_is_busy_is_read_when_it_is_free(
             await client.close()
         for server in (a, b):
             await server.close()
+
+
+class CountingAnalyst:
+    """An analyst that counts its requests and, with a gate, holds each until it opens."""
+
+    def __init__(self, real: Any, gate: asyncio.Event | None = None, fail: bool = False) -> None:
+        self.real = real
+        self.gate = gate
+        self.fail = fail
+        self.calls = 0
+
+    async def analyse(self, boards: Any) -> Any:
+        self.calls += 1
+        if self.fail:
+            raise AnalysisError("this process cannot analyse")
+        if self.gate is not None:
+            await self.gate.wait()
+        return await self.real.analyse(boards)
+
+
+@contextlib.asynccontextmanager
+async def two_analysing(
+    redis: Redis, monkeypatch: pytest.MonkeyPatch, a_analyst: CountingAnalyst
+) -> AsyncIterator[tuple[Server, Server, CountingAnalyst]]:
+    """Processes A (analysing with ``a_analyst``, over its real analyst) and B (counting its
+    analyses) on one store, with leases short enough for a test."""
+    monkeypatch.setattr("server.app.ANALYSIS_LEASE", 0.5)
+    monkeypatch.setattr("server.app.HEARTBEAT", 0.1)
+    a, b = Server(redis, ORGANISER_KEY), Server(redis, ORGANISER_KEY)
+    a_analyst.real = a.analyst
+    counting_b = CountingAnalyst(b.analyst)
+    a.analyst, b.analyst = a_analyst, counting_b  # type: ignore[assignment]
+    for server in (a, b):
+        await server.start()
+    try:
+        yield a, b, counting_b
+    finally:
+        for server in (a, b):
+            await server.close()
+
+
+@pytest.mark.asyncio
+async def test_a_match_two_processes_hold_is_analysed_by_one(
+    redis: Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A creates the match and analyses it (slowly); B loads it meanwhile, unanalysed: B
+    # waits for A's lease instead of analysing it too.
+    gate = asyncio.Event()
+    counting_a = CountingAnalyst(None, gate)
+    async with two_analysing(redis, monkeypatch, counting_a) as (a, b, counting_b):
+        created = await create(a, boards=2)
+        async with asyncio.timeout(5):
+            while counting_a.calls == 0:
+                await asyncio.sleep(0.01)
+        runtime = await b.runtime(created.match_id)
+        assert runtime.unanalysed()
+        await asyncio.sleep(1.5)  # three leases long: A renews its lease all along
+        assert (counting_a.calls, counting_b.calls) == (1, 0)
+        gate.set()
+        await analysed(a, created.match_id)
+        async with asyncio.timeout(5):
+            while created.match_id in b._analysing:  # B saw A's analysis, and stopped waiting
+                await asyncio.sleep(0.05)
+        assert not runtime.unanalysed()
+        assert (counting_a.calls, counting_b.calls) == (1, 0)
+        assert len(await stored_events(redis, created.match_id, 1, "analysed")) == 1
+
+
+@pytest.mark.asyncio
+async def test_an_analysis_whose_process_died_is_taken_over(
+    redis: Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    counting_a = CountingAnalyst(None, fail=True)
+    async with two_analysing(redis, monkeypatch, counting_a) as (a, b, counting_b):
+        created = await create(a, boards=2)
+        async with asyncio.timeout(5):
+            while created.match_id in a._analysing or counting_a.calls == 0:
+                await asyncio.sleep(0.01)
+        # A process that took the lease died with it: it runs out in 1.2 s.
+        lease = f"{{m:{created.match_id}}}:analysis"
+        assert await redis.set(lease, "a dead process", nx=True, px=1200)
+        runtime = await b.runtime(created.match_id)
+        await asyncio.sleep(0.8)
+        assert counting_b.calls == 0  # the lease still stands
+        await analysed(b, created.match_id, timeout=10)
+        assert not runtime.unanalysed()
+        assert counting_b.calls == 1
+        assert await redis.get(lease) is None  # released once logged
