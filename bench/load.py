@@ -274,11 +274,20 @@ async def create_matches(
             for _ in numbers:
                 if time.monotonic() - started > budget:
                     return
-                # One analysis at a time per process: a request may wait for the others'.
-                match = await client.request(
-                    lambda ref: CreateMatch(boards=boards, review_seconds=review_seconds, ref=ref),
-                    timeout=600,
-                )
+                while True:
+                    try:
+                        match = await client.request(
+                            lambda ref: CreateMatch(
+                                boards=boards, review_seconds=review_seconds, ref=ref
+                            ),
+                            timeout=600,
+                        )
+                        break
+                    except ClientError as refused:
+                        # An organiser's connection is rate-limited like any: it waits.
+                        if refused.code != "rate_limited":
+                            raise
+                        await asyncio.sleep((refused.retry_after_ms or 10) / 1000)
                 assert isinstance(match, MatchCreated)
                 created.append((index, match))
         finally:
