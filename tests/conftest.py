@@ -9,6 +9,7 @@ import pytest
 import pytest_asyncio
 from redis.asyncio import Redis
 
+from duplicate.serving import _redis_client
 from server.app import Server
 from server.limits import Limits
 from server.redis_process import RedisProcess
@@ -79,8 +80,8 @@ async def own_redis(tmp_path: Path) -> AsyncIterator[RedisProcess]:
 
 @pytest_asyncio.fixture
 async def on_own_redis(own_redis: RedisProcess) -> AsyncIterator[Server]:
-    """A server on :func:`own_redis`."""
-    redis = Redis.from_url(own_redis.url)
+    """A server on :func:`own_redis`, with a client made as ``duplicate serve`` makes it."""
+    redis = _redis_client(own_redis.url)
     server = Server(redis, ORGANISER_KEY, robot_delay=0)
     await server.start()
     try:
