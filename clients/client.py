@@ -285,8 +285,8 @@ class Client:
                         is_snapshot and message.seq >= self.seq
                     ):
                         raise ClientError("bad_sequence", f"update {message.seq} after {self.seq}")
-                    self.seq = message.seq
                     message = self._apply(message)
+                    self.seq = message.seq
                     self.received[-1] = message
                     self.view = message.view
                     async with self._changed:
@@ -311,22 +311,24 @@ class Client:
                 self._changed.notify_all()
 
     def _apply(self, update: Update) -> Update:
-        """The update with its ``view`` the whole view after it."""
+        """The update with its ``view`` the whole view after it. Changes that do not fit
+        the view held close the connection with ``bad_changes`` and drop the view: the next
+        :meth:`reconnect` starts afresh (a snapshot)."""
         if update.view is not None:
             self._data = update.view.model_dump(mode="json")
             return update
-        if self._data is None:
-            raise ClientError("bad_changes", f"update {update.seq} changes a view never received")
         compared = [
             e.comparison.model_dump(mode="json")
             for e in update.events
             if isinstance(e, BoardCompared)
         ]
         try:
+            if self._data is None:
+                raise ChangeError("changes to a view never received")
             patch(self._data, [c.model_dump(mode="json") for c in update.changes], compared)
             view = VIEW.validate_python(self._data)
         except (ChangeError, ValidationError) as wrong:
-            self._data = None
+            self._data, self.view, self.seq = None, None, 0
             raise ClientError("bad_changes", f"update {update.seq}: {wrong}") from None
         return update.model_copy(update={"view": view})
 

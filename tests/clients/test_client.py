@@ -53,6 +53,26 @@ async def test_a_new_client_resumes_from_a_saved_sequence_number(server: Server)
     await match.close()
 
 
+@pytest.mark.asyncio
+async def test_changes_that_do_not_fit_the_view_held_start_it_afresh(server: Server) -> None:
+    created = await create(server, boards=1)
+    match = await seat_everyone(server, created)
+    table = match.table(1)
+    north = table["N"]
+    assert north._data is not None
+    del north._data["chat"]  # the view held is not the one the server changes
+    await table["E"].chat("hello")  # an opponent's line: North's chat changes
+    with pytest.raises(ClientError) as refused:
+        await north.wait_for(lambda _v: None, timeout=5)
+    assert refused.value.code == "bad_changes"
+    assert (north.seq, north.view) == (0, None)
+    await north.reconnect()  # afresh: a snapshot
+    fresh = await Client.connect(created.seats[0].link)
+    assert north.view == fresh.view
+    await fresh.close()
+    await match.close()
+
+
 def calls(client: Client) -> list[str]:
     view = client.view
     assert isinstance(view, PlayerView)
