@@ -25,7 +25,7 @@ import msgpack
 
 from protocol.changes import diff_into
 from server.state import Effect, MatchState, StoredEvent
-from server.views import Viewer, match_summary, project, view_data
+from server.views import Shared, Viewer, project, summary_data, view_data
 
 __all__ = ["Publication", "Sent"]
 
@@ -63,18 +63,18 @@ class Publication:
         self.table = table
         self.event = event
         self.effect = effect
-        self.summary = match_summary(state)
-        self._whole = self.summary.model_dump(mode="json")
+        self._whole = summary_data(state)
         self._summary = {k: v for k, v in self._whole.items() if k != "comparisons"}
         self._summary_packed = _pack(self._summary)
         self._comparisons: dict[int, dict[str, Any]] = {
             c["board"]: c for c in self._whole["comparisons"]
         }
         self._comparisons_packed = {board: _pack(c) for board, c in self._comparisons.items()}
+        self._shared: Shared = {}
 
     def sent(self, viewer: Viewer) -> Sent:
         """What :meth:`frame` would record as sent to ``viewer``, without the frame."""
-        return self._sent(view_data(self.state, viewer, self._whole))
+        return self._sent(view_data(self.state, viewer, self._whole, self._shared))
 
     def _sent(self, view: dict[str, Any]) -> Sent:
         packed = {
@@ -87,12 +87,12 @@ class Publication:
         """``viewer``'s update number ``seq``: its whole view when this is a snapshot or
         ``before`` (the view it was last sent) is unknown, else the changes since
         ``before``; and what it was sent now."""
-        view = view_data(self.state, viewer, self._whole)
+        view = view_data(self.state, viewer, self._whole, self._shared)
         sent = self._sent(view)
         if self.event is None:
             shown: list[dict[str, Any]] = [{"type": "snapshot"}]
         else:
-            events = project(self.state, viewer, self.table, self.event, self.effect, self.summary)
+            events = project(self.state, viewer, self.table, self.event, self.effect, self._whole)
             shown = [event.model_dump(mode="json") for event in events]
         update: dict[str, Any] = {"type": "update", "seq": seq, "events": shown}
         if self.event is None or before is None:

@@ -22,14 +22,16 @@ information live here and only here:
 from __future__ import annotations
 
 import functools
+import weakref
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import TypeAdapter
 
 from bridge import Card, Seat
 from bridge.cards import Hand
-from bridge.formats import BoardComparison, TableResult
+from bridge.formats import BoardComparison, Movement, TableResult
 from bridge.play import Trick
 from protocol.messages import (
     Action,
@@ -53,7 +55,6 @@ from protocol.messages import (
     MatchFinished,
     MatchSummary,
     NameSet,
-    ParView,
     PlayerView,
     PresenceChanged,
     QuestionAsked,
@@ -70,11 +71,20 @@ from protocol.messages import (
     WatchView,
 )
 from protocol.messages import Seat as SeatLetter
-from server.state import BoardState, ChatEntry, Effect, MatchState, StoredEvent, TableState
+from server.state import (
+    Analysis,
+    BoardState,
+    ChatEntry,
+    Effect,
+    MatchState,
+    StoredEvent,
+    TableState,
+)
 
 __all__ = [
     "Player",
     "Seated",
+    "Shared",
     "Viewer",
     "Watcher",
     "board_record",
@@ -82,6 +92,7 @@ __all__ = [
     "project",
     "receives",
     "seated",
+    "summary_data",
     "view_data",
     "view_of",
 ]
@@ -164,15 +175,15 @@ def project(
     table: int,
     event: StoredEvent,
     effect: Effect | None = None,
-    summary: MatchSummary | None = None,
+    summary: Data | None = None,
 ) -> list[Event]:
     """What ``viewer`` is told happened in ``event`` (logged at ``table``, 0 for match
     events), given the match ``state`` right after it and what folding it did (``effect``);
     :func:`view_data` is what the viewer sees after it. ``summary``: the state's
-    :func:`match_summary`, when the caller has it already (it is the same for every viewer of
+    :func:`summary_data`, when the caller has it already (it is the same for every viewer of
     the event)."""
     seen = _seen(state, viewer, table or None)
-    summary = summary or match_summary(state)
+    summary = summary or summary_data(state)
     return _events(state, seen, table, event, effect or Effect(), summary)
 
 
@@ -192,31 +203,50 @@ fields in the model's order (built so, without the models, on every update's hot
 
 _VIEWS: TypeAdapter[PlayerView | WatchView] = TypeAdapter(View)
 
+Shared = dict[Hashable, Any]
+"""The parts of views that are the same for every viewer of a publication, each made once:
+a fresh dict per state it is made from (:class:`server.frames.Publication` keeps one)."""
+
+_T = TypeVar("_T")
+
+
+def _once(shared: Shared | None, key: Hashable, make: Callable[[], _T]) -> _T:
+    """``make()``, made once per ``shared`` (every call when it is None)."""
+    if shared is None:
+        return make()
+    if key not in shared:
+        shared[key] = make()
+    made: _T = shared[key]
+    return made
+
 
 def view_of(
-    state: MatchState, viewer: Viewer, summary: MatchSummary | None = None
+    state: MatchState, viewer: Viewer, summary: Data | None = None
 ) -> PlayerView | WatchView:
     """Everything ``viewer`` may see now, as a model: :func:`view_data`, validated."""
-    summary = summary or match_summary(state)
-    return _VIEWS.validate_python(view_data(state, viewer, summary.model_dump(mode="json")))
+    return _VIEWS.validate_python(view_data(state, viewer, summary or summary_data(state)))
 
 
-def view_data(state: MatchState, viewer: Viewer, summary: Data) -> Data:
+def view_data(
+    state: MatchState, viewer: Viewer, summary: Data, shared: Shared | None = None
+) -> Data:
     """Everything ``viewer`` may see now, as plain data (``summary``: the state's
-    :func:`match_summary`, dumped)."""
+    :func:`summary_data`; ``shared``: the parts made for other viewers of the same state,
+    see :data:`Shared`)."""
     if isinstance(viewer, Player):
         at = _seen(state, viewer)
         assert isinstance(at, Seated)
         table = state.tables[at.table]
         board = table.current
         movement = state.config.movement
-        sitting = movement.sitting(state.round, at.table)
-        played = state.table_played(at.table, state.round)
+        now = state.round
+        sitting = movement.sitting(now, at.table)
+        played = _once(shared, ("played", at.table), lambda: state.table_played(at.table, now))
         return {
             "type": "player_view",
             "match": summary,
             "player": viewer.number,
-            "round": state.round,
+            "round": now,
             "table": at.table,
             "seat": at.seat.letter,
             "team": state.config.team_of(at.table, at.seat) if state.config.teams else None,
@@ -224,14 +254,24 @@ def view_data(state: MatchState, viewer: Viewer, summary: Data) -> Data:
             "partner": sitting.partner(viewer.number),
             "opponents": list(sitting.opponents(viewer.number)),
             "played_round": played,
-            "waiting_for": _still_playing(state) if played and not state.finished else [],
+            "waiting_for": (
+                _once(shared, "still playing", lambda: _still_playing(state))
+                if played and not state.finished
+                else []
+            ),
             "next_seat": _next_seat(state, viewer.number),
-            "board": None if board is None else _board_data(state, board, at.table, at),
-            "results": _results_of(state, viewer.number),
-            "players": _players(state, (at.table,)),
+            "board": (
+                None if board is None else _board_data(state, board, at.table, at, shared=shared)
+            ),
+            "results": _once(
+                shared,
+                ("results", _tables_of(movement, viewer.number)),
+                lambda: _results_of(state, viewer.number),
+            ),
+            "players": _once(shared, ("players", at.table), lambda: _players(state, (at.table,))),
             "chat": _last_chat(table, at.seat, state.table_round(at.table)),
-            "review": _review(state, at.table),
-            "director_calls": _calls(table),
+            "review": _once(shared, ("review", at.table), lambda: _review(state, at.table)),
+            "director_calls": _once(shared, ("calls", at.table), lambda: _calls(table)),
         }
     compared = summary["comparisons"]  # in the order of the match's boards
     if state.config.teams:
@@ -253,7 +293,7 @@ def view_data(state: MatchState, viewer: Viewer, summary: Data) -> Data:
             []
             if revealed is None
             else [
-                _board_data(state, board, t, viewer)
+                _board_data(state, board, t, viewer, shared=shared)
                 for r, t in state.config.movement.plays(revealed)
                 if (board := state.tables[t].board(revealed, r)) is not None
             ]
@@ -271,9 +311,9 @@ def view_data(state: MatchState, viewer: Viewer, summary: Data) -> Data:
         if robot_table and number == 2:
             # The robots' table was played at creation: a board of it shows once compared.
             if revealed is not None:
-                tables.append(_board_of(state, 2, revealed, viewer))
+                tables.append(_board_of(state, 2, revealed, viewer, shared))
         elif table.current is not None:
-            tables.append(_board_data(state, table.current, number, viewer))
+            tables.append(_board_data(state, table.current, number, viewer, shared=shared))
     results = [
         _result_data(n, number, result, assigned, r)
         for n, t in state.tables.items()
@@ -304,10 +344,12 @@ def _watch(
     }
 
 
-def _board_of(state: MatchState, table: int, number: int, viewer: Seen) -> Data:
+def _board_of(
+    state: MatchState, table: int, number: int, viewer: Seen, shared: Shared | None
+) -> Data:
     board = state.tables[table].board(number)
     assert board is not None
-    return _board_data(state, board, table, viewer)
+    return _board_data(state, board, table, viewer, shared=shared)
 
 
 def board_record(state: MatchState, viewer: Viewer, number: int) -> BoardRecord | None:
@@ -350,21 +392,21 @@ def _events(
     table: int,
     event: StoredEvent,
     effect: Effect,
-    summary: MatchSummary,
+    summary: Data,
 ) -> list[Event]:
     kind = event["type"]
     if table == 0:
         if kind == "compared":
-            comparison = next(c for c in summary.comparisons if c.board == event["board"])
-            return [BoardCompared(comparison=comparison)]
+            comparison = next(c for c in summary["comparisons"] if c["board"] == event["board"])
+            return [BoardCompared(comparison=ComparisonView.model_validate(comparison))]
         if kind in ("release", "analysed"):
             return []  # only the view changed: a round may start, an analysis shows
         return [
             MatchFinished(
-                imps_a=summary.imps_a,
-                imps_b=summary.imps_b,
-                winner=summary.winner or "draw",
-                standings=summary.standings,
+                imps_a=summary["imps_a"],
+                imps_b=summary["imps_b"],
+                winner=summary["winner"] or "draw",
+                standings=[Standing.model_validate(s) for s in summary["standings"]],
             )
         ]
     tables = state.tables[table]
@@ -568,26 +610,121 @@ def _actions(board: BoardState, viewer: Seen) -> list[Action]:
     return actions
 
 
+@dataclass(slots=True)
+class _BoardShown:
+    """What every viewer of a board is shown alike, made once per publication: each viewer's
+    board is put together from it with what that viewer alone sees."""
+
+    held: dict[Seat, int]
+    hand_sizes: Data
+    deal: Data
+    tricks: list[Data]
+    last_trick: Data | None
+    current_trick: Data | None
+    claim: Data | None
+    claim_cards: list[str] | None
+    undo: Data | None
+    tricks_ns: int
+    tricks_ew: int
+    result: Data | None
+    auctions: dict[Seat | None, list[Data]]
+    """The auction by the seat whose alerts the viewer may not see (None: all)."""
+
+    def auction(self, board: BoardState, hidden: Seat | None) -> list[Data]:
+        """The auction as a viewer who may not see the alerts of ``hidden``'s calls sees it."""
+        if not board.alerts:
+            hidden = None  # no alert to hide: the same for everyone
+        entries = self.auctions.get(hidden)
+        if entries is None:
+            entries = []
+            seat = board.auction.dealer
+            for index, call in enumerate(board.auction.calls):
+                alert = board.alerts.get(index) if seat != hidden else None
+                entries.append({"seat": seat.letter, "call": str(call), "alert": alert})
+                seat = seat.next
+            self.auctions[hidden] = entries
+        return entries
+
+
+def _board_shown(board: BoardState, table: int) -> _BoardShown:
+    spec = board.spec
+    play = board.play
+    held = {seat: (spec.deal[seat] if play is None else play.remaining(seat)).mask for seat in Seat}
+    tricks: list[Data] = []
+    last_trick: Data | None = None
+    current: Data | None = None
+    tricks_ns = tricks_ew = 0
+    if play is not None:
+        tricks = [_trick_data(t) for t in play.tricks]
+        last_trick = tricks[-1] if tricks else None
+        trick = play.unfinished_trick if play.is_complete else play.current_trick
+        current = None if trick is None else _trick_data(trick)
+        tricks_ns = play.declarer_tricks if play.declarer.is_north_south else play.defender_tricks
+        tricks_ew = play.defender_tricks if play.declarer.is_north_south else play.declarer_tricks
+    claim_view = None
+    claim_cards = None
+    if board.claim is not None and play is not None:
+        claim = board.claim.claim
+        claim_view = {
+            "claimer": claim.claimer.letter,
+            "tricks": claim.tricks,
+            "remaining": claim.remaining,
+            "statement": board.claim.statement,
+            "deciders": [s.letter for s in sorted(claim.deciders)],
+            "accepted": [s.letter for s in sorted(claim.accepted)],
+            "status": board.claim.status,
+        }
+        claim_cards = [str(c) for c in _claimer_cards(board)]
+    undo_view = None
+    if board.undo is not None:
+        request = board.undo
+        undo_view = {
+            "seat": request.seat.letter,
+            "call": None if request.call is None else str(request.call),
+            "card": None if request.card is None else str(request.card),
+            "deciders": [s.letter for s in sorted(request.deciders)],
+            "accepted": [s.letter for s in sorted(request.accepted)],
+        }
+    return _BoardShown(
+        held=held,
+        hand_sizes={s.letter: held[s].bit_count() for s in Seat},
+        deal={s.letter: _cards(spec.deal[s].mask) for s in Seat},
+        tricks=tricks,
+        last_trick=last_trick,
+        current_trick=current,
+        claim=claim_view,
+        claim_cards=claim_cards,
+        undo=undo_view,
+        tricks_ns=tricks_ns,
+        tricks_ew=tricks_ew,
+        result=(
+            None
+            if board.result is None
+            else _result_data(table, spec.number, board.result, board.assigned, board.round)
+        ),
+        auctions={},
+    )
+
+
 def _board_data(
-    state: MatchState, board: BoardState, table: int, viewer: Seen, *, record: bool = False
+    state: MatchState,
+    board: BoardState,
+    table: int,
+    viewer: Seen,
+    *,
+    record: bool = False,
+    shared: Shared | None = None,
 ) -> Data:
     """``board`` at ``table`` as ``viewer`` may see it (``record``: answering ``get_board``,
     with no turn or actions)."""
+    shown = _once(shared, ("board", table, id(board)), lambda: _board_shown(board, table))
     spec = board.spec
     play = board.play
     auction = board.auction
     finished = board.is_finished
     player = isinstance(viewer, Seated)
     visible = _visible_hands(board, viewer)
-
-    held = {seat: (spec.deal[seat] if play is None else play.remaining(seat)).mask for seat in Seat}
-
-    entries = []
-    seat = auction.dealer
-    for index, call in enumerate(auction.calls):
-        alert = board.alerts.get(index) if _sees_alert(viewer, seat) else None
-        entries.append({"seat": seat.letter, "call": str(call), "alert": alert})
-        seat = seat.next
+    held = shown.held
 
     turn: Seat | None = None
     acting: Seat | None = None
@@ -603,50 +740,10 @@ def _board_data(
             else:
                 legal = [str(card) for card in play.legal_cards()]
 
-    tricks: list[Data] = []
-    last_trick: Data | None = None
-    current: Data | None = None
-    if play is not None:
-        completed = play.tricks
-        if not player or finished:
-            tricks = [_trick_data(t) for t in completed]
-        if completed and _sees_last_trick(board, viewer):
-            last_trick = _trick_data(completed[-1])
-        trick = play.unfinished_trick if play.is_complete else play.current_trick
-        if trick is not None:
-            current = _trick_data(trick)
-
-    claim_view = None
-    if board.claim is not None and play is not None:
-        claim = board.claim.claim
-        claim_view = {
-            "claimer": claim.claimer.letter,
-            "tricks": claim.tricks,
-            "remaining": claim.remaining,
-            "statement": board.claim.statement,
-            "deciders": [s.letter for s in sorted(claim.deciders)],
-            "accepted": [s.letter for s in sorted(claim.accepted)],
-            "status": board.claim.status,
-            "cards": (
-                [str(c) for c in _claimer_cards(board)] if _claim_shown(board, viewer) else None
-            ),
-        }
-
-    undo_view = None
-    if board.undo is not None:
-        request = board.undo
-        undo_view = {
-            "seat": request.seat.letter,
-            "call": None if request.call is None else str(request.call),
-            "card": None if request.card is None else str(request.card),
-            "deciders": [s.letter for s in sorted(request.deciders)],
-            "accepted": [s.letter for s in sorted(request.accepted)],
-        }
-
-    tricks_ns = tricks_ew = 0
-    if play is not None:
-        tricks_ns = play.declarer_tricks if play.declarer.is_north_south else play.defender_tricks
-        tricks_ew = play.defender_tricks if play.declarer.is_north_south else play.declarer_tricks
+    claim_view = shown.claim
+    if claim_view is not None:
+        cards = shown.claim_cards if _claim_shown(board, viewer) else None
+        claim_view = {**claim_view, "cards": cards}
 
     return {
         "table": table,
@@ -656,28 +753,24 @@ def _board_data(
         "vulnerability": spec.vulnerability.value,
         "phase": board.phase,
         "hands": {s.letter: _cards(held[s]) for s in Seat if s in visible},
-        "hand_sizes": {s.letter: held[s].bit_count() for s in Seat},
-        "deal": (
-            {s.letter: _cards(spec.deal[s].mask) for s in Seat} if finished or not player else None
+        "hand_sizes": shown.hand_sizes,
+        "deal": shown.deal if finished or not player else None,
+        "auction": shown.auction(
+            board, viewer.seat.partner if isinstance(viewer, Seated) else None
         ),
-        "auction": entries,
         "contract": None if auction.contract is None else str(auction.contract),
         "declarer": None if auction.declarer is None else auction.declarer.letter,
         "dummy": None if play is None else play.dummy.letter,
-        "tricks": tricks,
-        "last_trick": last_trick,
-        "current_trick": current,
+        "tricks": shown.tricks if not player or finished else [],
+        "last_trick": shown.last_trick if _sees_last_trick(board, viewer) else None,
+        "current_trick": shown.current_trick,
         "turn": None if turn is None else turn.letter,
         "acting": None if acting is None else acting.letter,
-        "tricks_ns": tricks_ns,
-        "tricks_ew": tricks_ew,
+        "tricks_ns": shown.tricks_ns,
+        "tricks_ew": shown.tricks_ew,
         "claim": claim_view,
-        "undo": undo_view,
-        "result": (
-            None
-            if board.result is None
-            else _result_data(table, spec.number, board.result, board.assigned, board.round)
-        ),
+        "undo": shown.undo,
+        "result": shown.result,
         "legal": legal,
         "actions": [] if record else _actions(board, viewer),
         "questions": (
@@ -755,6 +848,15 @@ def _players(state: MatchState, tables: tuple[int, ...]) -> list[Data]:
                 }
             )
     return infos
+
+
+def _tables_of(movement: Movement, player: int) -> tuple[int | None, ...]:
+    """Where ``player`` sits, round by round: players who sit at the same tables have played
+    the same boards, with the same results (:func:`_results_of`)."""
+    return tuple(
+        None if (where := movement.seat_of(player, number)) is None else where[0]
+        for number in movement.rounds
+    )
 
 
 def _results_of(state: MatchState, player: int) -> list[Data]:
@@ -870,53 +972,79 @@ def _review(state: MatchState, table: int) -> Data | None:
     }
 
 
-def _comparison_view(
+@dataclass(slots=True)
+class _Compared:
+    """A comparison's data with what it was made from (:func:`_comparison_data`)."""
+
+    inputs: tuple[Any, ...]
+    analysis: Analysis | None
+    data: Data
+
+
+_COMPARED: weakref.WeakKeyDictionary[MatchState, dict[int, _Compared]] = weakref.WeakKeyDictionary()
+"""Each match's comparisons as last made: made again only when what they are made of
+changed (most events change none, and every view carries all of them)."""
+
+
+def _comparison_data(
     state: MatchState, number: int, c: BoardComparison | None, running_total: int | None
-) -> ComparisonView:
+) -> Data:
     """Board ``number`` compared: every play's result and each competitor's points; in the
-    team formats also the teams' comparison ``c``."""
+    team formats also the teams' comparison ``c``. Shared: never changed."""
     analysis = state.analyses.get(number)
     plays = state.compared.get(number, {})
-    assigned = set() if c is None else c.assigned
     assigned_plays = state.compared_assigned.get(number, frozenset())
+    fixed = number in state.fixed
+    inputs = (c, running_total, dict(plays), assigned_plays, fixed)
+    made = _COMPARED.setdefault(state, {})
+    earlier = made.get(number)
+    if earlier is not None and earlier.analysis is analysis and earlier.inputs == inputs:
+        return earlier.data
+    assigned = frozenset() if c is None else c.assigned
     results = [
-        _result_view(table, number, result, (r, table) in assigned_plays, r)
+        _result_data(table, number, result, (r, table) in assigned_plays, r)
         for (r, table), result in sorted(plays.items())
         if result is not None
     ]
-    fixed = number in state.fixed
     points: dict[str, float] = {}
     if c is not None:
         points = {"A": float(c.swing), "B": float(-c.swing)}
     elif not fixed and plays and None not in plays.values():
         scores = {play: result.ns_score for play, result in plays.items() if result is not None}
-        points = state.config.movement.board_points(number, scores)
-    return ComparisonView(
-        board=number,
-        results=results,
-        points=points,
-        table1=(
+        board_points = state.config.movement.board_points(number, scores)
+        points = {name: float(value) for name, value in board_points.items()}
+    data = {
+        "board": number,
+        "results": results,
+        "points": points,
+        "table1": (
             None
             if c is None or c.table1 is None
-            else _result_view(1, number, c.table1, 1 in assigned, _round_of(plays, 1))
+            else _result_data(1, number, c.table1, 1 in assigned, _round_of(plays, 1))
         ),
-        table2=(
+        "table2": (
             None
             if c is None or c.table2 is None
-            else _result_view(2, number, c.table2, 2 in assigned, _round_of(plays, 2))
+            else _result_data(2, number, c.table2, 2 in assigned, _round_of(plays, 2))
         ),
-        difference=None if c is None else c.difference,
-        swing=None if c is None else c.swing,
-        running_total=running_total,
-        artificial=None if c is None else c.artificial,
-        void=c.void if c is not None else fixed,
-        double_dummy=None if analysis is None else analysis.tricks,  # type: ignore[arg-type]
-        par=(
+        "difference": None if c is None else c.difference,
+        "swing": None if c is None else c.swing,
+        "running_total": running_total,
+        "artificial": None if c is None else c.artificial,
+        "void": c.void if c is not None else fixed,
+        "double_dummy": (
             None
             if analysis is None
-            else ParView(score=analysis.par_score, contracts=list(analysis.par_contracts))
+            else {seat: dict(strains) for seat, strains in analysis.tricks.items()}
         ),
-    )
+        "par": (
+            None
+            if analysis is None
+            else {"score": analysis.par_score, "contracts": list(analysis.par_contracts)}
+        ),
+    }
+    made[number] = _Compared(inputs, analysis, data)
+    return data
 
 
 def _round_of(plays: dict[tuple[int, int], TableResult | None], table: int) -> int:
@@ -925,17 +1053,23 @@ def _round_of(plays: dict[tuple[int, int], TableResult | None], table: int) -> i
 
 
 def match_summary(state: MatchState) -> MatchSummary:
-    """The match panel: every comparison so far, the standings, the settings players see."""
+    """The match panel, as a model: :func:`summary_data`, validated."""
+    return MatchSummary.model_validate(summary_data(state))
+
+
+def summary_data(state: MatchState) -> Data:
+    """The match panel: every comparison so far, the standings, the settings players see;
+    as plain data (its comparisons are shared: never change them)."""
     config = state.config
     match = state.match
     if config.teams:
         totals: dict[int, int] = dict(match.running_totals())
         comparisons = [
-            _comparison_view(state, c.board, c, totals[c.board]) for c in match.comparisons
+            _comparison_data(state, c.board, c, totals[c.board]) for c in match.comparisons
         ]
     else:
         comparisons = [
-            _comparison_view(state, n, None, None) for n in match.boards if n in state.compared
+            _comparison_data(state, n, None, None) for n in match.boards if n in state.compared
         ]
     standings = state.standings()
     winner: str | None = None
@@ -946,27 +1080,27 @@ def match_summary(state: MatchState) -> MatchSummary:
             winner = "draw"
         elif standings:
             winner = standings[0][0]
-    return MatchSummary(
-        match_id=config.match_id,
-        format=config.format,
-        scoring=config.movement.scoring,
-        rounds=len(config.movement.rounds),
-        team_a=config.team_a,
-        team_b=config.team_b,
-        boards=list(match.boards),
-        comparisons=comparisons,
-        standings=[_standing(state, name, points) for name, points in standings],
-        imps_a=match.imps_a if config.teams else 0,
-        imps_b=match.imps_b if config.teams else 0,
-        finished=state.finished,
-        winner=winner,
-        held_round=state.round + 1 if state.held_next() else None,
-        chat=config.chat,
-        review_seconds=config.review_seconds,
-    )
+    return {
+        "match_id": config.match_id,
+        "format": config.format,
+        "scoring": config.movement.scoring,
+        "rounds": len(config.movement.rounds),
+        "team_a": config.team_a,
+        "team_b": config.team_b,
+        "boards": list(match.boards),
+        "comparisons": comparisons,
+        "standings": [_standing(state, name, points) for name, points in standings],
+        "imps_a": match.imps_a if config.teams else 0,
+        "imps_b": match.imps_b if config.teams else 0,
+        "finished": state.finished,
+        "winner": winner,
+        "held_round": state.round + 1 if state.held_next() else None,
+        "chat": config.chat,
+        "review_seconds": config.review_seconds,
+    }
 
 
-def _standing(state: MatchState, competitor: str, points: float) -> Standing:
+def _standing(state: MatchState, competitor: str, points: float) -> Data:
     """A competitor's line of the standings: its members and its name (the team's, or its
     members' names joined, ``Player 7`` for one without a name)."""
     config = state.config
@@ -975,4 +1109,4 @@ def _standing(state: MatchState, competitor: str, points: float) -> Standing:
         name = config.team_a if competitor == "A" else config.team_b
     else:
         name = " & ".join(state.people[p].name or f"Player {p}" for p in members)
-    return Standing(competitor=competitor, name=name, players=members, points=points)
+    return {"competitor": competitor, "name": name, "players": members, "points": float(points)}

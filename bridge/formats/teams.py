@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from types import MappingProxyType
 from typing import Literal
 
@@ -251,11 +252,12 @@ class TeamsMatch:
         assigned = frozenset(table for table in (1, 2) if (board, table) in self.assigned)
         return BoardComparison(board, table1, table2, artificial, void, assigned)
 
-    @property
-    def comparisons(self) -> list[BoardComparison]:
-        """Every board compared (both results in, or adjusted, or voided), in match order."""
+    @cached_property
+    def comparisons(self) -> tuple[BoardComparison, ...]:
+        """Every board compared (both results in, or adjusted, or voided), in match order:
+        worked out once per match value (it never changes; a new result makes a new one)."""
         found = (self.comparison(board) for board in self.boards)
-        return [comparison for comparison in found if comparison is not None]
+        return tuple(comparison for comparison in found if comparison is not None)
 
     @property
     def imps_a(self) -> int:
