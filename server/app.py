@@ -22,7 +22,7 @@ import math
 import random
 import secrets
 import time
-from collections import Counter, OrderedDict, deque
+from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -216,7 +216,6 @@ class Connection:
     websocket: ServerConnection
     address: str
     """The client's IP address (behind a trusted proxy: the one the proxy names)."""
-    outbox: asyncio.Queue[bytes | None]
     limits: Limits
     volume: TokenBucket
     """Bytes it may send (its address's budget is shared with its other connections)."""
@@ -233,8 +232,13 @@ class Connection:
     strikes: int = 0
     """Refusals for going too fast since the last frame served."""
     queued_bytes: int = 0
-    queued_since: deque[tuple[float, int]] = field(default_factory=deque)
-    """(when queued, size) of each frame queued and not yet sent, oldest first."""
+    outbox: list[tuple[float, bytes | None]] = field(default_factory=list)
+    """(when queued, frame) of each frame not yet handed to the socket, from ``head`` on;
+    None: close once the frames before it are sent. A list and one waiter rather than an
+    ``asyncio.Queue`` and a deque: 4 KiB less for every connection."""
+    head: int = 0
+    waiting: asyncio.Future[None] | None = None
+    """The writer's wait for a frame, while it has none."""
 
     @property
     def authenticated(self) -> bool:
@@ -247,25 +251,51 @@ class Connection:
         if self.overflowed:
             return
         now = time.monotonic()
-        oldest = self.queued_since[0][0] if self.queued_since else now
+        oldest = self.outbox[self.head][0] if self.head < len(self.outbox) else now
         too_much = self.queued_bytes + len(frame) > self.limits.max_queued_bytes
         if too_much or now - oldest > self.limits.max_queue_age:
             self.drop("it does not read what the server sends")
             return
-        self.queued_since.append((now, len(frame)))
         self.queued_bytes += len(frame)
-        self.outbox.put_nowait(frame)
+        self._queue(now, frame)
+
+    def _queue(self, now: float, frame: bytes | None) -> None:
+        self.outbox.append((now, frame))
+        if self.waiting is not None and not self.waiting.done():
+            self.waiting.set_result(None)
+
+    async def next_frame(self) -> bytes | None:
+        """The writer's next frame to send (it calls :meth:`sent` once it is handed over);
+        None: close."""
+        while self.head == len(self.outbox):
+            if self.head:
+                self.outbox.clear()
+                self.head = 0
+            self.waiting = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiting
+            finally:
+                self.waiting = None
+        return self.outbox[self.head][1]
 
     def sent(self) -> None:
         """The writer has handed the oldest queued frame to the socket."""
-        _queued, size = self.queued_since.popleft()
-        self.queued_bytes -= size
+        frame = self.outbox[self.head][1]
+        self.queued_bytes -= 0 if frame is None else len(frame)
+        self.head += 1
+        if self.head > 256 and self.head * 2 > len(self.outbox):
+            del self.outbox[: self.head]  # a long backlog: forget what was sent, now and then
+            self.head = 0
+
+    def end(self) -> None:
+        """Close once what is queued now is sent."""
+        self._queue(time.monotonic(), None)
 
     def close(self) -> None:
         """Send what is queued, then close (the seat went to someone else)."""
         if not self.overflowed:
             self.overflowed = True
-            self.outbox.put_nowait(None)
+            self.end()
 
     def drop(self, why: str) -> None:
         """Close the connection now, without waiting for its queue to drain."""
@@ -273,7 +303,7 @@ class Connection:
             self.overflowed = True
             log.info("dropping a connection from %s: %s", self.address, why)
             self.websocket.transport.abort()
-            self.outbox.put_nowait(None)
+            self.end()
 
 
 class Server:
@@ -539,12 +569,17 @@ class Server:
         limits = self.limits
         address = self._client_address(websocket)
         counted = not self._own_robot(websocket.request)
+        # The handshake is over and what the server needs of it is read: its headers, some
+        # kilobytes a connection, are let go (websockets reads them only while shaking hands;
+        # its parser holds the same request for the connection's life).
+        if websocket.request is not None:
+            websocket.request.headers.clear()
+        websocket.response = None
         if counted:
             self._per_address[address] += 1
         connection = Connection(
             websocket,
             address,
-            asyncio.Queue(),
             limits,
             TokenBucket(limits.bytes_per_second, limits.bytes_burst),
             TokenBucket(limits.frames_per_second, limits.frames_burst),
@@ -563,6 +598,7 @@ class Server:
         try:
             async for frame in websocket:
                 ref = None
+                message: object = None
                 try:
                     # Even an empty frame costs reading and answering: it counts as some bytes.
                     cost = max(len(frame), MIN_FRAME_COST)
@@ -629,6 +665,8 @@ class Server:
                             ErrorMessage(code=ErrorCode.INTERNAL, message="internal error", ref=ref)
                         )
                     )
+                # Kept until the next frame comes, they would hold a kilobyte a connection.
+                del frame, message
                 # Let other connections in between two frames of this one, even when its
                 # frames wait queued and nothing above had to wait (refused ones too).
                 await asyncio.sleep(0)
@@ -642,7 +680,7 @@ class Server:
                 self._per_address[address] -= 1
                 if not self._per_address[address]:
                     del self._per_address[address]
-            connection.outbox.put_nowait(None)
+            connection.end()
             if connection.runtime is not None and connection.subscriber is not None:
                 try:
                     await connection.runtime.leave(connection.subscriber)
@@ -667,7 +705,7 @@ class Server:
     async def _write(self, connection: Connection) -> None:
         try:
             while True:
-                frame = await connection.outbox.get()
+                frame = await connection.next_frame()
                 if frame is None:
                     break
                 await connection.websocket.send(frame)

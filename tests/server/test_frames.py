@@ -190,7 +190,7 @@ async def test_the_match_summary_is_never_replaced_whole(server: Server) -> None
     summary = msgpack.unpackb(before.fields["match"])
     changed = {key: (None if value is not None else 1) for key, value in summary.items()}
     assert "comparisons" not in changed
-    old = Sent({**before.fields, "match": msgpack.packb(changed)}, before.comparisons)
+    old = Sent.of({**before.fields, "match": msgpack.packb(changed)}, before.comparisons)
     frame, _sent = publication.frame(Player(1), 7, old)
     update = msgpack.unpackb(frame)
     paths = [change["path"] for change in update["changes"]]
