@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import dataclasses
 import errno
-import gc
 import ipaddress
 import json
 import logging
@@ -660,17 +659,9 @@ async def _listen(server: Server, host: str, port: int) -> None:
         ) from None
 
 
-def _settle_the_heap() -> None:
-    """Leave what the process holds from its start (modules, the protocol's validators) out
-    of every later garbage collection: a full collection
-    then walks only what serving made since, and no longer holds the event loop for tens of
-    milliseconds (70-80 ms, measured under the hostile-clients test, at every full one)."""
-    gc.collect()
-    gc.freeze()
-
-
 async def _serve(args: argparse.Namespace) -> None:
     from server.app import Server
+    from server.heap import Heap
 
     data = Path(args.data)
     request = match_request(args) if args.new_match else None
@@ -679,6 +670,7 @@ async def _serve(args: argparse.Namespace) -> None:
     supervisor: asyncio.Task[None] | None = None
     redis: StoreClient | None = None
     server: Server | None = None
+    heap = Heap()
     listening = False
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -714,7 +706,7 @@ async def _serve(args: argparse.Namespace) -> None:
         )
         await _listen(server, args.host, args.port)
         listening = True
-        _settle_the_heap()
+        heap.start()
         print(f"Serving on {server.public_url} (WebSocket {server.ws_url})", flush=True)
         print(f"Organiser key: {key_source(args)}", flush=True)
         if request is not None:
@@ -727,6 +719,7 @@ async def _serve(args: argparse.Namespace) -> None:
             )
         await stop.wait()
     finally:
+        await heap.stop()
         if server is not None:
             await server.close()
         if redis is not None:
