@@ -542,6 +542,10 @@ class MatchState:
         }
         """Each board's double-dummy analysis, once worked out (after the match is created:
         an ``analysed`` match event; a match stored before that has it in its config)."""
+        self._standings: (
+            tuple[dict[int, dict[tuple[int, int], int]], list[tuple[str, float]]] | None
+        ) = None
+        """The scores :meth:`standings` last ranked, and its answer."""
 
     # -- folding ---------------------------------------------------------------------
 
@@ -1178,7 +1182,11 @@ class MatchState:
             for board, plays in self.compared.items()
             if board not in self.fixed and None not in plays.values()
         }
-        return self.config.movement.standings(scores)
+        # Ranked again only when a score changed: every update's view shows the standings,
+        # and a movement's ranking (matchpoints over every board) is worth keeping.
+        if self._standings is None or self._standings[0] != scores:
+            self._standings = (scores, self.config.movement.standings(scores))
+        return list(self._standings[1])
 
     def starts(self, at: int) -> list[tuple[int, StoredEvent]]:
         """The board to start now at every table that has one (logged at ``at``)."""

@@ -252,15 +252,16 @@ def _current_or_done(view: PlayerView, board: int) -> BoardView | bool | None:
 def _cards_in(value: object) -> set[str]:
     """Every card-like string anywhere in a JSON value."""
     found: set[str] = set()
-    if isinstance(value, str):
-        if len(value) == 2 and value[0] in "SHDC" and value[1] in "AKQJT98765432":
-            found.add(value)
-    elif isinstance(value, dict):
-        for item in value.values():
-            found |= _cards_in(item)
-    elif isinstance(value, list):
-        for item in value:
-            found |= _cards_in(item)
+    waiting = [value]
+    while waiting:
+        item = waiting.pop()
+        if isinstance(item, str):
+            if len(item) == 2 and item[0] in "SHDC" and item[1] in "AKQJT98765432":
+                found.add(item)
+        elif isinstance(item, dict):
+            waiting.extend(item.values())
+        elif isinstance(item, list):
+            waiting.extend(item)
     return found
 
 
