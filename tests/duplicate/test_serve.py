@@ -298,14 +298,14 @@ def test_serve_with_a_redis_over_tls(tmp_path: Path) -> None:
 async def test_a_burst_of_commands_waits_for_the_pools_connections(
     redis_process: RedisProcess,
 ) -> None:
-    # 300 commands at once, each holding its connection 50 ms: they queue for the 64.
+    # 1,000 commands at once, each holding its connection 50 ms: they queue for the 256.
     client = _redis_client(redis_process.url + "?client_name=burst")
     try:
-        assert client.connection_pool.max_connections == REDIS_CONNECTIONS == 64
+        assert client.connection_pool.max_connections == REDIS_CONNECTIONS == 256
         replies = await asyncio.gather(
-            *(client.blpop([f"nothing-{n}"], timeout=0.05) for n in range(300))
+            *(client.blpop([f"nothing-{n}"], timeout=0.05) for n in range(1000))
         )
-        assert replies == [None] * 300
+        assert replies == [None] * 1000
         clients = await client.client_list()
         assert sum(entry["name"] == "burst" for entry in clients) == REDIS_CONNECTIONS
     finally:
