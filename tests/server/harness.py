@@ -115,23 +115,28 @@ def check_changes_rebuild_every_view(logs: MatchLogs) -> list[tuple[Viewer, Stor
     viewers: list[Viewer] = [Watcher(mode) for mode in WATCH_MODES]
     viewers += players_of(logs.config)
     checked = []
-    for viewer in viewers:
-        state = fold(logs.config, logs.tables, ())
-        held: dict[str, Any] | None = None
-        sent: Sent | None = None
-        seq = 0
-        for table, event in logs.watch:
-            effect = state.apply(table, event)
+    # As the server does it: the state folded once, one publication of each entry shared by
+    # every viewer that receives it (and its memo of what they see alike); the snapshot each
+    # is compared with is made apart from all that, by view_of, and validated.
+    state = fold(logs.config, logs.tables, ())
+    held: dict[Viewer, dict[str, Any]] = {}
+    sent: dict[Viewer, Sent] = {}
+    seqs = dict.fromkeys(viewers, 0)
+    for table, event in logs.watch:
+        effect = state.apply(table, event)
+        publication = Publication(state, table, event, effect)
+        for viewer in viewers:
             if not receives(state, viewer, table, event):
                 continue
-            seq += 1
-            frame, sent = Publication(state, table, event, effect).frame(viewer, seq, sent)
+            seq = seqs[viewer] = seqs[viewer] + 1
+            frame, sent[viewer] = publication.frame(viewer, seq, sent.get(viewer))
             update = decode_server(frame)
             assert isinstance(update, Update)
             assert codec.encode(update) == frame  # the frame is the codec's, byte for byte
-            if held is None:
+            view = held.get(viewer)
+            if view is None:
                 assert update.view is not None, (viewer, seq)
-                held = update.view.model_dump(mode="json")
+                view = held[viewer] = update.view.model_dump(mode="json")
             else:
                 assert update.view is None, (viewer, seq)
                 compared = [
@@ -139,9 +144,9 @@ def check_changes_rebuild_every_view(logs: MatchLogs) -> list[tuple[Viewer, Stor
                     for e in update.events
                     if isinstance(e, BoardCompared)
                 ]
-                patch(held, [c.model_dump(mode="json") for c in update.changes], compared)
+                patch(view, [c.model_dump(mode="json") for c in update.changes], compared)
             snapshot = view_of(state, viewer).model_dump(mode="json")
-            assert held == snapshot, f"{viewer} after update {seq} ({event['type']})"
+            assert view == snapshot, f"{viewer} after update {seq} ({event['type']})"
             checked.append((viewer, event, update))
     return checked
 
