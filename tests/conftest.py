@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -33,6 +36,38 @@ know they are up to date: far past a person's pace, so the per-connection rate l
 lifted (tests/server/test_hostile.py checks them with the defaults)."""
 DATA_DIR = Path(__file__).resolve().parent / "data"
 """The real match records the tests read (vendored copies; see its SOURCES.md)."""
+
+
+def freeze_what_survived(phase: str, info: dict[str, Any]) -> None:
+    """The test process's collector kept as ``duplicate serve`` keeps its own (server.heap):
+    what survives a full collection is frozen, so that later ones walk only what came since.
+    Measured on the 8-player individual test: 11.3 s of its 38.5 s went in collections, 2.7
+    s so."""
+    if phase == "stop" and info["generation"] == 2:
+        gc.freeze()
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    gc.collect()
+    gc.freeze()  # the modules, the tests and the protocol's validators
+    gc.callbacks.append(freeze_what_survived)
+
+
+DEEP_EVERY = 120.0
+"""Seconds of tests between two deep collections (each walks everything: about a second)."""
+_deepened = [time.monotonic()]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def deep_collection() -> Iterator[None]:
+    """Between test modules, every DEEP_EVERY seconds, everything walked once: the cycles
+    that died frozen (the servers' and clients' connections of the tests before) are freed,
+    and the process does not grow without bound."""
+    yield
+    if time.monotonic() - _deepened[0] >= DEEP_EVERY:
+        gc.unfreeze()
+        gc.collect()  # and what is left is frozen again
+        _deepened[0] = time.monotonic()
 
 
 @pytest.fixture(scope="session")

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import gc
 import weakref
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
 
 from server.heap import Heap
+from tests.conftest import freeze_what_survived
 
 
 class Node:
@@ -22,6 +23,18 @@ def cycle() -> tuple[Node, weakref.ref[Node]]:
     first, second = Node(), Node()
     first.other, second.other = second, first
     return first, weakref.ref(second)
+
+
+@pytest.fixture(autouse=True)
+def no_suite_policy() -> Iterator[None]:
+    """These tests see the collector as ``duplicate serve`` starts with it: without the test
+    process's own freezing (tests/conftest.py), which is put back after."""
+    gc.callbacks.remove(freeze_what_survived)
+    gc.unfreeze()
+    try:
+        yield
+    finally:
+        gc.callbacks.append(freeze_what_survived)
 
 
 @pytest_asyncio.fixture
