@@ -115,11 +115,7 @@ class Publication:
             update |= {"view": view, "changes": []}
             return _pack(update), sent
         changes: list[dict[str, Any]] = []
-        earlier = (
-            dict(zip(before.keys, before.packed, strict=True))
-            if before.keys is not sent.keys
-            else None
-        )
+        earlier = before.fields if before.keys is not sent.keys else None
         for index, (key, packed) in enumerate(zip(sent.keys, sent.packed, strict=True)):
             old = before.packed[index] if earlier is None else earlier.get(key)
             if old == packed:

@@ -21,13 +21,21 @@ import logging
 import time
 from typing import Any
 
-__all__ = ["DEEP_INTERVAL", "Heap"]
+__all__ = ["DEEP_INTERVAL", "Heap", "freeze_survivors"]
 
 log = logging.getLogger(__name__)
 
 DEEP_INTERVAL = 600.0
 """Seconds between two deep collections (a closed long-lived connection's objects wait at
 most this long to be freed)."""
+
+
+def freeze_survivors(phase: str, info: dict[str, Any]) -> None:
+    """A ``gc.callbacks`` entry: freeze what survived each full collection. Called by the
+    collector at the end of each collection (any thread, the GIL held, the collection
+    over): freezing then only moves its lists."""
+    if phase == "stop" and info["generation"] == 2:
+        gc.freeze()
 
 
 class Heap:
@@ -42,7 +50,7 @@ class Heap:
         client) out of every later collection, and freeze after each full one."""
         gc.collect()
         gc.freeze()
-        gc.callbacks.append(self._collected)
+        gc.callbacks.append(freeze_survivors)
         self._task = asyncio.create_task(self._deepen(), name="deep collections")
 
     async def stop(self) -> None:
@@ -50,8 +58,8 @@ class Heap:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
             self._task = None
-        if self._collected in gc.callbacks:
-            gc.callbacks.remove(self._collected)
+        if freeze_survivors in gc.callbacks:
+            gc.callbacks.remove(freeze_survivors)
         gc.unfreeze()
 
     def deep(self) -> int:
@@ -60,7 +68,7 @@ class Heap:
         started = time.perf_counter()
         frozen = gc.get_freeze_count()
         gc.unfreeze()
-        collected = gc.collect()  # its end freezes the survivors (_collected)
+        collected = gc.collect()  # its end freezes the survivors (freeze_survivors)
         log.info(
             "deep collection: %d objects walked, %d collected, in %.0f ms",
             frozen,
@@ -68,12 +76,6 @@ class Heap:
             (time.perf_counter() - started) * 1000,
         )
         return collected
-
-    def _collected(self, phase: str, info: dict[str, Any]) -> None:
-        # Called by the collector at the end of each collection (any thread, the GIL held,
-        # the collection over): freezing then only moves its lists.
-        if phase == "stop" and info["generation"] == 2:
-            gc.freeze()
 
     async def _deepen(self) -> None:
         while True:

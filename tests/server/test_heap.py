@@ -10,8 +10,7 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import pytest_asyncio
 
-from server.heap import Heap
-from tests.conftest import freeze_what_survived
+from server.heap import Heap, freeze_survivors
 
 
 class Node:
@@ -29,12 +28,12 @@ def cycle() -> tuple[Node, weakref.ref[Node]]:
 def no_suite_policy() -> Iterator[None]:
     """These tests see the collector as ``duplicate serve`` starts with it: without the test
     process's own freezing (tests/conftest.py), which is put back after."""
-    gc.callbacks.remove(freeze_what_survived)
+    gc.callbacks.remove(freeze_survivors)
     gc.unfreeze()
     try:
         yield
     finally:
-        gc.callbacks.append(freeze_what_survived)
+        gc.callbacks.append(freeze_survivors)
 
 
 @pytest_asyncio.fixture
