@@ -16,6 +16,7 @@ from protocol.errors import ErrorCode
 from protocol.messages import PlayerView
 from server.app import Server
 from tests.server.harness import (
+    analysed,
     audit_match,
     create,
     player_updates,
@@ -93,6 +94,9 @@ async def evening(server: Server, seed: int) -> tuple[dict[str, int], int]:
     created = await create(
         server, boards=2, deals_pbn=deals_pbn, review_seconds=600, chat="opponents"
     )
+    # The double-dummy analysis lands in every view whenever it is worked out: waited for,
+    # so that the only changes around a refused action are the ones it could have made.
+    await analysed(server, created.match_id)
     match = await seat_everyone(server, created)
     everyone = {f"{table}{seat}": client for (table, seat), client in match.players.items()}
     done: dict[str, int] = {}
