@@ -40,6 +40,14 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 """The real match records the tests read (vendored copies; see its SOURCES.md)."""
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--long",
+        action="store_true",
+        help="the long mode: larger samples where a test measures a distribution",
+    )
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     # Hypothesis checks, once per process, that its own PRNG is referred to by something:
     # gc.collect(), then gc.get_referrers(), which does not search frozen objects. Under its

@@ -1,0 +1,216 @@
+"""Deals nobody can doubt: a commitment to a match's deals, made before any card is seen,
+and its check once the match is over.
+
+When a match is created the server draws a secret salt and publishes the SHA-256 of the
+*deal set*: a short canonical text naming the salt and every board (number, dealer,
+vulnerability, the four hands). Every player and spectator holds that hash from their
+first view. When the match ends the deal set itself is published in the match record,
+and anyone can hash it again and compare: the deals played are then the ones the server
+was bound to before the first call. The salt keeps the hash from giving the deals away
+(nobody can try deals against it). The text (``DealSet.text``), one line each, ``\\n``
+after every line::
+
+    duplicate deal set 1
+    salt 5b0c...  (64 lowercase hex digits)
+    board 1 N None N:AKQ2.K53.T42.J76 ...   (number, dealer, vulnerability, PBN deal from North)
+    board 2 E NS N:...
+
+In a PBN match record the deal set is written as escaped lines (``%`` then a space, then
+the line), which PBN readers skip; :func:`verify_record` finds it there, hashes it, and
+checks each game's deal against it.
+
+>>> from bridge import Deal, Seat, Vulnerability
+>>> deal = Deal.from_pbn("N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765")
+>>> deals = DealSet("00" * 32, ((1, Seat.NORTH, Vulnerability.NONE, deal),))
+>>> DealSet.parse(deals.text()) == deals
+True
+>>> len(deals.commitment())
+64
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+
+from bridge.boards import Vulnerability
+from bridge.cards import Deal, Seat
+from bridge.errors import BridgeError, ParseError
+
+__all__ = [
+    "DEAL_SET_HEADER",
+    "DealSet",
+    "RecordVerified",
+    "VerificationFailed",
+    "deal_set_lines",
+    "verify_record",
+]
+
+DEAL_SET_HEADER = "duplicate deal set 1"
+"""The first line of a deal set: its format and version."""
+
+COMMITMENT_PREFIX = "% deal commitment sha256 "
+"""A PBN record's line stating the match's commitment (from its creation on)."""
+
+_SALT = re.compile(r"salt ([0-9a-f]{64})")
+_BOARD = re.compile(r"board ([1-9][0-9]{0,3}) ([NESW]) (None|NS|EW|All) (N:\S+ \S+ \S+ \S+)")
+_HEX = re.compile(r"[0-9a-f]{64}")
+
+BoardEntry = tuple[int, Seat, Vulnerability, Deal]
+"""One board of a deal set: number, dealer, vulnerability, the deal."""
+
+
+class VerificationFailed(BridgeError):
+    """The deals do not match the commitment, or the record does not hold what a check
+    needs; the message says which board or line."""
+
+
+@dataclass(frozen=True, slots=True)
+class DealSet:
+    """Every board of a match and the salt of its commitment."""
+
+    salt: str
+    """64 lowercase hex digits (32 random bytes), secret until the match ends."""
+    boards: tuple[BoardEntry, ...]
+
+    def __post_init__(self) -> None:
+        if not _HEX.fullmatch(self.salt):
+            raise ParseError(f"a deal set's salt is 64 lowercase hex digits, not {self.salt!r}")
+        numbers = [number for number, *_ in self.boards]
+        if len(set(numbers)) != len(numbers):
+            raise ParseError(f"a deal set names a board twice: {numbers}")
+
+    def text(self) -> str:
+        """The canonical text that is hashed (and published once the match ends)."""
+        lines = [DEAL_SET_HEADER, f"salt {self.salt}"]
+        lines += [
+            f"board {number} {dealer.letter} {vulnerability.value} {deal.to_pbn(Seat.NORTH)}"
+            for number, dealer, vulnerability, deal in self.boards
+        ]
+        return "".join(line + "\n" for line in lines)
+
+    def commitment(self) -> str:
+        """The SHA-256 of :meth:`text`, as 64 lowercase hex digits."""
+        return hashlib.sha256(self.text().encode("ascii")).hexdigest()
+
+    def board(self, number: int) -> BoardEntry | None:
+        for entry in self.boards:
+            if entry[0] == number:
+                return entry
+        return None
+
+    @classmethod
+    def parse(cls, text: str) -> DealSet:
+        """A deal set from its canonical text (exactly as :meth:`text` writes it)."""
+        lines = text.split("\n")
+        if lines[-1] != "":
+            raise ParseError("a deal set's text ends with a newline")
+        lines = lines[:-1]
+        if not lines or lines[0] != DEAL_SET_HEADER:
+            raise ParseError(f"a deal set starts with {DEAL_SET_HEADER!r}")
+        if len(lines) < 2 or not (salt := _SALT.fullmatch(lines[1])):
+            raise ParseError("a deal set's second line is 'salt' and 64 lowercase hex digits")
+        boards: list[BoardEntry] = []
+        for number, line in enumerate(lines[2:], start=3):
+            found = _BOARD.fullmatch(line)
+            if not found:
+                raise ParseError(f"not a board of a deal set: {line!r}", line=number)
+            try:
+                deal = Deal.from_pbn(found[4])
+            except BridgeError as error:
+                raise ParseError(f"board {found[1]}: {error}", line=number) from None
+            boards.append(
+                (int(found[1]), Seat.parse(found[2]), Vulnerability.parse(found[3]), deal)
+            )
+        result = cls(salt[1], tuple(boards))
+        if result.text() != text:  # e.g. a deal written from another seat than North
+            raise ParseError("a deal set is not in its canonical form")
+        return result
+
+
+def deal_set_lines(commitment: str, deals: DealSet | None) -> list[str]:
+    """The escaped lines a PBN match record starts with: the commitment always, the deal
+    set once it is published (``deals``: the match has ended)."""
+    lines = [COMMITMENT_PREFIX + commitment]
+    if deals is not None:
+        lines += ["% " + line for line in deals.text().splitlines()]
+    return lines
+
+
+@dataclass(frozen=True, slots=True)
+class RecordVerified:
+    """What :func:`verify_record` checked: the commitment, the boards committed to, and
+    the games of the record whose deals were compared with them."""
+
+    commitment: str
+    boards: int
+    games: int
+
+
+def _published(pbn: str) -> tuple[str | None, DealSet | None]:
+    """The commitment a record states and the deal set it publishes (None: absent)."""
+    lines = [line.rstrip("\r") for line in pbn.split("\n")]
+    stated = [
+        line.removeprefix(COMMITMENT_PREFIX) for line in lines if line.startswith(COMMITMENT_PREFIX)
+    ]
+    if len(stated) > 1:
+        raise VerificationFailed("the record states two commitments")
+    starts = [index for index, line in enumerate(lines) if line == "% " + DEAL_SET_HEADER]
+    if len(starts) > 1:
+        raise VerificationFailed("the record holds two deal sets")
+    commitment = stated[0] if stated else None
+    if not starts:
+        return commitment, None
+    deal_set = [DEAL_SET_HEADER]
+    for line in lines[starts[0] + 1 :]:
+        if not line.startswith(("% salt ", "% board ")):
+            break  # the set ends at its first line that is not of it
+        deal_set.append(line[2:])
+    try:
+        return commitment, DealSet.parse("".join(line + "\n" for line in deal_set))
+    except ParseError as error:
+        raise VerificationFailed(f"the record's deal set: {error}") from None
+
+
+def verify_record(pbn: str, expected: str | None = None) -> RecordVerified:
+    """Check a PBN match record: its deal set hashes to its stated commitment (and to
+    ``expected``, the commitment the checker was given when the match began, if any), and
+    every game's deal, dealer and vulnerability are the committed board's. Raises
+    :class:`VerificationFailed` saying what does not match."""
+    from bridge.pbn import parse_games
+
+    commitment, deals = _published(pbn)
+    if commitment is None:
+        raise VerificationFailed("the record states no deal commitment")
+    if not _HEX.fullmatch(commitment):
+        raise VerificationFailed(f"the record's commitment is not a SHA-256: {commitment!r}")
+    if expected is not None and expected.strip().lower() != commitment:
+        raise VerificationFailed(
+            f"the record's commitment {commitment} is not the one given: {expected.strip()}"
+        )
+    if deals is None:
+        raise VerificationFailed(
+            "the record does not publish the deal set yet (it is published when the match ends)"
+        )
+    if deals.commitment() != commitment:
+        raise VerificationFailed(
+            f"the deal set hashes to {deals.commitment()}, not to the commitment {commitment}"
+        )
+    games = parse_games(pbn)
+    for game in games:
+        if game.board is None or game.deal is None:
+            raise VerificationFailed("a game of the record has no board number or no deal")
+        entry = deals.board(game.board)
+        if entry is None:
+            raise VerificationFailed(f"board {game.board} was played but not committed to")
+        _, dealer, vulnerability, deal = entry
+        if game.deal != deal:
+            raise VerificationFailed(f"board {game.board} was played with another deal")
+        if game.dealer is not None and game.dealer != dealer:
+            raise VerificationFailed(f"board {game.board}: the dealer is not the committed one")
+        if game.vulnerability is not None and game.vulnerability != vulnerability:
+            raise VerificationFailed(
+                f"board {game.board}: the vulnerability is not the committed one"
+            )
+    return RecordVerified(commitment, len(deals.boards), len(games))
