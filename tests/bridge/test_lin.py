@@ -48,6 +48,7 @@ from bridge.lin import (
     LinResult,
     Room,
     dump_lin,
+    dump_lin_lines,
     dump_lin_match,
     handviewer_url,
     parse_handviewer_url,
@@ -265,6 +266,15 @@ class TestRealMatch:
         assert parse_lin_match(written) == usbf
         assert dump_lin_match(parse_lin_match(written)) == written
         assert written.count("pn|") == 1  # the players never changed
+
+    def test_the_match_round_trips_as_hand_viewer_lines(self, usbf: LinMatch) -> None:
+        written = dump_lin_lines(usbf)
+        lines = written.splitlines()
+        assert len(lines) == 2 + len(usbf.boards)  # vg, rs, then one line per table
+        assert lines[0].startswith("vg|2010 USBF SF A,")
+        assert all(line.startswith(("qx|o", "qx|c")) for line in lines[2:])
+        assert [parse_lin(line)[0] for line in lines[2:]] == list(usbf.boards)
+        assert parse_lin_match(written) == usbf
 
     def test_each_table_round_trips_as_a_hand_viewer_line_and_url(self, usbf: LinMatch) -> None:
         for board in usbf.boards:
