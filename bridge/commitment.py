@@ -31,11 +31,14 @@ True
 from __future__ import annotations
 
 import hashlib
+import hmac
+import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from bridge.boards import Vulnerability
-from bridge.cards import Deal, Seat
+from bridge.cards import Deal, Hand, Seat
 from bridge.errors import BridgeError, ParseError
 
 __all__ = [
@@ -44,6 +47,8 @@ __all__ = [
     "RecordVerified",
     "VerificationFailed",
     "deal_set_lines",
+    "seed_commitment",
+    "seeded_deal",
     "verify_record",
 ]
 
@@ -52,10 +57,14 @@ DEAL_SET_HEADER = "duplicate deal set 1"
 
 COMMITMENT_PREFIX = "% deal commitment sha256 "
 """A PBN record's line stating the match's commitment (from its creation on)."""
+SEED_COMMITMENT_PREFIX = "% deal seed commitment sha256 "
+"""A PBN record's line stating the commitment of the seed its boards were drawn from."""
 
 _SALT = re.compile(r"salt ([0-9a-f]{64})")
 _BOARD = re.compile(r"board ([1-9][0-9]{0,3}) ([NESW]) (None|NS|EW|All) (N:\S+ \S+ \S+ \S+)")
 _HEX = re.compile(r"[0-9a-f]{64}")
+_PUBLIC = re.compile(r"[^\x00-\x1f\x7f-\x9f\u2028\u2029]{1,200}")
+"""A public value: 1 to 200 characters, no control character and nothing that ends a line."""
 
 BoardEntry = tuple[int, Seat, Vulnerability, Deal]
 """One board of a deal set: number, dealer, vulnerability, the deal."""
@@ -73,6 +82,11 @@ class DealSet:
     salt: str
     """64 lowercase hex digits (32 random bytes), secret until the match ends."""
     boards: tuple[BoardEntry, ...]
+    seed: str | None = None
+    """For boards drawn by :func:`seeded_deal`: the server's seed (secret until the match
+    ends; its :func:`seed_commitment` was published before ``public`` was known)."""
+    public: str | None = None
+    """The organiser's public value the boards were drawn with, beside ``seed``."""
 
     def __post_init__(self) -> None:
         if not _HEX.fullmatch(self.salt):
@@ -80,10 +94,18 @@ class DealSet:
         numbers = [number for number, *_ in self.boards]
         if len(set(numbers)) != len(numbers):
             raise ParseError(f"a deal set names a board twice: {numbers}")
+        if (self.seed is None) != (self.public is None):
+            raise ParseError("a seeded deal set has both its seed and its public value")
+        if self.seed is not None and not _HEX.fullmatch(self.seed):
+            raise ParseError(f"a deal seed is 64 lowercase hex digits, not {self.seed!r}")
+        if self.public is not None and not _PUBLIC.fullmatch(self.public):
+            raise ParseError("a public value is 1 to 200 characters, none a control character")
 
     def text(self) -> str:
         """The canonical text that is hashed (and published once the match ends)."""
         lines = [DEAL_SET_HEADER, f"salt {self.salt}"]
+        if self.seed is not None:
+            lines += [f"seed {self.seed}", f"public {self.public}"]
         lines += [
             f"board {number} {dealer.letter} {vulnerability.value} {deal.to_pbn(Seat.NORTH)}"
             for number, dealer, vulnerability, deal in self.boards
@@ -92,7 +114,18 @@ class DealSet:
 
     def commitment(self) -> str:
         """The SHA-256 of :meth:`text`, as 64 lowercase hex digits."""
-        return hashlib.sha256(self.text().encode("ascii")).hexdigest()
+        return hashlib.sha256(self.text().encode("utf-8")).hexdigest()
+
+    def unseeded(self) -> list[int]:
+        """The boards whose deal is not the one :func:`seeded_deal` draws from the seed and
+        the public value (none for a deal set that is not seeded)."""
+        if self.seed is None or self.public is None:
+            return []
+        return [
+            number
+            for number, _, _, deal in self.boards
+            if deal != seeded_deal(self.seed, self.public, number)
+        ]
 
     def board(self, number: int) -> BoardEntry | None:
         for entry in self.boards:
@@ -111,8 +144,15 @@ class DealSet:
             raise ParseError(f"a deal set starts with {DEAL_SET_HEADER!r}")
         if len(lines) < 2 or not (salt := _SALT.fullmatch(lines[1])):
             raise ParseError("a deal set's second line is 'salt' and 64 lowercase hex digits")
+        seed = public = None
+        rest = lines[2:]
+        if rest and rest[0].startswith("seed "):
+            if len(rest) < 2 or not rest[1].startswith("public "):
+                raise ParseError("a deal set's seed is followed by its public value", line=4)
+            seed, public = rest[0].removeprefix("seed "), rest[1].removeprefix("public ")
+            rest = rest[2:]
         boards: list[BoardEntry] = []
-        for number, line in enumerate(lines[2:], start=3):
+        for number, line in enumerate(rest, start=len(lines) - len(rest) + 1):
             found = _BOARD.fullmatch(line)
             if not found:
                 raise ParseError(f"not a board of a deal set: {line!r}", line=number)
@@ -123,16 +163,76 @@ class DealSet:
             boards.append(
                 (int(found[1]), Seat.parse(found[2]), Vulnerability.parse(found[3]), deal)
             )
-        result = cls(salt[1], tuple(boards))
+        result = cls(salt[1], tuple(boards), seed, public)
         if result.text() != text:  # e.g. a deal written from another seat than North
             raise ParseError("a deal set is not in its canonical form")
         return result
 
 
-def deal_set_lines(commitment: str, deals: DealSet | None) -> list[str]:
-    """The escaped lines a PBN match record starts with: the commitment always, the deal
-    set once it is published (``deals``: the match has ended)."""
+SEED_HEADER = "duplicate deal seed 1"
+"""The first line of the text whose SHA-256 commits to a deal seed."""
+
+
+def seed_commitment(seed: str) -> str:
+    """The SHA-256 of ``duplicate deal seed 1``, a newline, the seed (64 lowercase hex
+    digits) and a newline: what the server publishes before the public value is known."""
+    if not _HEX.fullmatch(seed):
+        raise ParseError(f"a deal seed is 64 lowercase hex digits, not {seed!r}")
+    return hashlib.sha256(f"{SEED_HEADER}\n{seed}\n".encode("ascii")).hexdigest()
+
+
+def seeded_deal(seed: str, public: str, board: int) -> Deal:
+    """Board ``board``'s deal drawn from the server's secret ``seed`` and the organiser's
+    ``public`` value, so that neither alone chose it (the seed was committed to before the
+    public value was announced).
+
+    The draw, for anyone to repeat: the words of HMAC-SHA256 with the seed's 32 bytes as
+    key and the UTF-8 of ``public``, a newline, the board number, a newline, a counter
+    (``0``, ``1``, ...) as message, each digest read as eight big-endian 32-bit words; a
+    Fisher-Yates shuffle of the 52 cards in the order C2 C3 ... CA D2 ... DA H2 ... SA,
+    for ``i`` from 51 down to 1 swapping card ``i`` with card ``j``: the next word ``w``
+    below ``2**32 - 2**32 % (i + 1)`` (the others are skipped), ``j = w % (i + 1)``; then
+    the card at position ``p`` goes to North, East, South, West as ``p % 4`` is 0, 1, 2, 3.
+
+    >>> seeded_deal("00" * 32, "2026-12-01 lottery 4 8 15 16 23 42", 1).to_pbn()
+    'N:K8742..J43.QJT96 AQT9.AT6.A82.743 J65.QJ972.T97.AK 3.K8543.KQ65.852'
+    """
+    if not _HEX.fullmatch(seed):
+        raise ParseError(f"a deal seed is 64 lowercase hex digits, not {seed!r}")
+    if not _PUBLIC.fullmatch(public):
+        raise ParseError("a public value is 1 to 200 characters, none of them a control character")
+    key = bytes.fromhex(seed)
+
+    def words() -> Iterator[int]:
+        for counter in itertools.count():
+            message = f"{public}\n{board}\n{counter}".encode()
+            digest = hmac.new(key, message, hashlib.sha256).digest()
+            for offset in range(0, 32, 4):
+                yield int.from_bytes(digest[offset : offset + 4], "big")
+
+    stream = words()
+    deck = list(range(52))
+    for i in range(51, 0, -1):
+        span = i + 1
+        limit = 2**32 - 2**32 % span
+        word = next(stream)
+        while word >= limit:
+            word = next(stream)
+        j = word % span
+        deck[i], deck[j] = deck[j], deck[i]
+    masks = [0, 0, 0, 0]
+    for position, index in enumerate(deck):
+        masks[position % 4] |= 1 << index
+    return Deal({seat: Hand.from_mask(masks[seat]) for seat in Seat})
+
+
+def deal_set_lines(commitment: str, deals: DealSet | None, seeded: str | None = None) -> list[str]:
+    """The escaped lines a PBN match record starts with: the commitment always (and
+    ``seeded``, the commitment of the seed the boards were drawn from), the deal set once
+    it is published (``deals``: the match has ended)."""
     lines = [COMMITMENT_PREFIX + commitment]
+    if seeded is not None:
+        lines.append(SEED_COMMITMENT_PREFIX + seeded)
     if deals is not None:
         lines += ["% " + line for line in deals.text().splitlines()]
     return lines
@@ -146,6 +246,11 @@ class RecordVerified:
     commitment: str
     boards: int
     games: int
+    seed_commitment: str | None = None
+    """For boards drawn from a seed and a public value: the seed's commitment, which was
+    published before the public value was known (all the boards were checked to be the
+    ones the two draw)."""
+    public: str | None = None
 
 
 def _published(pbn: str) -> tuple[str | None, DealSet | None]:
@@ -164,7 +269,7 @@ def _published(pbn: str) -> tuple[str | None, DealSet | None]:
         return commitment, None
     deal_set = [DEAL_SET_HEADER]
     for line in lines[starts[0] + 1 :]:
-        if not line.startswith(("% salt ", "% board ")):
+        if not line.startswith(("% salt ", "% seed ", "% public ", "% board ")):
             break  # the set ends at its first line that is not of it
         deal_set.append(line[2:])
     try:
@@ -173,10 +278,15 @@ def _published(pbn: str) -> tuple[str | None, DealSet | None]:
         raise VerificationFailed(f"the record's deal set: {error}") from None
 
 
-def verify_record(pbn: str, expected: str | None = None) -> RecordVerified:
+def verify_record(
+    pbn: str, expected: str | None = None, expected_seed: str | None = None
+) -> RecordVerified:
     """Check a PBN match record: its deal set hashes to its stated commitment (and to
     ``expected``, the commitment the checker was given when the match began, if any), and
-    every game's deal, dealer and vulnerability are the committed board's. Raises
+    every game's deal, dealer and vulnerability are the committed board's. For boards drawn
+    from a seed and a public value, also that every board is the one they draw, and that
+    the seed's commitment is the one the record states from the start (and
+    ``expected_seed``, the one announced before the public value, if given). Raises
     :class:`VerificationFailed` saying what does not match."""
     from bridge.pbn import parse_games
 
@@ -197,6 +307,28 @@ def verify_record(pbn: str, expected: str | None = None) -> RecordVerified:
         raise VerificationFailed(
             f"the deal set hashes to {deals.commitment()}, not to the commitment {commitment}"
         )
+    stated_seed = [
+        line.removeprefix(SEED_COMMITMENT_PREFIX).rstrip("\r")
+        for line in pbn.split("\n")
+        if line.startswith(SEED_COMMITMENT_PREFIX)
+    ]
+    seeded = None
+    if deals.seed is not None:
+        seeded = seed_commitment(deals.seed)
+        if stated_seed != [seeded]:
+            raise VerificationFailed(
+                f"the deal seed hashes to {seeded}, not to the seed commitment the record states"
+            )
+        if expected_seed is not None and expected_seed.strip().lower() != seeded:
+            raise VerificationFailed(
+                f"the seed's commitment {seeded} is not the one given: {expected_seed.strip()}"
+            )
+        if wrong := deals.unseeded():
+            raise VerificationFailed(
+                f"board {wrong[0]} is not the deal the seed and the public value draw"
+            )
+    elif stated_seed or expected_seed is not None:
+        raise VerificationFailed("the record states a seed commitment but publishes no seed")
     games = parse_games(pbn)
     for game in games:
         if game.board is None or game.deal is None:
@@ -213,4 +345,4 @@ def verify_record(pbn: str, expected: str | None = None) -> RecordVerified:
             raise VerificationFailed(
                 f"board {game.board}: the vulnerability is not the committed one"
             )
-    return RecordVerified(commitment, len(deals.boards), len(games))
+    return RecordVerified(commitment, len(deals.boards), len(games), seeded, deals.public)

@@ -3,14 +3,34 @@ record against it."""
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import random
+import struct
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bridge import Deal, Seat, Vulnerability, board_dealer, board_vulnerability
-from bridge.commitment import DealSet, VerificationFailed, deal_set_lines, verify_record
+from bridge import (
+    Card,
+    Deal,
+    Hand,
+    Rank,
+    Seat,
+    Suit,
+    Vulnerability,
+    board_dealer,
+    board_vulnerability,
+)
+from bridge.commitment import (
+    DealSet,
+    VerificationFailed,
+    deal_set_lines,
+    seed_commitment,
+    seeded_deal,
+    verify_record,
+)
 from bridge.errors import ParseError
 from bridge.pbn import PbnGame, dump_games
 
@@ -49,8 +69,6 @@ def test_the_text_is_canonical_and_reads_back() -> None:
     assert text.endswith("\n")
     assert DealSet.parse(text) == deals
     # The hash is SHA-256 of exactly that text (anyone can recompute it with sha256sum).
-    import hashlib
-
     assert deals.commitment() == hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -165,3 +183,101 @@ def test_a_record_with_another_commitment_than_the_one_given_fails() -> None:
 def test_a_record_without_a_commitment_fails() -> None:
     with pytest.raises(VerificationFailed, match="no deal commitment"):
         verify_record(dump_games([PbnGame(board=1)]))
+
+
+# -- boards drawn from a seed and a public value --------------------------------------------
+
+
+def drawn_as_documented(seed: str, public: str, board: int) -> Deal:
+    """seeded_deal's draw written again from its docstring alone."""
+    key = bytes.fromhex(seed)
+    words: list[int] = []
+    counter = 0
+
+    def word() -> int:
+        nonlocal counter
+        if not words:
+            digest = hmac.new(key, f"{public}\n{board}\n{counter}".encode(), "sha256").digest()
+            words.extend(struct.unpack(">8I", digest))
+            counter += 1
+        return words.pop(0)
+
+    order = [
+        Card(suit, rank)
+        for suit in (Suit.CLUBS, Suit.DIAMONDS, Suit.HEARTS, Suit.SPADES)
+        for rank in sorted(Rank)
+    ]
+    for i in range(51, 0, -1):
+        w = word()
+        while w >= 2**32 - 2**32 % (i + 1):
+            w = word()
+        j = w % (i + 1)
+        order[i], order[j] = order[j], order[i]
+    hands = {seat: Hand(order[seat.value :: 4]) for seat in Seat}
+    return Deal(hands)
+
+
+@given(st.binary(min_size=32, max_size=32), st.text(min_size=1, max_size=30), st.integers(1, 99))
+def test_a_seeded_deal_is_the_documented_draw(key: bytes, public: str, board: int) -> None:
+    public = "".join(c for c in public if c.isprintable()) or "x"
+    assert seeded_deal(key.hex(), public, board) == drawn_as_documented(key.hex(), public, board)
+
+
+def test_the_seed_commitment_is_the_hash_of_its_text() -> None:
+    seed = "ab" * 32
+    text = f"duplicate deal seed 1\n{seed}\n"
+    assert seed_commitment(seed) == hashlib.sha256(text.encode()).hexdigest()
+    with pytest.raises(ParseError):
+        seed_commitment("AB" * 32)
+    with pytest.raises(ParseError, match="public value"):
+        seeded_deal(seed, "two\nlines", 1)
+
+
+def seeded_set(seed: str, public: str, boards: int = 3) -> DealSet:
+    return DealSet(
+        "cd" * 32,
+        tuple(
+            (n, board_dealer(n), board_vulnerability(n), seeded_deal(seed, public, n))
+            for n in range(1, boards + 1)
+        ),
+        seed,
+        public,
+    )
+
+
+def seeded_record(deals: DealSet, games: list[PbnGame] | None = None) -> str:
+    assert deals.seed is not None
+    header = dump_games(())
+    lines = deal_set_lines(deals.commitment(), deals, seed_commitment(deals.seed))
+    played = games or [PbnGame(board=n, deal=deal) for n, _, _, deal in deals.boards]
+    return header + "".join(f"{line}\n" for line in lines) + dump_games(played)[len(header) :]
+
+
+def test_a_seeded_deal_set_reads_back_and_verifies() -> None:
+    seed = "12" * 32
+    deals = seeded_set(seed, "Club night, 1 Dec: 7 12 19 33 41")
+    text = deals.text()
+    assert text.splitlines()[2:4] == [f"seed {seed}", "public Club night, 1 Dec: 7 12 19 33 41"]
+    assert DealSet.parse(text) == deals
+    checked = verify_record(seeded_record(deals), expected_seed=seed_commitment(seed))
+    assert (checked.seed_commitment, checked.public) == (seed_commitment(seed), deals.public)
+    with pytest.raises(VerificationFailed, match="not the one given"):
+        verify_record(seeded_record(deals), expected_seed="00" * 32)
+
+
+def test_boards_not_drawn_from_the_seed_fail() -> None:
+    """A server that committed to boards of its own choosing, and claims a seed: caught."""
+    seed = "34" * 32
+    honest = seeded_set(seed, "public")
+    boards = list(honest.boards)
+    boards[1] = (2, boards[1][1], boards[1][2], Deal.random(random.Random(2)))
+    chosen = DealSet(honest.salt, tuple(boards), seed, "public")
+    with pytest.raises(VerificationFailed, match="board 2 is not the deal the seed"):
+        verify_record(seeded_record(chosen))
+
+
+def test_a_seed_without_its_stated_commitment_fails() -> None:
+    deals = seeded_set("56" * 32, "public")
+    text = seeded_record(deals).replace("% deal seed commitment", "% another line")
+    with pytest.raises(VerificationFailed, match="not to the seed commitment the record states"):
+        verify_record(text)

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping
 import pytest
 
 from bridge import Deal, Hand, Rank, Seat, Suit
+from bridge.commitment import seeded_deal
 from server import formats
 from server.formats import dealt_boards
 
@@ -138,6 +139,16 @@ def test_the_server_deals_follow_a_shuffled_deck(sample_size: int) -> None:
     found = p_values((board.deal for board in boards), sample_size)
     failed = {name: p for name, p in found.items() if p < ALPHA}
     assert not failed, f"{sample_size} deals: {failed}"
+
+
+def test_deals_drawn_from_a_seed_follow_a_shuffled_deck(sample_size: int) -> None:
+    """The boards drawn from a seed and a public value (bridge.commitment.seeded_deal), one
+    seed for every board as in a match, pass the same check."""
+    seed = f"{random.SystemRandom().getrandbits(256):064x}"
+    deals = (seeded_deal(seed, "the public value", n) for n in range(1, sample_size + 1))
+    found = p_values(deals, sample_size)
+    failed = {name: p for name, p in found.items() if p < ALPHA}
+    assert not failed, f"{sample_size} deals from seed {seed}: {failed}"
 
 
 def test_the_server_deals_from_the_secure_source(monkeypatch: pytest.MonkeyPatch) -> None:
