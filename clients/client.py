@@ -50,12 +50,14 @@ from protocol.messages import (
     CallDirector,
     ChatMode,
     CreateMatch,
+    DealsSealed,
     ErrorMessage,
     ExplainCall,
     Format,
     GetBoard,
     GetRecord,
     Hello,
+    ImportMatch,
     MakeCall,
     MakeClaim,
     MatchCreated,
@@ -68,6 +70,7 @@ from protocol.messages import (
     Pong,
     Rule,
     Scoring,
+    SealDeals,
     SendChat,
     ServerMessage,
     SetName,
@@ -573,11 +576,12 @@ class Client:
         assert isinstance(reply, BoardRecord)
         return reply
 
-    async def record(self) -> str:
-        """The match record: PBN of every board compared, as every table played it."""
-        reply = await self.request(lambda ref: GetRecord(ref=ref))
+    async def record(self, format: Literal["pbn", "lin"] = "pbn") -> str:
+        """The match record: every board compared, as every table played it, as PBN (with
+        the commitment to the deals, and once the match is over the deal set) or LIN."""
+        reply = await self.request(lambda ref: GetRecord(format=format, ref=ref))
         assert isinstance(reply, MatchRecord)
-        return reply.pbn
+        return reply.record
 
     async def ping(self) -> Pong:
         reply = await self.request(lambda ref: Ping(ref=ref))
@@ -601,6 +605,8 @@ class Client:
         scoring: Scoring | None = None,
         stage_two: Literal["now", "director"] = "now",
         imposed_auction: bool = False,
+        seal: str | None = None,
+        public_value: str | None = None,
     ) -> MatchCreated:
         """Organiser: create a match and get its links (``boards`` None: the format's default;
         see :class:`protocol.messages.CreateMatch` for the rest)."""
@@ -621,8 +627,31 @@ class Client:
                 scoring=scoring,
                 stage_two=stage_two,
                 imposed_auction=imposed_auction,
+                seal=seal,
+                public_value=public_value,
                 ref=ref,
             )
+        )
+        assert isinstance(reply, MatchCreated)
+        return reply
+
+    async def seal_deals(self) -> DealsSealed:
+        """Organiser: have the server commit to a secret seed for a match's boards (then
+        ``create_match(seal=..., public_value=...)`` once the public value is fixed)."""
+        reply = await self.request(lambda ref: SealDeals(ref=ref))
+        assert isinstance(reply, DealsSealed)
+        return reply
+
+    async def import_match(
+        self,
+        record: str,
+        format: Literal["pbn", "lin"] = "pbn",
+        spectators: SpectatorMode = "live",
+    ) -> MatchCreated:
+        """Organiser: load a team match played elsewhere (its PBN or LIN record, one match)
+        as a finished match, and get its links (:class:`protocol.messages.ImportMatch`)."""
+        reply = await self.request(
+            lambda ref: ImportMatch(record=record, format=format, spectators=spectators, ref=ref)
         )
         assert isinstance(reply, MatchCreated)
         return reply

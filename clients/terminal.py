@@ -50,6 +50,8 @@ from rich.table import Table
 from rich.text import Text
 from websockets.exceptions import WebSocketException
 
+from bridge import BridgeError
+from bridge.commitment import verify_record
 from clients.client import UNKNOWN_OUTCOME, Client, ClientError
 from protocol.errors import ErrorCode
 from protocol.messages import (
@@ -130,6 +132,7 @@ __all__ = [
     "SaveRecordCommand",
     "Sendable",
     "TerminalTable",
+    "VerifyDealsCommand",
     "board_record_screen",
     "card_text",
     "contract_text",
@@ -216,7 +219,9 @@ Commands (type one and press Enter):
   next-board, n    done with the finished board: on to the next one
   board N          board N as the tables played it (once all have finished it)
   scores           the score sheet so far
-  record FILE      save the match record (every board finished at both tables) as PBN
+  record FILE      save the match record (every board finished at both tables): PBN,
+                   or LIN (BBO) when FILE ends .lin
+  verify           once the match is over: are its deals the ones committed to?
   table            show the table again
   help             this list
   quit             leave the table (you can come back with the same link)"""
@@ -225,7 +230,9 @@ SPECTATOR_HELP = """\
 Commands (type one and press Enter):
   board N          board N as the tables played it (as far as you may see it)
   scores           the score sheet so far
-  record FILE      save the match record (every board finished at both tables) as PBN
+  record FILE      save the match record (every board finished at both tables): PBN,
+                   or LIN (BBO) when FILE ends .lin
+  verify           once the match is over: are its deals the ones committed to?
   last             each table's last trick
   table            show the tables again
   help             this list
@@ -249,7 +256,9 @@ Commands (type one and press Enter):
                           played the round before (or just start: the round waiting)
   board N                 board N as the tables played it
   scores                  the score sheet so far
-  record FILE             save the match record (every board finished at both tables) as PBN
+  record FILE             save the match record (every board finished at both tables):
+                          PBN, or LIN (BBO) when FILE ends .lin
+  verify                  once the match is over: are its deals the ones committed to?
   last                    each table's last trick
   table                   show the tables again
   help                    this list
@@ -575,15 +584,26 @@ class ReplayCommand:
 
 @dataclass(frozen=True, slots=True)
 class SaveRecordCommand:
-    """Ask for the match record (``get_record``) and save it to ``path`` as PBN."""
+    """Ask for the match record (``get_record``) and save it to ``path``: as LIN when the
+    path ends ``.lin``, else as PBN."""
 
     path: str
+
+    @property
+    def format(self) -> Literal["pbn", "lin"]:
+        return "lin" if self.path.lower().endswith(".lin") else "pbn"
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyDealsCommand:
+    """Ask for the match record and check its deals against the commitment the views
+    carried from the start (:func:`bridge.commitment.verify_record`)."""
 
 
 Sendable = TableAction | Substitute | GetBoard
 """The protocol's messages a typed command becomes (sent as they are, with a ``ref``)."""
 
-Command = Sendable | LocalCommand | ReplayCommand | SaveRecordCommand
+Command = Sendable | LocalCommand | ReplayCommand | SaveRecordCommand | VerifyDealsCommand
 
 _SYMBOL_LETTERS = str.maketrans(
     {"♠": "s", "♥": "h", "♦": "d", "♣": "c"} | dict.fromkeys("♤♡♢♧", "")
@@ -811,6 +831,10 @@ def _parse_common(
         if not rest:
             raise CommandError("type record FILE, like record match.pbn")
         return SaveRecordCommand(rest)
+    if verb == "verify":
+        if view is None or not view.match.finished:
+            raise CommandError("the deals are published when the match is over: verify then")
+        return VerifyDealsCommand()
     return None
 
 
@@ -1591,6 +1615,15 @@ def _review_lines(view: PlayerView, now: int) -> list[Text]:
     return lines
 
 
+def handviewer_line(board: BoardView) -> Text:
+    """The finished board's link to BBO's hand viewer, printed as a line of its own (left
+    whole for the terminal to wrap: it stays one link to click or copy)."""
+    return Text.assemble(
+        (f"Board {board.board}, table {board.table}, in BBO's hand viewer: ", "dim"),
+        board.handviewer or "",
+    )
+
+
 def _director_call_line(call: DirectorCallView, now: int, *, with_table: bool) -> Text:
     where = f"Table {call.table} · " if with_table else ""
     board = f"board {call.board}" if call.board is not None else "between boards"
@@ -1857,9 +1890,50 @@ def match_panel(
     if len(match.comparisons) > len(shown):
         lines.append(Text(f"  ({len(match.comparisons) - len(shown)} earlier boards)", "dim"))
     lines += [Text("  ").append_text(comparison_line(c, match, table, you)) for c in shown]
+    if (sealed := deals_line(match)) is not None:
+        lines.append(sealed)
     if match.finished:
         lines.append(Text(final_words(match), style="bold reverse"))
+        if match.deals_commitment is not None:
+            lines.append(Text("Type verify to check the deals against their commitment.", "dim"))
     return lines
+
+
+def deals_line(match: MatchSummary) -> Text | None:
+    """The commitment to the deals, which every viewer holds from the start."""
+    if match.deals_commitment is None:
+        return None
+    line = Text.assemble(
+        ("Deals sealed before play: ", "dim"), (f"sha256 {match.deals_commitment}", "dim")
+    )
+    if match.deals_seed_commitment is not None:
+        line.append(
+            f", drawn from the seed sha256 {match.deals_seed_commitment} and the public "
+            f"value “{match.deals_public_value}”",
+            style="dim",
+        )
+    return line
+
+
+def deals_verdict(record: str, match: MatchSummary | None) -> Text:
+    """Whether the deals of a finished match's record are the ones committed to."""
+    expected = None if match is None else match.deals_commitment
+    seed = None if match is None else match.deals_seed_commitment
+    try:
+        checked = verify_record(record, expected, seed)
+    except BridgeError as error:
+        return Text(f"The deals do NOT match their commitment: {error}", style="bold red")
+    seeded = (
+        ""
+        if checked.seed_commitment is None
+        else f" Each board is the one drawn from the seed committed to (sha256 "
+        f"{checked.seed_commitment}) and the public value “{checked.public}”."
+    )
+    return Text(
+        f"Deals verified: the {checked.games} tables' deals are the {checked.boards} boards "
+        f"committed to when the match was created (sha256 {checked.commitment}).{seeded}",
+        style="bold green",
+    )
 
 
 def final_words(match: MatchSummary) -> str:
@@ -2444,6 +2518,11 @@ def board_record_screen(
     else:
         parts.append(comparison_line(comparison, match, table, you))
         parts += _double_dummy(comparison)
+    for board in record.tables:
+        if board.handviewer is not None:
+            parts.append(
+                Text(f"Table {board.table}: ", style="bold").append_text(handviewer_line(board))
+            )
     return Group(*parts)
 
 
@@ -2711,6 +2790,8 @@ class TerminalTable:
         """Whether the last thing printed is the prompt (so it is not printed twice)."""
         self._replay: tuple[int, int] | None = None
         """The board being replayed and the trick shown (from 1)."""
+        self._linked: str | None = None
+        """The hand-viewer link last printed for the board on review."""
 
     @property
     def role(self) -> str:
@@ -2769,6 +2850,10 @@ class TerminalTable:
         snapshot = any(isinstance(event, Snapshot) for event, _ in events)
         over = any(isinstance(event, MatchFinished) for event, _ in events)
         self.render(with_chat=snapshot, prompt=False)
+        board = view.board if isinstance(view, PlayerView) else None
+        if board is not None and board.handviewer is not None and board.handviewer != self._linked:
+            self._linked = board.handviewer  # the board on review: its link, once
+            self.console.print(handviewer_line(board), soft_wrap=True)
         if over or (snapshot and view.match.finished):
             self.show_scores(prompt=False)
         self.prompt()
@@ -2953,10 +3038,14 @@ class TerminalTable:
         self._replay = (board.board, number)
         self.say(replay_screen(board, number))
 
-    async def _remote(self, command: Sendable | SaveRecordCommand) -> None:
-        message: Sendable | GetRecord = (
-            GetRecord() if isinstance(command, SaveRecordCommand) else command
-        )
+    async def _remote(self, command: Sendable | SaveRecordCommand | VerifyDealsCommand) -> None:
+        message: Sendable | GetRecord
+        if isinstance(command, SaveRecordCommand):
+            message = GetRecord(format=command.format)
+        elif isinstance(command, VerifyDealsCommand):
+            message = GetRecord()
+        else:
+            message = command
         if self.client.in_doubt:
             await self._resend()  # what is still in doubt goes first, as it was meant
         try:
@@ -2984,13 +3073,18 @@ class TerminalTable:
             return
         self._answer(command, reply)
 
-    def _answer(self, command: Sendable | SaveRecordCommand, reply: ServerMessage) -> None:
+    def _answer(
+        self, command: Sendable | SaveRecordCommand | VerifyDealsCommand, reply: ServerMessage
+    ) -> None:
         """Show what the server answered, when it is more than an ``ack``."""
         view = self.client.view
         if isinstance(reply, BoardRecord) and view is not None:
             you = view if isinstance(view, PlayerView) else None
             table = None if you is None else you.table
             self.say(board_record_screen(reply, view.match, table, you))
+            for board in reply.tables:
+                if board.handviewer is not None:
+                    self.say(handviewer_line(board))
         elif isinstance(reply, Substituted):
             seat = f"table {reply.table} {SEAT_NAMES[reply.seat]}"
             if reply.link is None:
@@ -3003,19 +3097,23 @@ class TerminalTable:
                     )
                 )
         elif isinstance(reply, MatchRecord) and isinstance(command, SaveRecordCommand):
-            self._save_record(command.path, reply.pbn)
+            self._save_record(command.path, reply)
+        elif isinstance(reply, MatchRecord) and isinstance(command, VerifyDealsCommand):
+            self.say(deals_verdict(reply.record, None if view is None else view.match))
 
-    def _save_record(self, path: str, pbn: str) -> None:
-        games = pbn.count("[Board ")
+    def _save_record(self, path: str, reply: MatchRecord) -> None:
+        lin = reply.format == "lin"
+        games = reply.record.count("qx|") if lin else reply.record.count("[Board ")
         if games == 0:
             self.say("Nothing saved: no board has been finished at both tables yet.", "yellow")
             return
         try:
-            Path(path).expanduser().write_text(pbn, encoding="utf-8")
+            Path(path).expanduser().write_text(reply.record, encoding="utf-8")
         except OSError as error:
             self.say(f"Not saved: cannot write {path}: {error.strerror or error}", "bold red")
             return
-        self.say(f"Saved the match record to {path} ({games} tables' boards, PBN).", "bold")
+        kind = "LIN" if lin else "PBN"
+        self.say(f"Saved the match record to {path} ({games} tables' boards, {kind}).", "bold")
 
 
 def describe_action(message: Any) -> str:

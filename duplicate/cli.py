@@ -5,6 +5,7 @@ A director's tools at the table::
     duplicate score 4SX N --vul NS --tricks 8     the N-S score of a result
     duplicate imps 250                            IMPs for a score difference
     duplicate board 3 --seed 42                   board 3 of a seeded deal, as a diagram
+    duplicate verify match.pbn [--commitment H]   the deals played are the ones committed to
 
 The server and its clients (``duplicate.serving``)::
 
@@ -12,6 +13,7 @@ The server and its clients (``duplicate.serving``)::
     duplicate new-match --boards 4 ...            a match on a running server: its links
     duplicate play LINK                           the table in a terminal
     duplicate bot LINK                            a robot at a seat
+    duplicate bcb LINK...                         Blue Chip Bridge robots at seats (TCP)
     duplicate protocol-schema                     the JSON Schema of the protocol
 """
 
@@ -35,6 +37,7 @@ from bridge import (
     score,
 )
 from bridge.cards import Hand
+from bridge.commitment import verify_record
 from duplicate.serving import CommandFailed, add_commands
 
 _PASSED_OUT = {"P", "PASS", "PASSED", "PASSOUT", "AP"}
@@ -103,6 +106,28 @@ def _board(args: argparse.Namespace) -> str:
     return text
 
 
+def _verify(args: argparse.Namespace) -> str:
+    if args.record == "-":
+        text = sys.stdin.read()
+    else:
+        try:
+            with open(args.record, encoding="utf-8") as file:
+                text = file.read()
+        except (OSError, UnicodeDecodeError) as error:
+            raise BridgeError(f"cannot read {args.record}: {error}") from None
+    checked = verify_record(text, args.commitment, args.seed_commitment)
+    said = (
+        f"verified: the {checked.boards} boards committed to (sha256 {checked.commitment}) "
+        f"are the boards of the record's {checked.games} games"
+    )
+    if checked.seed_commitment is not None:
+        said += (
+            f"; every board is the one drawn from the seed committed to (sha256 "
+            f"{checked.seed_commitment}) and the public value {checked.public!r}"
+        )
+    return said
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``duplicate`` command."""
     parser = argparse.ArgumentParser(
@@ -127,6 +152,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--letters", action="store_true", help="S H D C instead of suit symbols")
     p.add_argument("--pbn", action="store_true", help="also print the deal as a PBN tag")
     p.set_defaults(run=_board)
+
+    p = commands.add_parser(
+        "verify", help="check a finished match's record against its deal commitment"
+    )
+    p.add_argument("record", help="the match record (PBN, from `duplicate record`), or - for stdin")
+    p.add_argument(
+        "--commitment",
+        help="the commitment you were shown when the match began (64 hex digits)",
+    )
+    p.add_argument(
+        "--seed-commitment",
+        help="for boards drawn from a sealed seed: the seed's commitment the organiser "
+        "published before the public value was fixed",
+    )
+    p.set_defaults(run=_verify)
 
     add_commands(commands)
     return parser

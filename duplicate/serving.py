@@ -18,13 +18,13 @@ import signal
 import socket
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-    from protocol.messages import CreateMatch, MatchCreated
+    from protocol.messages import CreateMatch, DealsSealed, ImportMatch, MatchCreated, SealDeals
     from server.app import Server
     from server.redis_process import RedisProcess
     from server.store import StoreClient
@@ -175,6 +175,23 @@ def lock_data_folder(data: Path) -> int:
     return descriptor
 
 
+def _add_server_options(parser: argparse.ArgumentParser) -> None:
+    """Where a running server is, and the organiser's key for it."""
+    parser.add_argument(
+        "--server", default=f"http://{DEFAULT_HOST}:{DEFAULT_PORT}", help="the server's URL"
+    )
+    parser.add_argument(
+        "--data", default=DEFAULT_DATA, help="the server's data folder (for its key)"
+    )
+    parser.add_argument("--organiser-key", help="the organiser's secret")
+    parser.add_argument(
+        "--organiser-key-file",
+        type=Path,
+        metavar="PATH",
+        help="a file holding the organiser's secret",
+    )
+
+
 def add_match_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--format",
@@ -316,7 +333,10 @@ def roster_names(text: str) -> dict[str, str]:
 def format_links(created: MatchCreated, format: str = "teams") -> str:
     """The links of a new match, for the organiser to hand out: by table of the first
     round (each player keeps their link when they move)."""
-    lines = [f"Match {created.match_id}"]
+    lines = [
+        f"Match {created.match_id}",
+        f"Deals sealed before play: sha256 {created.deals_commitment}",
+    ]
     tables = max(seat.table for seat in created.seats) + (format == "robot-table")
     for table in range(1, tables + 1):
         lines.append(f"Table {table}")
@@ -434,6 +454,8 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
             scoring=args.scoring,
             stage_two=args.stage_two,
             imposed_auction=args.imposed_auction,
+            seal=getattr(args, "seal", None),
+            public_value=getattr(args, "public_value", None),
         )
     except ValidationError as error:
         first = error.errors()[0]
@@ -446,12 +468,27 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
         raise CommandFailed(f"bad {option}: {first['msg']}") from None
 
 
-async def _create(ws_url: str, key: str, request: CreateMatch, server_url: str) -> MatchCreated:
-    """Create the match on the server at ``ws_url``; every failure is a CommandFailed."""
+async def _create(
+    ws_url: str, key: str, request: CreateMatch | ImportMatch, server_url: str
+) -> MatchCreated:
+    """Create (or import) the match on the server at ``ws_url``: its links."""
+    from protocol.messages import MatchCreated as MatchCreatedReply
+
+    reply = await _organise(ws_url, key, request, server_url)
+    assert isinstance(reply, MatchCreatedReply)
+    return reply
+
+
+async def _organise(
+    ws_url: str, key: str, request: CreateMatch | ImportMatch | SealDeals, server_url: str
+) -> MatchCreated | DealsSealed:
+    """Send the organiser's ``request`` to the server at ``ws_url``: its answer; every
+    failure is a CommandFailed."""
     from websockets.exceptions import WebSocketException
 
     from clients.client import Client, ClientError, Link
     from protocol.errors import ErrorCode
+    from protocol.messages import DealsSealed as DealsSealedReply
     from protocol.messages import MatchCreated as MatchCreatedReply
 
     try:
@@ -478,7 +515,7 @@ async def _create(ws_url: str, key: str, request: CreateMatch, server_url: str) 
         ) from None
     try:
         reply = await client.request(lambda ref: request.model_copy(update={"ref": ref}))
-        assert isinstance(reply, MatchCreatedReply)
+        assert isinstance(reply, MatchCreatedReply | DealsSealedReply)
         return reply
     except ClientError as error:
         if isinstance(error.code, ErrorCode):
@@ -498,20 +535,109 @@ async def _create(ws_url: str, key: str, request: CreateMatch, server_url: str) 
         await client.close()
 
 
-def new_match(args: argparse.Namespace) -> str:
-    """Create a match on a running server and print its links."""
+def _organiser(args: argparse.Namespace) -> tuple[str, str]:
+    """The organiser's key and the WebSocket URL of the server ``--server`` names."""
     from clients.client import ClientError, Link
 
     key = organiser_key(args, create=False)
-    request = match_request(args)
     try:
-        ws_url = Link.parse(args.server + "#organiser").ws_url
+        return key, Link.parse(args.server + "#organiser").ws_url
     except ClientError:
         raise CommandFailed(
             f"--server {args.server!r} is not a server's URL like http://{DEFAULT_HOST}:{DEFAULT_PORT}"
         ) from None
+
+
+def new_match(args: argparse.Namespace) -> str:
+    """Create a match on a running server and print its links."""
+
+    key, ws_url = _organiser(args)
+    request = match_request(args)
     created = asyncio.run(_create(ws_url, key, request, args.server))
     return f"{format_links(created, args.format)}\n{HANDING_OUT}"
+
+
+def import_match(args: argparse.Namespace) -> str:
+    """Load each team match of a PBN file (a whole round may hold many; LIN: one) on a
+    running server as a finished match, and print its links."""
+    from bridge import BridgeError
+    from bridge.pbn import dump_games, parse_games
+    from bridge.records import match_from_pbn, pbn_matches
+    from protocol.messages import ImportMatch
+
+    key, ws_url = _organiser(args)
+    try:
+        text = Path(args.record).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise CommandFailed(f"cannot read {args.record}: {error}") from None
+    lin = args.record_format == "lin" or (
+        args.record_format is None and args.record.lower().endswith(".lin")
+    )
+    format: Literal["pbn", "lin"] = "lin" if lin else "pbn"
+    records: list[tuple[str, str]] = []  # (the record to send, or "", what to say of it)
+    if format == "lin":
+        records.append((text, args.record))
+    else:
+        for group in pbn_matches(parse_games(text)):
+            try:
+                match = match_from_pbn(group)
+            except BridgeError as error:
+                records.append(("", f"not imported: {error}"))
+                continue
+            said = match.name
+            if match.left_out:
+                numbers = ", ".join(map(str, match.left_out))
+                said += f" (left out, at one table only: board {numbers})"
+            records.append((dump_games(group), said))
+    lines: list[str] = []
+    imported = 0
+    for record, said in records:
+        if not record:
+            lines.append(said)
+            continue
+        request = ImportMatch(record=record, format=format, spectators=args.spectators)
+        created = asyncio.run(_create(ws_url, key, request, args.server))
+        imported += 1
+        lines.append(f"Match {created.match_id}: {said}")
+        lines.append(f"  Spectators  {created.spectator or 'off'}")
+        lines.append(f"  Director    {created.director}")
+        lines.append(f"  Deals       sha256 {created.deals_commitment}")
+    if not imported:
+        raise CommandFailed("no match could be imported:\n" + "\n".join(lines))
+    return "\n".join(lines)
+
+
+def seal_deals(args: argparse.Namespace) -> str:
+    """Ask a running server to commit to a secret seed; print the seal and the commitment."""
+    from protocol.messages import DealsSealed, SealDeals
+
+    key, ws_url = _organiser(args)
+    sealed = asyncio.run(_organise(ws_url, key, SealDeals(), args.server))
+    assert isinstance(sealed, DealsSealed)
+    return (
+        f"Seed commitment: sha256 {sealed.seed_commitment}\n"
+        f"Seal: {sealed.seal}\n"
+        "Publish the seed commitment to the players first. Then fix a public value nobody "
+        "knew before (a lottery draw, dice thrown in front of them), and create the match:\n"
+        f"  ./dev run new-match --seal {sealed.seal} --public-value 'THE VALUE' ...\n"
+        "Its boards are drawn from both: neither the server nor you alone chose them. "
+        "`duplicate verify` checks it once the match is over."
+    )
+
+
+def bcb(args: argparse.Namespace) -> str:
+    """A Blue Chip Bridge table manager for the seats of these links, until the match ends."""
+    from clients.bcb import DEFAULT_TIMEOUT, BcbError, run_adapter
+    from clients.client import ClientError
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    logging.getLogger("websockets").setLevel(logging.WARNING)
+    try:
+        timeout = DEFAULT_TIMEOUT if args.timeout is None else args.timeout
+        asyncio.run(run_adapter(args.links, args.host, args.port, timeout))
+    except (BcbError, ClientError) as error:
+        raise CommandFailed(str(error)) from None
+    return "The match is over."
 
 
 def bot(args: argparse.Namespace) -> str:
@@ -534,7 +660,7 @@ def play(args: argparse.Namespace) -> str:
     return ""
 
 
-async def _record(link: str) -> str:
+async def _record(link: str, format: Literal["pbn", "lin"] = "pbn") -> str:
     from websockets.exceptions import WebSocketException
 
     from clients.client import Client, ClientError, Link
@@ -552,7 +678,7 @@ async def _record(link: str) -> str:
             f"the server of {parsed.ws_url} cannot be reached ({_reason(error)})"
         ) from None
     try:
-        return await client.record()
+        return await client.record(format)
     except ClientError as error:
         raise CommandFailed(f"the server refused: {error.code}: {error.message}") from None
     finally:
@@ -560,8 +686,8 @@ async def _record(link: str) -> str:
 
 
 def record(args: argparse.Namespace) -> str:
-    """The match record as PBN: every play of every compared board (``> match.pbn``)."""
-    return asyncio.run(_record(args.link)).rstrip("\n")
+    """The match record as PBN (or LIN): every play of every compared board (``> match.pbn``)."""
+    return asyncio.run(_record(args.link, "lin" if args.lin else "pbn")).rstrip("\n")
 
 
 def protocol_schema(args: argparse.Namespace) -> str:
@@ -828,19 +954,46 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.set_defaults(run=serve)
 
     p = commands.add_parser("new-match", help="create a match on a running server")
-    p.add_argument(
-        "--server", default=f"http://{DEFAULT_HOST}:{DEFAULT_PORT}", help="the server's URL"
-    )
-    p.add_argument("--data", default=DEFAULT_DATA, help="the server's data folder (for its key)")
-    p.add_argument("--organiser-key", help="the organiser's secret")
-    p.add_argument(
-        "--organiser-key-file",
-        type=Path,
-        metavar="PATH",
-        help="a file holding the organiser's secret",
-    )
+    _add_server_options(p)
     add_match_options(p)
+    p.add_argument(
+        "--seal",
+        help="draw the boards from the seed of this seal (from `seal-deals`) and --public-value",
+    )
+    p.add_argument(
+        "--public-value",
+        metavar="TEXT",
+        help="the public value fixed after the seed's commitment was published (a lottery "
+        "draw, a newspaper headline, dice thrown in front of the players)",
+    )
     p.set_defaults(run=new_match)
+
+    p = commands.add_parser(
+        "seal-deals",
+        help="commit to a secret seed for a match's boards: the first of two steps that let "
+        "no one alone choose them",
+    )
+    _add_server_options(p)
+    p.set_defaults(run=seal_deals)
+
+    p = commands.add_parser(
+        "import-match", help="load matches played elsewhere (PBN, LIN) as finished matches"
+    )
+    p.add_argument("record", help="a PBN file (one match or a whole round) or a LIN match file")
+    p.add_argument(
+        "--format",
+        dest="record_format",
+        choices=("pbn", "lin"),
+        help="the record's format (default: from the file's name; PBN unless it ends .lin)",
+    )
+    p.add_argument(
+        "--spectators",
+        choices=("live", "delayed", "off"),
+        default="live",
+        help="the spectator link's mode (default live: the match is over)",
+    )
+    _add_server_options(p)
+    p.set_defaults(run=import_match)
 
     p = commands.add_parser("bot", help="run a robot at a seat, through the protocol")
     p.add_argument("link", help="the seat's link, http://HOST:PORT/play#TOKEN")
@@ -855,6 +1008,29 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.set_defaults(run=bot)
 
     p = commands.add_parser(
+        "bcb",
+        help="a Blue Chip Bridge table manager: BCB robots play the seats of these links "
+        "(docs/bcb.md)",
+    )
+    p.add_argument(
+        "links", nargs="+", metavar="LINK", help="a seat's link, http://HOST:PORT/play#TOKEN"
+    )
+    p.add_argument(
+        "--port",
+        type=int,
+        default=2000,
+        help="table 1's TCP port; table T listens on PORT + T - 1 (default 2000; 0: free ports)",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        metavar="SECONDS",
+        help="how long a robot may take over one line, a call or card included (default 300)",
+    )
+    p.set_defaults(run=bcb)
+
+    p = commands.add_parser(
         "play", help="the table in a terminal, for keyboard players and directors"
     )
     p.add_argument(
@@ -863,8 +1039,11 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     p.add_argument("--name", help="your name at the table, if the organiser gave you none")
     p.set_defaults(run=play)
 
-    p = commands.add_parser("record", help="print the match record (PBN) from any link")
+    p = commands.add_parser("record", help="print the match record (PBN, or LIN) from any link")
     p.add_argument("link", help="a player's, the spectators' or the director's link")
+    p.add_argument(
+        "--lin", action="store_true", help="as BBO's LIN (one hand-viewer line per table)"
+    )
     p.set_defaults(run=record)
 
     p = commands.add_parser("protocol-schema", help="print the JSON Schema of the protocol")

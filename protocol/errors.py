@@ -55,6 +55,10 @@ class ErrorCode(StrEnum):
     error's ``retry_after_ms`` says when to try again."""
     BAD_DEALS = "bad_deals"
     """The organiser's deal file is not valid PBN or has too few boards."""
+    BAD_RECORD = "bad_record"
+    """The record of a match to import cannot be read, holds no team match played at two
+    tables, or holds a call, card or result the rules refuse (the message names the
+    board and the table)."""
     UNAVAILABLE = "unavailable"
     """The store did not confirm the action. Usually it was not stored; if the store failed
     after storing it, the action stands and the next updates show it. Try again after them."""

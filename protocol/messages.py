@@ -14,10 +14,13 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints,
 
 from protocol.errors import ErrorCode
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 """The protocol version this code speaks; ``hello`` must ask for it."""
 
 SUPPORTED_VERSIONS = frozenset({PROTOCOL_VERSION})
+
+SEAL_DAYS = 30
+"""How long a seal from ``seal_deals`` may wait for its match."""
 
 Seat = Literal["N", "E", "S", "W"]
 CardText = Annotated[str, StringConstraints(pattern=r"^[SHDC][AKQJT98765432]$")]
@@ -41,6 +44,18 @@ Scoring = Literal["imps", "matchpoints", "board_a_match", "total_points"]
 (a half each on a tie), ``total_points`` the difference itself."""
 BoardNumber = Annotated[int, Field(ge=1, le=10_000)]
 Ref = Annotated[int | None, Field(ge=0, le=2**31 - 1)]
+Sha256 = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{64}$")]
+"""A SHA-256 in 64 lowercase hex digits (a commitment to a match's deals or to a seed)."""
+
+PublicValue = Annotated[
+    str,
+    StringConstraints(
+        min_length=1, max_length=200, pattern=r"^[^\x00-\x1f\x7f-\x9f\u2028\u2029]*$"
+    ),
+]
+"""An organiser's public value for boards drawn from a sealed seed: 1 to 200 characters,
+no control character and nothing that ends a line."""
+
 ShortText = Annotated[str, StringConstraints(min_length=1, max_length=300)]
 Name = Annotated[
     str,
@@ -140,6 +155,36 @@ class CreateMatch(Message):
     chat: ChatMode = "opponents"
     review_seconds: Annotated[int, Field(ge=0, le=600)] = 20
     robot_delay_ms: Annotated[int | None, Field(ge=0, le=10_000)] = None
+    seal: Annotated[str | None, StringConstraints(min_length=1, max_length=64)] = None
+    public_value: PublicValue | None = None
+    ref: Ref = None
+
+
+class SealDeals(Message):
+    """Organiser only: the first step of boards that neither the server nor the organiser
+    alone chooses (answer: ``deals_sealed``). The server draws a secret seed and commits to
+    it; the organiser publishes the commitment, then fixes a public value (announced, or
+    drawn in public), and creates the match with ``seal`` and ``public_value``: its boards
+    are drawn from both (SPEC.md, "Deals nobody can doubt")."""
+
+    type: Literal["seal_deals"] = "seal_deals"
+    ref: Ref = None
+
+
+class ImportMatch(Message):
+    """Organiser only: load a team match played elsewhere, from its record, as a finished
+    match that players, spectators and the director watch and review like one played
+    here (answer: ``match_created``). ``record`` is PBN (``format`` ``pbn``: both tables
+    of each board, told apart by ``Room`` or by ``HomeTeam``) or BBO's LIN (``lin``: a
+    vugraph match file, ``qx`` ``o``/``c`` for the two rooms). It must hold one match; a
+    board found at one table only is left out. Every call and card is checked by the
+    rules, and the play a record stops early is ended by declarer's claim of the tricks
+    the record gives; the swings are then worked out here."""
+
+    type: Literal["import_match"] = "import_match"
+    format: Literal["pbn", "lin"] = "pbn"
+    record: Annotated[str, StringConstraints(min_length=1, max_length=900_000)]
+    spectators: SpectatorMode = "live"
     ref: Ref = None
 
 
@@ -358,9 +403,11 @@ class GetBoard(Message):
 
 
 class GetRecord(Message):
-    """Ask for the match record: every board finished at both tables, as PBN."""
+    """Ask for the match record: every board finished at both tables, as PBN (``format``
+    ``pbn``, the default) or as BBO's LIN (``lin``: one line per table per board)."""
 
     type: Literal["get_record"] = "get_record"
+    format: Literal["pbn", "lin"] = "pbn"
     ref: Ref = None
 
 
@@ -396,7 +443,15 @@ TableAction = (
 laws and logged."""
 
 ClientMessage = Annotated[
-    Hello | CreateMatch | TableAction | Substitute | GetBoard | GetRecord | Ping,
+    Hello
+    | CreateMatch
+    | ImportMatch
+    | SealDeals
+    | TableAction
+    | Substitute
+    | GetBoard
+    | GetRecord
+    | Ping,
     Field(discriminator="type"),
 ]
 
@@ -542,6 +597,16 @@ class MatchSummary(Message):
     director's ``start_round`` (replay duplicate's stage 2, when the organiser asked)."""
     chat: ChatMode = "opponents"
     review_seconds: int = 20
+    deals_commitment: Sha256 | None = None
+    """The SHA-256, in 64 lowercase hex digits, of the match's deal set: every board's deal
+    and a secret salt, fixed before any card was seen. The deal set is published in the
+    match record when the match ends (SPEC.md, "Deals nobody can doubt"). None only for a
+    match created before commitments."""
+    deals_seed_commitment: Sha256 | None = None
+    """For boards drawn from a sealed seed and a public value: the seed's commitment (the
+    one ``deals_sealed`` gave the organiser before the public value was fixed)."""
+    deals_public_value: str | None = None
+    """The public value those boards were drawn with."""
 
 
 class PlayerInfo(Message):
@@ -630,6 +695,10 @@ class BoardView(Message):
     questions: list[int] = []
     """Indexes of this viewer's calls that an opponent asked about and that are not yet
     explained (players only)."""
+    handviewer: str | None = None
+    """Once the board is finished: a link that opens it, as this table played it, in
+    Bridge Base Online's hand viewer (its LIN after ``lin=``; the alerts as this viewer
+    saw them). None before."""
 
 
 class NextSeat(Message):
@@ -1065,15 +1134,32 @@ class MatchCreated(Message):
     seats: list[SeatLink]
     spectator: str | None
     director: str
+    deals_commitment: Sha256
+    """The SHA-256 commitment to the match's deals (``match.deals_commitment``)."""
+    ref: int | None = None
+
+
+class DealsSealed(Message):
+    """The answer to ``seal_deals``: ``seal`` names the secret seed for ``create_match``
+    (once, within :data:`SEAL_DAYS` days); ``seed_commitment`` is the SHA-256 of
+    ``duplicate deal seed 1``, a newline, the seed (64 lowercase hex digits) and a newline:
+    publish it before the public value is fixed."""
+
+    type: Literal["deals_sealed"] = "deals_sealed"
+    seal: str
+    seed_commitment: Sha256
     ref: int | None = None
 
 
 class MatchRecord(Message):
-    """The answer to ``get_record``: PBN text of every board finished at both tables, both
-    tables' auctions (alerts as notes) and play, card for card."""
+    """The answer to ``get_record``: every board finished at both tables, both tables'
+    auctions (with their alerts) and play, card for card, as the ``format`` asked for.
+    A PBN record also states the commitment to the deals, and publishes the deal set it
+    commits to once the match is over (SPEC.md, "Deals nobody can doubt")."""
 
     type: Literal["match_record"] = "match_record"
-    pbn: str
+    format: Literal["pbn", "lin"] = "pbn"
+    record: str
     ref: int | None = None
 
 
@@ -1112,6 +1198,7 @@ ServerMessage = Annotated[
     | Ack
     | ErrorMessage
     | MatchCreated
+    | DealsSealed
     | MatchRecord
     | BoardRecord
     | Substituted

@@ -26,7 +26,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from redis.exceptions import RedisError
 from websockets.asyncio.server import Server as WebSocketServer
@@ -36,6 +36,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from bridge import BridgeError, MovementError, Seat
+from bridge.commitment import DealSet, seed_commitment
 from bridge.formats import (
     Movement,
     individual,
@@ -45,20 +46,29 @@ from bridge.formats import (
     teams_match,
 )
 from bridge.formats.movements import INDIVIDUAL_BOARDS
+from bridge.records import played_tables
 from protocol.codec import MAX_CLIENT_FRAME, decode_client, encode
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
+    SEAL_DAYS,
     SUPPORTED_VERSIONS,
     Ack,
+    AnswerClaim,
     CreateMatch,
+    DealsSealed,
     ErrorMessage,
     GetBoard,
     GetRecord,
     Hello,
+    ImportMatch,
+    MakeCall,
+    MakeClaim,
     MatchCreated,
     MatchRecord,
     Ping,
+    PlayCard,
     Pong,
+    SealDeals,
     SeatLink,
     Substitute,
     Substituted,
@@ -66,7 +76,13 @@ from protocol.messages import (
 )
 from server.analysis import AnalysisError, Analyst
 from server.fanout import HEARTBEAT, Fanout, stop
-from server.formats import boards_from_pbn, dealt_boards, robot_table_log
+from server.formats import (
+    boards_from_pbn,
+    dealt_boards,
+    read_played_match,
+    robot_table_log,
+    seeded_boards,
+)
 from server.limits import (
     AddressBuckets,
     AddressThrottle,
@@ -78,13 +94,13 @@ from server.limits import (
 from server.matches import MatchRuntime, Subscriber, TableAction, fold, now_ms
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
+from server.records import lin_record, match_record
+from server.state import BoardSpec, MatchConfig, StoredEvent, default_movement
+from server.store import Grant, Store, StoreClient
+from server.views import Player, Viewer, Watcher, seated
 
 if TYPE_CHECKING:
     from clients.robot import Robot
-from server.records import match_record
-from server.state import BoardSpec, MatchConfig
-from server.store import Grant, Store, StoreClient
-from server.views import Player, Viewer, Watcher, seated
 
 __all__ = ["Server", "robot_seats"]
 
@@ -165,6 +181,23 @@ def _rate_limited(what: str, wait: float) -> ProtocolError:
     retry = max(1, round(wait * 1000))
     return ProtocolError(
         ErrorCode.RATE_LIMITED, f"{what}: try again in {retry} ms", retry_after_ms=retry
+    )
+
+
+MAX_IMPORTED_BOARDS = 64
+"""The most boards an imported match may hold, as many as a created one."""
+
+
+def _commit(
+    boards: tuple[BoardSpec, ...], seed: str | None = None, public: str | None = None
+) -> DealSet:
+    """The boards with a fresh secret salt (and the seed and public value they were drawn
+    from): the deal set a new match commits to."""
+    return DealSet(
+        secrets.token_hex(32),
+        tuple((b.number, b.dealer, b.vulnerability, b.deal) for b in boards),
+        seed,
+        public,
     )
 
 
@@ -724,19 +757,31 @@ class Server:
             connection.send(encode(Pong(ref=message.ref)))
             return
         if connection.organiser:
-            if not isinstance(message, CreateMatch):
-                raise ProtocolError(ErrorCode.FORBIDDEN, "the organiser creates matches only")
-            connection.send(encode(await self.create_match(message)))
+            if isinstance(message, CreateMatch):
+                connection.send(encode(await self.create_match(message)))
+            elif isinstance(message, ImportMatch):
+                connection.send(encode(await self.import_match(message)))
+            elif isinstance(message, SealDeals):
+                connection.send(encode(await self.seal_deals(message)))
+            else:
+                raise ProtocolError(
+                    ErrorCode.FORBIDDEN,
+                    "the organiser creates, imports and seals matches only",
+                )
             return
         if connection.subscriber is None or connection.runtime is None:
             raise ProtocolError(
                 ErrorCode.NOT_AUTHENTICATED, "send hello with your link's token first"
             )
-        if isinstance(message, CreateMatch):
-            raise ProtocolError(ErrorCode.FORBIDDEN, "only the organiser creates matches")
+        if isinstance(message, CreateMatch | ImportMatch | SealDeals):
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN, "only the organiser creates, imports and seals matches"
+            )
         if isinstance(message, GetRecord):
-            record = match_record(connection.runtime.state)
-            connection.send(encode(MatchRecord(pbn=record, ref=message.ref)))
+            state = connection.runtime.state
+            record = lin_record(state) if message.format == "lin" else match_record(state)
+            reply = MatchRecord(format=message.format, record=record, ref=message.ref)
+            connection.send(encode(reply))
             return
         if isinstance(message, GetBoard):
             answer = connection.runtime.board_record(connection.subscriber.viewer, message.board)
@@ -893,17 +938,37 @@ class Server:
             raise ProtocolError(
                 ErrorCode.INVALID_MESSAGE, "table 2 of a robot-table match has no players to name"
             )
-        try:
-            boards = (
-                boards_from_pbn(request.deals_pbn, count)
-                if request.deals_pbn is not None
-                else dealt_boards(count)
+        if (request.seal is None) != (request.public_value is None):
+            raise ProtocolError(
+                ErrorCode.INVALID_MESSAGE, "a sealed seed needs its public value, and back"
             )
+        if request.seal is not None and request.deals_pbn is not None:
+            raise ProtocolError(
+                ErrorCode.INVALID_MESSAGE,
+                "boards come from the organiser's PBN or from a sealed seed, not both",
+            )
+        seed = None
+        if request.seal is not None:
+            seed = await self.store.take_seal(request.seal)
+            if seed is None:
+                raise ProtocolError(
+                    ErrorCode.INVALID_MESSAGE,
+                    "no such seal (unknown, used already, or older than "
+                    f"{SEAL_DAYS} days): ask for a new one with seal_deals",
+                )
+        try:
+            if request.deals_pbn is not None:
+                boards = boards_from_pbn(request.deals_pbn, count)
+            elif seed is not None and request.public_value is not None:
+                boards = seeded_boards(seed, request.public_value, count)
+            else:
+                boards = dealt_boards(count)
             table2 = await asyncio.to_thread(robot_table_log, boards) if robot_table else None
         except BridgeError as error:
             raise ProtocolError(ErrorCode.BAD_DEALS, str(error)) from None
         movement = movement.renumbered([b.number for b in boards])
         match_id = secrets.token_hex(8)
+        deals = _commit(boards, seed, request.public_value)
         names = dict(request.names)
         for table, letter in robots:
             names.setdefault(f"{table}{letter}", "Robot")
@@ -922,7 +987,94 @@ class Server:
             movement=movement,
             held=(2,) if request.format == "replay" and request.stage_two == "director" else (),
             imposed=request.imposed_auction,
+            deals_salt=deals.salt,
+            deals_commitment=deals.commitment(),
+            deals_seed=deals.seed,
+            deals_public=deals.public,
         )
+        return await self._open_match(config, table2, request.ref)
+
+    async def seal_deals(self, request: SealDeals) -> DealsSealed:
+        """Draw a secret seed for a match's boards and commit to it (see SealDeals)."""
+        seed = secrets.token_hex(32)
+        seal = secrets.token_urlsafe(24)
+        await self.store.seal(seal, seed, SEAL_DAYS * 86_400)
+        return DealsSealed(seal=seal, seed_commitment=seed_commitment(seed), ref=request.ref)
+
+    async def import_match(self, request: ImportMatch) -> MatchCreated:
+        """Load a team match played elsewhere as a finished match: its boards and players
+        from the record, then every call, card and claim of both tables acted here in turn,
+        as its players would have (so its logs, comparisons and swings are made as any
+        match's). The record is checked whole through the rules before anything is stored."""
+        try:
+            played = read_played_match(request.format, request.record)
+        except BridgeError as error:
+            raise ProtocolError(ErrorCode.BAD_RECORD, str(error)) from None
+        if len(played.boards) > MAX_IMPORTED_BOARDS:
+            raise ProtocolError(
+                ErrorCode.BAD_RECORD,
+                f"{played.name}: {len(played.boards)} boards; a match holds at most "
+                f"{MAX_IMPORTED_BOARDS} (split the record)",
+            )
+        boards = tuple(
+            BoardSpec(b.number, b.dealer, b.vulnerability, b.deal) for b in played.boards
+        )
+        names: dict[str, str] = {}
+        for table, sitting in ((1, played.boards[0].open), (2, played.boards[0].closed)):
+            for seat, name in zip(Seat, sitting.names, strict=True):
+                if name := " ".join((name or "").split())[:40]:
+                    names[f"{table}{seat.letter}"] = name
+        deals = _commit(boards)
+        config = MatchConfig(
+            secrets.token_hex(8),
+            played.team_a[:40],
+            played.team_b[:40],
+            boards,
+            request.spectators,
+            "teams",
+            names=tuple(sorted(names.items())),
+            chat="off",
+            review_seconds=0,
+            movement=default_movement("teams", boards),
+            deals_salt=deals.salt,
+            deals_commitment=deals.commitment(),
+        )
+        created = await self._open_match(config, None, request.ref)
+        runtime = await self.runtime(config.match_id)
+        for board, table, sitting in played_tables(played):
+            for kind, seat, what, alert in sitting.actions(board.deal, board.dealer):
+                actor = Player(config.player_of(f"{table}{seat.letter}"))
+                if kind == "call":
+                    text = None if alert is None else " ".join(alert.split())[:300] or "alerted"
+                    await runtime.act(actor, MakeCall(call=str(what), alert=text))
+                elif kind == "card":
+                    await runtime.act(actor, PlayCard(card=str(what)))
+                else:
+                    assert isinstance(what, int)
+                    await runtime.act(actor, MakeClaim(tricks=what))
+                    for decider in (seat.next, seat.partner.next):
+                        opponent = Player(config.player_of(f"{table}{decider.letter}"))
+                        await runtime.act(opponent, AnswerClaim(accept=True))
+        log.info("match %s imported: %s, %d boards", config.match_id, played.name, len(boards))
+        return created
+
+    async def _open_match(
+        self,
+        config: MatchConfig,
+        table2: tuple[list[StoredEvent], dict[int, dict[str, Any]]] | None,
+        ref: int | None,
+    ) -> MatchCreated:
+        """Store a new match: its players', spectators' and director's tokens, its first
+        boards' starts (and the robots' table 2, ``table2``); start its analysis and its
+        robots; the organiser's answer."""
+        match_id = config.match_id
+        commitment = config.deals_commitment
+        assert commitment is not None  # every match made here commits to its deals
+        movement = config.movement
+        first = movement.round(movement.rounds[0])
+        robot_table = config.format == "robot-table"
+        robots = set(config.robots)
+        names = dict(config.names)
         grants: dict[str, Grant] = {}
         robot_nonces: dict[str, str] = {}
         seats: list[SeatLink] = []
@@ -953,7 +1105,7 @@ class Server:
                     )
                 )
         spectator = None
-        if request.spectators != "off":
+        if config.spectators != "off":
             token = secrets.token_urlsafe(24)
             grants[token] = Grant(match_id, "spectator")
             spectator = f"{base}/watch#{token}"
@@ -962,8 +1114,8 @@ class Server:
         logs = {} if table2 is None else {2: table2[0]}
         starts = fold(config, logs, ()).starts(now_ms())
         await self.store.create_match(config, grants, starts, robot_nonces, table2)
-        log.info("match %s created: %s, %d boards", match_id, request.format, len(boards))
-        self._analyse_later(config.match_id, boards)
+        log.info("match %s created: %s, %d boards", match_id, config.format, len(config.boards))
+        self._analyse_later(config.match_id, config.boards)
         if robot_nonces:
             await self._start_robots(config, robot_nonces)
         return MatchCreated(
@@ -971,7 +1123,8 @@ class Server:
             seats=seats,
             spectator=spectator,
             director=f"{base}/direct#{director_token}",
-            ref=request.ref,
+            deals_commitment=commitment,
+            ref=ref,
         )
 
     async def substitute(self, connection: Connection, request: Substitute) -> Substituted:

@@ -6,10 +6,19 @@ import random
 from typing import Any
 
 from bridge import Auction, BridgeError, Deal, Play, board_dealer, board_vulnerability
+from bridge.commitment import seeded_deal
+from bridge.lin import parse_lin_match
+from bridge.records import PlayedMatch, match_from_lin, match_from_pbn
 from robots.table2 import play_robot_table
 from server.state import BoardSpec, StoredEvent, result_to_json
 
-__all__ = ["boards_from_pbn", "dealt_boards", "robot_table_log"]
+__all__ = [
+    "boards_from_pbn",
+    "dealt_boards",
+    "read_played_match",
+    "robot_table_log",
+    "seeded_boards",
+]
 
 
 def boards_from_pbn(text: str, count: int) -> tuple[BoardSpec, ...]:
@@ -32,6 +41,25 @@ def boards_from_pbn(text: str, count: int) -> tuple[BoardSpec, ...]:
         if len(specs) == count:
             return tuple(specs)
     raise BridgeError(f"the deal file has {len(specs)} boards with deals; the match needs {count}")
+
+
+def read_played_match(format: str, text: str) -> PlayedMatch:
+    """The one team match of a record (``format`` ``pbn`` or ``lin``), checked through the
+    rules; raises BridgeError (a RecordError saying which board and table)."""
+    from bridge.pbn import parse_games
+
+    if format == "lin":
+        return match_from_lin(parse_lin_match(text))
+    return match_from_pbn(parse_games(text))
+
+
+def seeded_boards(seed: str, public: str, count: int) -> tuple[BoardSpec, ...]:
+    """Boards 1..count drawn from a sealed seed and the organiser's public value
+    (:func:`bridge.commitment.seeded_deal`)."""
+    return tuple(
+        BoardSpec(n, board_dealer(n), board_vulnerability(n), seeded_deal(seed, public, n))
+        for n in range(1, count + 1)
+    )
 
 
 def dealt_boards(count: int) -> tuple[BoardSpec, ...]:

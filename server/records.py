@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from bridge import Seat
 from bridge.auction import Auction
+from bridge.commitment import deal_set_lines
+from bridge.lin import LinBoard, LinMatch, dump_lin, dump_lin_lines
 from bridge.pbn import AnnotatedCall, PbnAuction, PbnGame, PbnPlay, PbnTag, dump_games
 from protocol.messages import ComparisonView
+from server.handviewer import lin_board, lin_text
 from server.state import BoardState, MatchState
 from server.views import match_summary
 
-__all__ = ["match_record"]
+__all__ = ["lin_record", "match_record"]
 
 
 def _auction(board: BoardState) -> PbnAuction:
@@ -100,7 +103,20 @@ def match_record(state: MatchState) -> str:
                     other_tags=(*tags, *(() if extra is None else (extra,))),
                 )
             )
-    return dump_games(games)
+    # The commitment from the start; the deal set it commits to once the match is over.
+    header = dump_games(())
+    published = (
+        deal_set_lines(
+            config.deals_commitment,
+            config.deal_set() if state.finished else None,
+            config.deals_seed_commitment,
+        )
+        if config.deals_commitment is not None
+        else []
+    )
+    return (
+        header + "".join(line + "\n" for line in published) + dump_games(games).removeprefix(header)
+    )
 
 
 def _comparisons(state: MatchState) -> list[ComparisonView]:
@@ -112,3 +128,35 @@ def _credit(state: MatchState, board: int, player: int) -> float:
     plays = state.compared[board]
     scores = {play: result.ns_score for play, result in plays.items() if result is not None}
     return state.config.movement.credits(board, scores)[player]
+
+
+def lin_record(state: MatchState) -> str:
+    """The match record as LIN, one hand-viewer line per table per board compared (the
+    boards of :func:`match_record`, in its order). A team match's starts with a ``vg``
+    header (the event, the teams: team A sits North-South in the open room, table 1) and
+    marks each line's room (``qx|o12|`` table 1, ``qx|c12|`` table 2), so that it reads
+    back as a vugraph match file."""
+    config = state.config
+    teams = config.teams
+    lines: list[LinBoard] = []
+    compared = {c.board: c for c in _comparisons(state)}
+    for spec in config.boards:
+        comparison = compared.get(spec.number)
+        if comparison is None or comparison.void:
+            continue
+        for round_number, table in config.movement.plays(spec.number):
+            board = state.tables[table].board(spec.number, round_number)
+            if board is None or board.result is None:
+                continue
+            lines.append(lin_board(state, board, table, room=teams))
+    if not teams:
+        return "".join(dump_lin(board) + "\n" for board in lines)
+    return dump_lin_lines(
+        LinMatch(
+            event=lin_text(f"duplicate match {config.match_id}", True),
+            scoring="I",
+            teams=(lin_text(config.team_a, True), lin_text(config.team_b, True)),
+            results=tuple("" if b.table_result is None else str(b.table_result) for b in lines),
+            boards=tuple(lines),
+        )
+    )

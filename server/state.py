@@ -52,6 +52,7 @@ from bridge import (
     Vulnerability,
     WrongPhase,
 )
+from bridge.commitment import DealSet, seed_commitment
 from bridge.formats import Movement, TableResult, TeamsMatch, robot_table, teams_match
 from bridge.play import Claim
 
@@ -168,6 +169,33 @@ class MatchConfig:
     imposed: bool = field(default=False, kw_only=True)
     """A board replayed later (replay duplicate's stage 2) starts with the auction of its
     first play, made by the server: only the play is compared."""
+    deals_salt: str | None = field(default=None, kw_only=True)
+    """The secret of the commitment to the deals (:mod:`bridge.commitment`): published in
+    the match record once the match ends, never before. None: a match stored before
+    commitments."""
+    deals_commitment: str | None = field(default=None, kw_only=True)
+    """The SHA-256 of :meth:`deal_set`, which every viewer holds from the start."""
+    deals_seed: str | None = field(default=None, kw_only=True)
+    """For boards drawn from a sealed seed and a public value: the seed (secret until the
+    match ends, like the salt)."""
+    deals_public: str | None = field(default=None, kw_only=True)
+    """The organiser's public value those boards were drawn with."""
+
+    def deal_set(self) -> DealSet | None:
+        """The boards, the salt (and the seed and the public value) that
+        :attr:`deals_commitment` commits to."""
+        if self.deals_salt is None:
+            return None
+        return DealSet(
+            self.deals_salt,
+            tuple((b.number, b.dealer, b.vulnerability, b.deal) for b in self.boards),
+            self.deals_seed,
+            self.deals_public,
+        )
+
+    @property
+    def deals_seed_commitment(self) -> str | None:
+        return None if self.deals_seed is None else seed_commitment(self.deals_seed)
 
     def to_json(self) -> str:
         return json.dumps(
@@ -186,6 +214,10 @@ class MatchConfig:
                 "movement": self.movement.to_dict(),
                 "held": list(self.held),
                 "imposed": self.imposed,
+                "deals_salt": self.deals_salt,
+                "deals_commitment": self.deals_commitment,
+                "deals_seed": self.deals_seed,
+                "deals_public": self.deals_public,
             }
         )
 
@@ -213,6 +245,10 @@ class MatchConfig:
             ),
             held=tuple(data.get("held", ())),
             imposed=data.get("imposed", False),
+            deals_salt=data.get("deals_salt"),
+            deals_commitment=data.get("deals_commitment"),
+            deals_seed=data.get("deals_seed"),
+            deals_public=data.get("deals_public"),
         )
 
     def team_of(self, table: int, seat: Seat) -> Literal["A", "B"]:
@@ -344,6 +380,9 @@ class BoardState:
     them, so that no player can grow a match's log without end."""
     presences: dict[Seat, int] = field(default_factory=dict)
     """How many presence events each seat had logged while this board was the table's."""
+    links: dict[tuple[object, ...], str] = field(default_factory=dict, compare=False, repr=False)
+    """The finished board's hand-viewer links made so far, by everything they are made of
+    (:func:`server.views`): a board on review is shown again and again."""
 
     @classmethod
     def start(cls, spec: BoardSpec, round_number: int = 1) -> BoardState:

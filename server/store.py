@@ -50,6 +50,7 @@ command or transaction spans two matches or a match and a token."""
 MATCHES_KEY = "duplicate:matches"
 PROCESSES_KEY = "duplicate:processes"
 TOKEN_PREFIX = "duplicate:token:"
+SEAL_PREFIX = "duplicate:seal:"
 ROBOT_MATCHES_KEY = "duplicate:robot-matches"
 
 # KEYS: 1 watchers' log, 2 results, 3 swings, 4 the match's news channel (a shard channel:
@@ -218,6 +219,10 @@ class MatchLogs:
     watch: list[tuple[int, StoredEvent]]
     last_id: str = "0-0"
     """The id of the watchers' log's last entry read (to read on from there)."""
+
+
+def _seal_key(seal: str) -> str:
+    return SEAL_PREFIX + hashlib.sha256(seal.encode()).hexdigest()
 
 
 def token_key(token: str) -> str:
@@ -439,6 +444,18 @@ class Store:
     async def release_robot(self, match_id: str, seat: str, process: str) -> None:
         """Give up the lease on a seat's robot (this process stops)."""
         await self._release(keys=[_robot_lease(match_id, seat)], args=[process])
+
+    async def seal(self, seal: str, seed: str, ttl: float) -> None:
+        """Keep a sealed deal seed for ``ttl`` seconds, under the hash of its seal."""
+        await self.redis.set(_seal_key(seal), seed, ex=max(1, int(ttl)))
+
+    async def take_seal(self, seal: str) -> str | None:
+        """The seed of ``seal``, which can then be used no more (None: unknown, expired or
+        used)."""
+        seed = await self.redis.getdel(_seal_key(seal))
+        if seed is None:
+            return None
+        return seed.decode() if isinstance(seed, bytes) else str(seed)
 
     async def claim_analysis(self, match_id: str, process: str, ttl: float) -> bool:
         """Take the lease on working out the match's double-dummy analysis for ``ttl``

@@ -71,6 +71,7 @@ from protocol.messages import (
     WatchView,
 )
 from protocol.messages import Seat as SeatLetter
+from server.handviewer import handviewer
 from server.state import (
     Analysis,
     BoardState,
@@ -778,7 +779,29 @@ def _board_data(
             if isinstance(viewer, Seated) and not record
             else []
         ),
+        "handviewer": _handviewer(state, board, table, viewer)
+        if board.result is not None
+        else None,
     }
+
+
+def _handviewer(state: MatchState, board: BoardState, table: int, viewer: Seen) -> str:
+    """The finished board's BBO hand-viewer link, with the alerts ``viewer`` sees: made once
+    for each thing it is made of (the players' names, the alerts, the play, the result)."""
+    hidden = viewer.seat.partner if isinstance(viewer, Seated) and board.alerts else None
+    sitting = state.config.movement.sitting(board.round, table)
+    key = (
+        hidden,
+        tuple(state.people[sitting.player(seat)].name for seat in Seat),
+        tuple(board.alerts.items()),
+        len(board.auction.calls),
+        0 if board.play is None else len(board.play.cards_played),
+        board.result,
+    )
+    link = board.links.get(key)
+    if link is None:
+        link = board.links[key] = handviewer(state, board, table, hidden)
+    return link
 
 
 def _claimer_cards(board: BoardState) -> Hand:
@@ -1097,6 +1120,9 @@ def summary_data(state: MatchState) -> Data:
         "held_round": state.round + 1 if state.held_next() else None,
         "chat": config.chat,
         "review_seconds": config.review_seconds,
+        "deals_commitment": config.deals_commitment,
+        "deals_seed_commitment": config.deals_seed_commitment,
+        "deals_public_value": config.deals_public,
     }
 
 

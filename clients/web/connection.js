@@ -8,7 +8,7 @@
 import { applyUpdate, ChangeError } from "./changes.js";
 import { decode, encode } from "./vendor/msgpack.mjs";
 
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 const CLIENT_NAME = "duplicate-web";
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const PING_EVERY_MS = 15000;

@@ -179,6 +179,7 @@ export function recordPanel(record, { match, viewerTable = null, me = null, play
           auctionGrid(board, null, null, { live: false }),
           claimLine(board),
           playTable(board),
+          handviewerLink(board),
         ),
       ),
     ),
@@ -214,6 +215,24 @@ export function recordPanel(record, { match, viewerTable = null, me = null, play
           }),
         )
       : null,
+  );
+}
+
+/** A finished board's link to BBO's hand viewer (in a new tab), as its table played it. */
+export function handviewerLink(board) {
+  if (!board.handviewer) return null;
+  const where = board.round && board.round > 1 ? `round ${board.round}, table ${board.table}` : `table ${board.table}`;
+  return h(
+    "a",
+    {
+      class: "handviewer",
+      href: board.handviewer,
+      target: "_blank",
+      rel: "noopener noreferrer",
+      "data-handviewer": board.table,
+      "aria-label": `Board ${board.board} at ${where} in BBO's hand viewer (opens a new tab)`,
+    },
+    "Open in BBO's hand viewer",
   );
 }
 
@@ -365,20 +384,19 @@ export function renderMatch(view) {
     $("score").replaceChildren(...standingLine(match, competitor));
   }
   document.body.dataset.finished = String(match.finished);
+  $("deals").replaceChildren(...dealsLine(match));
   const final = $("final");
   final.hidden = !match.finished;
-  if (match.finished && teams) {
+  if (match.finished) {
     const verdict = match.winner === "draw" ? "The match is a draw." : `${name(match.winner)} win${match.winner === myTeam ? " — well played!" : "."}`;
     final.replaceChildren(
       h("h3", {}, "Final result"),
-      h("p", { "data-winner": match.winner }, `${match.team_a} ${match.imps_a} – ${match.imps_b} ${match.team_b}. ${verdict}`),
+      teams
+        ? h("p", { "data-winner": match.winner }, `${match.team_a} ${match.imps_a} – ${match.imps_b} ${match.team_b}. ${verdict}`)
+        : h("p", { "data-winner": match.winner }, winnerText(match, competitor)),
+      dealsCheck(match),
       h("button", { type: "button", id: "download-record", class: "primary" }, "Download the match record (PBN)"),
-    );
-  } else if (match.finished) {
-    final.replaceChildren(
-      h("h3", {}, "Final result"),
-      h("p", { "data-winner": match.winner }, winnerText(match, competitor)),
-      h("button", { type: "button", id: "download-record", class: "primary" }, "Download the match record (PBN)"),
+      h("button", { type: "button", id: "download-lin", class: "secondary" }, "Download it as LIN (BBO)"),
     );
   }
   const swingFor = (swing) => (myTeam === "B" ? -swing : swing);
@@ -413,6 +431,43 @@ export function renderMatch(view) {
   }
   if (teams) $("boards").replaceChildren(scoreSheet(view, swingFor));
   else $("boards").replaceChildren(standingsTable(match, competitor), movementSheet(view));
+}
+
+/** The commitment to the deals, shown from the first view on (the hash, shortened). */
+function dealsLine(match) {
+  const commitment = match.deals_commitment;
+  if (!commitment) return [];
+  const line = [
+    "Deals sealed before play: ",
+    h("code", { title: `SHA-256 ${commitment}`, "data-commitment": commitment }, `${commitment.slice(0, 16)}…`),
+  ];
+  if (match.deals_seed_commitment) {
+    line.push(
+      ", drawn from the seed ",
+      h("code", { title: `SHA-256 ${match.deals_seed_commitment}`, "data-seed-commitment": match.deals_seed_commitment }, `${match.deals_seed_commitment.slice(0, 16)}…`),
+      " and the public value ",
+      h("q", { "data-public-value": "" }, match.deals_public_value ?? ""),
+    );
+  }
+  return line;
+}
+
+/** The end of the match: whether the deals played are the ones committed to. */
+function dealsCheck(match) {
+  const checked = state.deals;
+  if (!match.deals_commitment) return null;
+  if (checked === null || checked === "checking") {
+    return h("p", { class: "deals-check", "data-deals": "checking" }, "Checking the deals against their commitment…");
+  }
+  if (checked.ok) {
+    const seeded = checked.seeded ? ` Each board is the one drawn from the seed committed to (SHA-256 ${match.deals_seed_commitment}) and the public value “${match.deals_public_value}”.` : "";
+    return h(
+      "p",
+      { class: "deals-check", "data-deals": "verified" },
+      `Deals verified: the ${checked.games} tables' deals are the ${checked.boards} boards committed to when the match was created (SHA-256 ${match.deals_commitment}).${seeded}`,
+    );
+  }
+  return h("p", { class: "deals-check error", "data-deals": "failed", role: "alert" }, `The deals do not match their commitment: ${checked.reason}.`);
 }
 
 /** The round a watcher's tables are in now (the latest of their boards'). */

@@ -6,11 +6,12 @@ import { SEAT_NAME, STRAINS, SUITS, bySuit, callName, callText, cardPlain, partn
 import { auctionGrid, compass } from "./compass.js";
 import { Connection, socketUrl } from "./connection.js";
 import { renderWatch } from "./director.js";
+import { checkRecord } from "./deals.js";
 import {
   $, awayText, callNode, cardText, cardTile, clock, h, isAway, personAt, resultNode, seatWithName, tickClocks,
 } from "./dom.js";
 import { liveMiddle } from "./live.js";
-import { recordBoard, renderMatch, replayView } from "./match.js";
+import { handviewerLink, recordBoard, renderMatch, replayView } from "./match.js";
 import { hasPlayedRound, hasRounds, heldText, isTeamMatch, moveText, pointsText, renderSeating, scoringUnit, waitingText } from "./movement.js";
 import { BUSY, app, canAct, draftInput, guarded, say, send, settings, startGuard, state, takeDraft } from "./ui.js";
 
@@ -364,6 +365,7 @@ function renderReview(view, reviewing) {
   const mayGo = board.actions.includes("next_board");
   const parts = [
     h("p", { class: "review-result" }, `Board ${board.board}: `, resultNode(board.result)),
+    handviewerLink(board),
     claim && claim.status === "accepted"
       ? h(
           "p",
@@ -579,10 +581,19 @@ function render() {
   if (view.type === "player_view") renderPlayer(view);
   else renderWatch(view);
   renderTitle(view);
+  checkDeals(view);
   renderMatch(view);
   renderTurn(view);
   if (focused && (document.activeElement === document.body || !document.activeElement?.isConnected)) {
     restoreFocus(focused);
+  }
+}
+
+/** Once the match is over, its record is asked for once: are its deals the ones committed to? */
+function checkDeals(view) {
+  if (!view.match.finished || !view.match.deals_commitment || state.deals !== null) return;
+  if (app.connection?.connected && app.connection.send({ type: "get_record" }, "deals check") !== null) {
+    state.deals = "checking";
   }
 }
 
@@ -742,8 +753,8 @@ function sendName(name) {
   if (send({ type: "set_name", name }, "name") !== null) state.namePending = true;
 }
 
-function download(text, filename) {
-  const url = URL.createObjectURL(new Blob([text], { type: "application/x-bridge-pbn" }));
+function download(text, filename, lin = false) {
+  const url = URL.createObjectURL(new Blob([text], { type: lin ? "text/plain" : "application/x-bridge-pbn" }));
   const link = h("a", { href: url, download: filename, hidden: true });
   document.body.append(link);
   link.click();
@@ -828,15 +839,25 @@ const handlers = {
 
 /** A request the server accepted (an ack) or answered (a record, a new link). */
 function answered(message, request) {
+  if (request.label === "deals check") {
+    state.deals =
+      message.type === "match_record"
+        ? checkRecord(message.record, state.view?.match.deals_commitment ?? "", state.view?.match.deals_seed_commitment ?? null)
+        : { ok: false, reason: `the record could not be fetched (${message.message ?? message.type})` };
+    render();
+    return;
+  }
   switch (message.type) {
     case "board_record":
       state.records.set(message.board, message);
       requested.delete(message.board);
       return;
-    case "match_record":
-      download(message.pbn, `match-${state.view?.match.match_id ?? "record"}.pbn`);
-      say("The match record is saved (PBN).");
+    case "match_record": {
+      const lin = message.format === "lin";
+      download(message.record, `match-${state.view?.match.match_id ?? "record"}.${lin ? "lin" : "pbn"}`, lin);
+      say(`The match record is saved (${lin ? "LIN" : "PBN"}).`);
       return;
+    }
     case "substituted":
       state.substituted = { table: message.table, seat: message.seat, link: message.link };
       return;
@@ -1086,6 +1107,9 @@ function onButton(button) {
       break;
     case "download-record":
       send({ type: "get_record" }, "match record");
+      break;
+    case "download-lin":
+      send({ type: "get_record", format: "lin" }, "match record");
       break;
     case "name-later":
       state.nameDismissed = true;

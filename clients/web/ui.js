@@ -29,6 +29,7 @@ export const state = {
   nameDismissed: false, // the player chose to stay without a name for now
   substituted: null, // the director's last substitution: {table, seat, link}
   drafts: new Map(), // input id -> text typed there (inputs are drawn afresh)
+  deals: null, // the finished match's deals checked against the commitment: {ok, ...} or "checking"
 };
 
 /** The pieces the modules share without importing the page's main module. */

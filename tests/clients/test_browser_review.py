@@ -9,12 +9,17 @@ North plays in Chromium; robots play the other seats (they ask for the next boar
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import random
 import re
 
 import pytest
 import pytest_asyncio
 from playwright.async_api import Browser, Page, expect
 
+from bridge import Seat
+from bridge.commitment import seeded_deal, verify_record
+from bridge.lin import parse_handviewer_url, parse_lin_match
 from server.app import Server
 from tests.clients.test_browser import (
     WAIT_MS,
@@ -26,6 +31,7 @@ from tests.clients.test_browser import (
     screenshots,
 )
 from tests.server.harness import STRONG_NORTH, create, one_board
+from tests.server.test_import import USBF, import_record
 
 pytestmark = pytest.mark.asyncio
 browser = pytest_asyncio.fixture(chromium, name="browser")
@@ -87,6 +93,15 @@ async def test_a_finished_board_is_reviewed_then_the_next_one_starts(
 
     # The review: all four hands, the result, who is ready (the robots), the countdown.
     await expect(controls.locator(".review-result")).to_contain_text("7NT N =")
+    # The board in BBO's hand viewer: its link holds the deal, the auction and the claim.
+    link = controls.locator("a.handviewer")
+    href = await link.get_attribute("href")
+    assert href is not None
+    assert href.startswith("https://www.bridgebase.com/tools/handviewer.html?lin=")
+    assert await link.get_attribute("target") == "_blank"
+    linked = parse_handviewer_url(href)
+    assert (str(linked.contract), linked.declarer, linked.result) == ("7NT", Seat.NORTH, 13)
+    assert linked.north == "Nora"
     await expect(controls.locator('[data-ready="yes"]')).to_have_count(3)
     await expect(controls.locator('[data-ready="no"]')).to_contain_text("You")
     await expect(controls.locator("[data-countdown]")).to_contain_text(" s")
@@ -124,6 +139,7 @@ async def test_a_finished_board_is_reviewed_then_the_next_one_starts(
     await expect(record.locator(".swing")).to_contain_text("IMP")
     await expect(record.locator(".double-dummy")).to_be_visible()
     await expect(record.locator(".par")).to_contain_text("N-S")
+    await expect(record.locator("a.handviewer")).to_have_count(2)
     await screenshots(page, "both-tables", show="#comparison")
 
     # Board 2: passed out, and North is done: the match is over.
@@ -182,6 +198,18 @@ async def test_the_review_time_runs_out_and_the_match_ends(
     pbn = path.read_text(encoding="utf-8")
     assert '[Board "1"]' in pbn
     assert '[Board "2"]' in pbn
+    # The deals: the ones committed to before the first card, checked here.
+    check = final.locator("[data-deals]")
+    await expect(check).to_have_attribute("data-deals", "verified", timeout=WAIT_MS)
+    await expect(check).to_contain_text(f"SHA-256 {created.deals_commitment}")
+    assert verify_record(pbn, created.deals_commitment).games == 4
+    # And as LIN, for BBO.
+    async with page.expect_download() as downloading:
+        await page.click("#download-lin")
+    download = await downloading.value
+    assert download.suggested_filename.endswith(".lin")
+    lin = (await download.path()).read_text(encoding="utf-8")
+    assert parse_lin_match(lin).teams == ("Sharks", "Minnows")
 
     # Every board replays from both tables: board 2 as table 2 played it, trick by trick.
     await sheet.locator('button[data-get-board="2"]').click()
@@ -195,4 +223,62 @@ async def test_the_review_time_runs_out_and_the_match_ends(
     await expect(replay.locator("[data-trick-card]")).not_to_have_count(0)
     await expect(replay.locator(".hand-rows [data-card]")).not_to_have_count(52)
     await screenshots(page, "board-replay", show="#comparison .replay")
+    assert_no_script_errors(page)
+
+
+async def test_an_imported_match_is_watched_and_replayed(server: Server, browser: Browser) -> None:
+    """A real match played elsewhere (the 2010 USBF semi-final segment, from its LIN file),
+    imported: the spectator's page shows it finished, with the published score, its deals
+    verified, and every board replayed from both rooms and opened in BBO's hand viewer."""
+    created = await import_record(server, USBF, format="lin")
+    assert created.spectator is not None
+    page = await open_page(browser, created.spectator, 1280, 900)
+    final = page.locator("#final")
+    await expect(final).to_contain_text("Nickell 30 – 41 Fleisher", timeout=WAIT_MS)
+    await expect(final.locator("[data-deals]")).to_have_attribute(
+        "data-deals", "verified", timeout=WAIT_MS
+    )
+    await expect(page.locator("#deals [data-commitment]")).to_have_attribute(
+        "data-commitment", created.deals_commitment
+    )
+    sheet = page.locator("#boards .boards-table")
+    await expect(sheet.locator("tbody tr")).to_have_count(15)
+    await expect(sheet.locator('tr[data-board="53"] .swing')).to_have_text("15 Nickell")
+    await sheet.locator('button[data-get-board="53"]').click()
+    record = page.locator('#comparison .record[data-record-board="53"]')
+    await expect(record.locator(".record-table")).to_have_count(2, timeout=WAIT_MS)
+    await expect(record.locator(".replay")).to_contain_text("Meckstroth")  # table 1's South
+    links = record.locator("a.handviewer")
+    await expect(links).to_have_count(2)
+    closed = parse_handviewer_url(await links.nth(1).get_attribute("href") or "")
+    assert (str(closed.contract), closed.declarer) == ("3NT", Seat.SOUTH)
+    replay = record.locator(".replay")
+    await replay.locator('[data-move="last"]').click()
+    await expect(replay.locator(".replay-where")).to_have_text(re.compile(r"^(\d+) / \1$"))
+    await screenshots(page, "imported-match", show="#match")
+    assert_no_script_errors(page)
+
+
+async def test_the_page_hashes_and_draws_deals_as_the_server_does(
+    server: Server, browser: Browser
+) -> None:
+    """The browser's own SHA-256 and seeded draw (clients/web/deals.js), which its deals
+    check rests on, against Python's hashlib and bridge.commitment.seeded_deal."""
+    created = await create(server, boards=1, spectators="live")
+    assert created.spectator is not None
+    page = await open_page(browser, created.spectator, 1280, 900)
+    rng = random.Random(6)
+    texts = ["", "abc", "é" * 40, "x" * 55, "y" * 64, "duplicate deal set 1\n" * 9]
+    cases = [
+        (f"{rng.getrandbits(256):064x}", f"public ✓ {n}", rng.randint(1, 64)) for n in range(8)
+    ]
+    got = await page.evaluate(
+        """async ([texts, cases]) => {
+            const deals = await import("./web/deals.js");
+            return [texts.map(deals.sha256), cases.map(([s, p, b]) => deals.seededDeal(s, p, b))];
+        }""",
+        [texts, cases],
+    )
+    assert got[0] == [hashlib.sha256(t.encode()).hexdigest() for t in texts]
+    assert got[1] == [seeded_deal(s, p, b).to_pbn() for s, p, b in cases]
     assert_no_script_errors(page)

@@ -25,6 +25,7 @@ import pytest
 import pytest_asyncio
 from rich.console import Console, RenderableType
 
+from bridge.lin import parse_lin
 from clients.client import Client, ClientError, Link
 from clients.terminal import (
     CommandError,
@@ -1214,8 +1215,13 @@ async def test_a_finished_board_is_reviewed_replayed_and_left(server: Server) ->
 async def test_a_compared_board_the_score_sheet_and_the_record(
     north: tuple[MatchCreated, Terminal], tmp_path: Path
 ) -> None:
-    _, terminal = north
+    created, terminal = north
     await terminal.latest_screen(0, matching="YOUR TURN")
+    await terminal.latest_screen(
+        0, matching=f"Deals sealed before play: sha256 {created.deals_commitment}"
+    )
+    mark = terminal.type("verify")
+    await terminal.expect(r"Not sent: the deals are published when the match is over", mark)
     mark = terminal.type("record early.pbn")
     await terminal.expect(r"Nothing saved: no board has been finished at both tables yet", mark)
     terminal.type("1c")
@@ -1242,6 +1248,11 @@ async def test_a_compared_board_the_score_sheet_and_the_record(
     assert re.search(r" 1\. E ♠10 +\(claim\)", record), record  # table 1 stopped at trick 1
     assert re.search(r"13\. \w ..?.? \w ..?.? \w ..?.? \w ..?.? → N", record), record
     assert "swing 18 IMPs to Team B" in record
+    await terminal.expect(
+        r"Board 1, table 2, in BBO's hand viewer: https://www\.bridgebase\.com/tools/handviewer"
+        r"\.html\?lin=\S+",
+        mark,
+    )
     assert re.search(r"Double dummy: tricks for each declarer\n.*NT", record), record
     assert re.search(r"North +13 +", record), record
     # The record, as PBN.
@@ -1253,6 +1264,22 @@ async def test_a_compared_board_the_score_sheet_and_the_record(
     assert '[Contract "7NT"]' in text
     mark = terminal.type(f"record {tmp_path / 'no-such-folder' / 'match.pbn'}")
     await terminal.expect(r"Not saved: cannot write .*No such file or directory", mark)
+    # As LIN, for BBO: one line per table.
+    lin = tmp_path / "match.lin"
+    mark = terminal.type(f"record {lin}")
+    await terminal.expect(r"Saved the match record to .*match\.lin \(2 tables' boards, LIN\)", mark)
+    assert [str(board.contract) for board in parse_lin(lin.read_text(encoding="utf-8"))] == [
+        "1C",
+        "7NT",
+    ]
+    # The deals, published with the end of the match, checked against the commitment.
+    commitment = created.deals_commitment
+    mark = terminal.type("verify")
+    await terminal.expect(
+        rf"Deals verified: the 2 tables' deals are the 1 boards committed to when the match "
+        rf"was created \(sha256 {commitment}\)",
+        mark,
+    )
     mark = terminal.type("scores")
     await terminal.expect(r"Score sheet: Team A v Team B", mark)
     terminal.type("quit")

@@ -445,6 +445,15 @@ def test_bad_match_options_are_refused_before_anything_is_sent(
     assert_fails_in_one_line(result, *says)
 
 
+async def finished(spectator: str) -> None:
+    """Wait until the match of this spectator link is over."""
+    from clients.client import Client
+
+    watcher = await Client.connect(spectator)
+    await watcher.wait_for(lambda v: v.match.finished or None, timeout=60)
+    await watcher.close()
+
+
 def test_record_prints_the_match_record_from_a_link(running_server: tuple[str, Path]) -> None:
     url, data = running_server
     created = duplicate(
@@ -456,21 +465,55 @@ def test_record_prints_the_match_record_from_a_link(running_server: tuple[str, P
     spectator = next(
         line.split()[1] for line in created.stdout.splitlines() if line.startswith("Spectators")
     )
-
-    async def finished() -> None:
-        from clients.client import Client
-
-        watcher = await Client.connect(spectator)
-        await watcher.wait_for(lambda v: v.match.finished or None, timeout=60)
-        await watcher.close()
-
-    asyncio.run(finished())
+    asyncio.run(finished(spectator))
     result = duplicate("record", spectator)
     assert result.returncode == 0, result.stderr
     assert result.stdout.count('[Board "1"]') == 2
     assert '[North "Robbie"]' in result.stdout
+    # The match is over: its record publishes the deals, which `duplicate verify` checks.
+    record_file = data / "match.pbn"
+    record_file.write_text(result.stdout, encoding="utf-8")
+    verified = duplicate("verify", str(record_file))
+    assert verified.returncode == 0, verified.stderr
+    assert "verified: the 1 boards committed to" in verified.stdout
+    lin = duplicate("record", "--lin", spectator)
+    assert lin.returncode == 0, lin.stderr
+    assert lin.stdout.startswith("vg|duplicate match ")
+    assert lin.stdout.count("qx|") == 2
+    assert "Robbie" in lin.stdout
     bad = duplicate("record", url + "/watch#not-a-token")
     assert_fails_in_one_line(bad, "refused the link: bad_token")
+
+
+def test_boards_drawn_from_a_sealed_seed_verify(running_server: tuple[str, Path]) -> None:
+    url, data = running_server
+    sealed = duplicate("seal-deals", "--server", url, "--data", str(data))
+    assert sealed.returncode == 0, sealed.stderr
+    said = dict(line.split(": ", 1) for line in sealed.stdout.splitlines()[:2])
+    seed_commitment = said["Seed commitment"].removeprefix("sha256 ")
+    created = duplicate(
+        "new-match", "--server", url, "--data", str(data), "--boards", "1",
+        "--robots", "t1", "t2", "--robot-delay", "0", "--spectators", "live",
+        "--seal", said["Seal"], "--public-value", "dice 6 2 5",
+    )  # fmt: skip
+    assert created.returncode == 0, created.stderr
+    spectator = next(
+        line.split()[1] for line in created.stdout.splitlines() if line.startswith("Spectators")
+    )
+    asyncio.run(finished(spectator))
+    record_file = data / "sealed.pbn"
+    record_file.write_text(duplicate("record", spectator).stdout, encoding="utf-8")
+    verified = duplicate("verify", str(record_file), "--seed-commitment", seed_commitment)
+    assert verified.returncode == 0, verified.stderr
+    assert f"drawn from the seed committed to (sha256 {seed_commitment})" in verified.stdout
+    assert "'dice 6 2 5'" in verified.stdout
+    other = duplicate("verify", str(record_file), "--seed-commitment", "0" * 64)
+    assert_fails_in_one_line(other, "is not the one given")
+    used = duplicate(
+        "new-match", "--server", url, "--data", str(data), "--seal", said["Seal"],
+        "--public-value", "again",
+    )  # fmt: skip
+    assert_fails_in_one_line(used, "no such seal")
 
 
 class TestLimitOptions:

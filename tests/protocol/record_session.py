@@ -6,8 +6,11 @@ starts a private redis-server and the match server, plays the example matches of
 with real clients (a one-board teams match, a three-board one where the director is at
 work, a replay duplicate whose second stage waits for the director, and the first two
 rounds of an 8-player individual played by one person and seven of the server's robots),
-and writes every frame each client sent and received, in order, labelled with the step of
-the story it belongs to. SPEC.md's examples are taken from such a recording (tokens,
+then imports the first match's record as a match played elsewhere (PBN, then the LIN of
+the imported one), asks a new match for its record before any card is played, and has the
+server's robots play a match whose boards come from a sealed seed; and writes every frame
+each client sent and received, in order, labelled with the step of the story it belongs
+to. SPEC.md's examples are taken from such a recording (tokens,
 match ids, action ids and moments differ from run to run).
 
 An update is recorded as it came on the wire (``"frame"``: most carry ``"view": null`` and
@@ -38,9 +41,11 @@ from bridge import Deal
 from clients.client import Client, ClientError, Link
 from protocol import codec
 from protocol.messages import (
+    PROTOCOL_VERSION,
     ErrorMessage,
     Hello,
     MakeCall,
+    MatchRecord,
     Ping,
     PlayerView,
     ServerMessage,
@@ -121,6 +126,13 @@ class RecordingServer(Server):
         """Wait until the match's double-dummy analysis is logged."""
         async with asyncio.timeout(60):
             while match_id in self._analysing:
+                await asyncio.sleep(0.05)
+
+    async def finished(self, match_id: str) -> None:
+        """Wait until the match is over (its robots played every board)."""
+        runtime = await self.runtime(match_id)
+        async with asyncio.timeout(60):
+            while not runtime.state.finished:
                 await asyncio.sleep(0.05)
 
     def robot_delay_for(self, config: MatchConfig, seat: str) -> float:
@@ -271,10 +283,11 @@ def playing(card: str) -> Callable[[Client], Awaitable[object]]:
 
 
 async def old_client(server: Server, record: Recorder) -> None:
-    """A client of protocol version 4 says hello, and is told to update (in a frame that
-    such a client can read: the raw map is recorded, not what this version would read)."""
+    """A client of the protocol version before this one says hello, and is told to update
+    (in a frame that such a client can read: the raw map is recorded, not what this
+    version would read)."""
     record.at("old client")
-    hello = Hello(version=4, token=ORGANISER_KEY, client="example-old")
+    hello = Hello(version=PROTOCOL_VERSION - 1, token=ORGANISER_KEY, client="example-old")
     record.sent("old", hello)
     async with connect(server.ws_url) as websocket:
         await websocket.send(codec.encode(hello))
@@ -592,6 +605,123 @@ async def individual_match(server: RecordingServer, record: Recorder) -> None:
     record.clients.clear()
 
 
+def received_record(record: Recorder, step: str, client: str) -> MatchRecord:
+    """The match record that ``client`` received at ``step``."""
+    for entry in record.frames:
+        where = (entry["step"], entry["client"], entry["direction"], entry["frame"].get("type"))
+        if where == (step, client, "received", "match_record"):
+            return MatchRecord.model_validate(entry["frame"])
+    raise LookupError(f"{client} received no match record at {step!r}")
+
+
+async def imported_match(server: RecordingServer, record: Recorder) -> None:
+    """A team match played elsewhere, imported: the organiser loads the first recorded
+    match's PBN record (as East received it at the end) as a finished match; a record of
+    one table only is refused, and so is a card from the organiser. North of the imported
+    match sees it finished, may not import, and asks for its record as LIN and as PBN (the
+    deal set published); the organiser imports that LIN record too. Last, North of a new
+    match asks for its record before any card is played: the commitment to the deals only."""
+    pbn = received_record(record, "after", "E1").record
+    record.at("import")
+    await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
+    created: Any = None
+
+    async def import_pbn(client: Client) -> None:
+        nonlocal created
+        created = await client.import_match(pbn)
+
+    await record.act("organiser", import_pbn)
+    await server.analysed(created.match_id)  # North's snapshot comes with the analysis
+    record.at("import refused")
+    open_room = pbn[: pbn.index("\n\n") + 1]  # the header and table 1's game only
+    await record.act("organiser", lambda c: c.import_match(open_room), refused=True)
+    await record.act("organiser", playing("SA"), refused=True)  # the organiser plays nothing
+    record.at("import view")
+    link = next(seat.link for seat in created.seats if seat.player == 1)
+    await record.connect("I-N1", link)
+    await record.settle()
+    await record.act("I-N1", lambda c: c.import_match(pbn), refused=True)
+    record.at("import record")
+    lin: Any = None
+
+    async def get_lin(client: Client) -> None:
+        nonlocal lin
+        lin = await client.record("lin")
+
+    await record.act("I-N1", get_lin)
+    await record.act("I-N1", lambda c: c.record())
+    record.at("import lin")
+    await record.act("organiser", lambda c: c.import_match(lin, format="lin"))
+    record.at("commitment")
+    fresh: Any = None
+
+    async def create(client: Client) -> None:
+        nonlocal fresh
+        fresh = await client.create_match(
+            boards=1, team_a="Sharks", team_b="Minnows", deals_pbn=DEALS
+        )
+
+    await record.act("organiser", create)
+    await server.analysed(fresh.match_id)
+    link = next(seat.link for seat in fresh.seats if seat.player == 1)
+    await record.connect("C-N1", link)
+    await record.settle()
+    await record.act("C-N1", lambda c: c.record())
+    for client in record.clients.values():
+        await client.close()
+    record.clients.clear()
+
+
+PUBLIC_VALUE = "2026-12-01 lottery 4 8 15 16 23 42"
+"""The organiser's public value for the sealed match's boards (announced after the seal)."""
+
+
+async def sealed_match(server: RecordingServer, record: Recorder) -> None:
+    """Boards neither side chooses: the organiser asks the server to seal a seed, creates a
+    one-board teams match from the seal and a public value (every seat the server's robots),
+    and tries the used seal again, refused; once the robots have finished it, the director
+    connects and asks for the record, which publishes the seed and the public value with
+    the deal set."""
+    record.at("seal")
+    await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
+    sealed: Any = None
+    created: Any = None
+
+    async def seal(client: Client) -> None:
+        nonlocal sealed
+        sealed = await client.seal_deals()
+
+    async def create(client: Client) -> None:
+        nonlocal created
+        created = await client.create_match(
+            boards=1,
+            team_a="Sharks",
+            team_b="Minnows",
+            robots=["t1", "t2"],
+            review_seconds=0,
+            seal=sealed.seal,
+            public_value=PUBLIC_VALUE,
+        )
+
+    await record.act("organiser", seal)
+    record.at("sealed create")
+    await record.act("organiser", create)
+    await record.act(
+        "organiser",
+        lambda c: c.create_match(boards=1, seal=sealed.seal, public_value=PUBLIC_VALUE),
+        refused=True,
+    )
+    await server.analysed(created.match_id)
+    await server.finished(created.match_id)
+    record.at("sealed record")
+    await record.connect("director", created.director)
+    await record.settle()
+    await record.act("director", lambda c: c.record())
+    for client in record.clients.values():
+        await client.close()
+    record.clients.clear()
+
+
 async def rate_limited(record: Recorder, link: str) -> None:
     """Pings as fast as a connection can send them, until the server says to slow down:
     the refused ping and the refusal are recorded (not the hundreds of pongs before)."""
@@ -649,6 +779,8 @@ async def main(out: Path) -> None:
                 await second_match(server, record)
                 await replay_match(server, record)
                 await individual_match(server, record)
+                await imported_match(server, record)
+                await sealed_match(server, record)
         finally:
             record.note_received()
             await server.close()

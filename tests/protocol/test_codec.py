@@ -59,6 +59,7 @@ from protocol.messages import (
     ComparisonView,
     ConcessionWithdrawn,
     CreateMatch,
+    DealsSealed,
     DirectorCalled,
     DirectorCallView,
     DirectorRuled,
@@ -68,6 +69,7 @@ from protocol.messages import (
     GetBoard,
     GetRecord,
     Hello,
+    ImportMatch,
     MakeCall,
     MakeClaim,
     MatchCreated,
@@ -91,6 +93,7 @@ from protocol.messages import (
     ReviewEnded,
     ReviewView,
     Rule,
+    SealDeals,
     SeatLink,
     SeatSubstituted,
     SendChat,
@@ -366,6 +369,11 @@ CLIENT_EXAMPLES: list[BaseModel] = [
     SendChat(text="well played", ref=26),
     AskAboutCall(index=0, ref=27),
     GetRecord(ref=40),
+    GetRecord(format="lin", ref=41),
+    ImportMatch(record='[Board "1"]', ref=42),
+    SealDeals(ref=43),
+    CreateMatch(boards=4, seal="kP3cT0oQ", public_value="dice 6 2 5", ref=44),
+    ImportMatch(format="lin", record="vg|Trials,Segment 1,I,1,2,Home,0,Away,0|", spectators="off"),
     ExplainCall(index=0, text="15-17 balanced", ref=28),
     Rule(table=1, declarer_tricks=9, ref=17),
     Ping(ref=2**31 - 1),
@@ -386,7 +394,7 @@ CLIENT_EXAMPLES: list[BaseModel] = [
 
 SERVER_EXAMPLES: list[BaseModel] = [
     Welcome(
-        version=5,
+        version=PROTOCOL_VERSION,
         role="player",
         match_id="35e80982ec4f2b10",
         player=1,
@@ -419,7 +427,8 @@ SERVER_EXAMPLES: list[BaseModel] = [
             Change(op="replace", path="/match/comparisons/0/par", value=None),
         ],
     ),
-    MatchRecord(pbn='[Event "duplicate match 35e80982ec4f2b10"]\n[Board "1"]\n', ref=40),
+    MatchRecord(record='[Event "duplicate match 35e80982ec4f2b10"]\n[Board "1"]\n', ref=40),
+    MatchRecord(format="lin", record="pn|Ann,Bo,Cy,Di|st||md|1SAK2HKQ5DK43CQ652,,,|\n", ref=41),
     Ack(ref=15, seq=2),
     ErrorMessage(code=ErrorCode.ILLEGAL_CALL, message="1S is insufficient", ref=15),
     MatchCreated(
@@ -436,8 +445,10 @@ SERVER_EXAMPLES: list[BaseModel] = [
         ],
         spectator=None,
         director="http://127.0.0.1:8765/direct#TOKEN",
+        deals_commitment="0f" * 32,
         ref=1,
     ),
+    DealsSealed(seal="kP3cT0oQ", seed_commitment="a1" * 32, ref=43),
     Pong(ref=None),
 ]
 

@@ -18,6 +18,7 @@ from redis.asyncio import Redis
 
 from bridge import Deal, Seat
 from bridge.formats import Movement
+from bridge.lin import parse_handviewer_url
 from clients.client import Client, Link
 from protocol import codec
 from protocol.changes import patch
@@ -423,6 +424,19 @@ def audit_player_board(board: BoardView, seat: str, deal: Deal) -> None:
     for entry in board.auction:
         if entry.alert is not None:
             assert Seat.parse(entry.seat) != me.partner, "partner saw an alert"
+    # The hand-viewer link holds the whole deal and the play: only once the board is over,
+    # and with the alerts this seat sees.
+    if board.handviewer is not None:
+        assert finished, "a hand-viewer link before the board is over"
+        linked = parse_handviewer_url(board.handviewer)
+        assert linked.deal == deal
+        assert [str(c.call) for c in linked.calls] == [e.call for e in board.auction]
+        for entry, call in zip(board.auction, linked.calls, strict=True):
+            assert call.alert == (entry.alert is not None), "a link shows another alert"
+            shown = None if entry.alert is None else " ".join(entry.alert.replace("|", "/").split())
+            assert call.explanation == (shown or ""), "a link shows another explanation"
+    else:
+        assert not finished or board.result is None, "a finished board without its link"
     # Every card named anywhere in the board's view was seen played or is in a hand this
     # seat may see.
     visible = seen_played | {str(c) for s in allowed_hands for c in deal[Seat.parse(s)]}

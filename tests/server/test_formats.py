@@ -13,9 +13,11 @@ import pytest
 from redis.asyncio import Redis
 
 from bridge import Deal, Seat, imps
+from bridge.commitment import verify_record
 from bridge.formats import Movement
+from bridge.lin import Room, parse_lin, parse_lin_match
 from bridge.pbn import PbnGame, parse_games
-from clients.client import Client, ClientError
+from clients.client import Client, ClientError, Link
 from protocol.errors import ErrorCode
 from protocol.messages import (
     Ack,
@@ -29,6 +31,7 @@ from protocol.messages import (
     WatchView,
 )
 from server.app import Server
+from server.views import match_summary as state_summary
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import (
     assert_changes_rebuild_every_view,
@@ -130,6 +133,80 @@ def check_standings(movement: Movement, summary: MatchSummary, teams: bool) -> N
     assert points == sorted(points, reverse=True)
 
 
+async def check_records_round_trip(
+    server: Server, created: MatchCreated, client: Client, imported: bool
+) -> None:
+    """The match record exported as PBN and as LIN, read back, gives every table's play as
+    the match holds it: the deal, the players, the calls and their alerts, the cards and the
+    result; the deals verify against the commitment; and (``imported``) each export,
+    imported as a new match, gives back the same comparisons."""
+    state = (await server.runtime(created.match_id)).state
+    config = state.config
+    pbn = await client.record()
+    lin = await client.record("lin")
+    games = parse_games(pbn)
+    boards = parse_lin(lin)
+    assert len(games) == len(boards) > 0
+    for game, board in zip(games, boards, strict=True):
+        round_number, table = int(tag(game, "Round")), int(tag(game, "Table"))
+        assert game.board is not None
+        played = state.tables[table].board(game.board, round_number)
+        assert played is not None
+        assert played.result is not None
+        spec = played.spec
+        calls = [str(call) for call in played.auction.calls]
+        cards = [] if played.play is None else [str(c) for _, c in played.play.cards_played]
+        tricks = played.result.tricks if played.result.contract is not None else None
+        sitting = config.movement.sitting(round_number, table)
+        names = [state.people[sitting.player(seat)].name for seat in Seat]
+        # PBN, read back.
+        assert (game.deal, game.dealer, game.vulnerability) == (
+            spec.deal,
+            spec.dealer,
+            spec.vulnerability,
+        )
+        assert game.auction is not None
+        assert [str(a.call) for a in game.auction.calls] == calls
+        pbn_alerts = {i: a.notes[0] for i, a in enumerate(game.auction.calls) if a.alert}
+        assert pbn_alerts == played.alerts
+        assert [str(card) for card in game.played_cards()] == cards
+        assert game.result == tricks
+        assert [game.player(seat) for seat in Seat] == names
+        # LIN, read back.
+        assert (board.number, board.deal, board.dealer, board.vulnerability) == (
+            spec.number,
+            spec.deal,
+            spec.dealer,
+            spec.vulnerability,
+        )
+        assert [str(c.call) for c in board.calls] == calls
+        assert {i: c.explanation for i, c in enumerate(board.calls) if c.alert} == played.alerts
+        assert [str(card) for card in board.cards] == cards
+        assert board.result == tricks
+        assert [board.player(seat) or None for seat in Seat] == names
+        assert board.room == ((Room.OPEN if table == 1 else Room.CLOSED) if config.teams else None)
+    assert verify_record(pbn, created.deals_commitment).games == len(games)
+    if not imported:
+        return
+    match = parse_lin_match(lin)
+    assert match.teams == (config.team_a, config.team_b)
+    original = {c.board: c.swing for c in state_summary(state).comparisons}
+    assert match.imps_by_board() == original
+    organiser = await Client.connect(Link(server.ws_url, ORGANISER_KEY))
+    for text, format in ((pbn, "pbn"), (lin, "lin")):
+        again = await organiser.import_match(text, format=format)  # type: ignore[arg-type]
+        watcher = await Client.connect(again.director)
+        assert watcher.view is not None
+        assert watcher.view.match.finished
+        assert {c.board: c.swing for c in watcher.view.match.comparisons} == original
+        again_games = parse_games(await watcher.record())
+        assert [(g.board, g.tag("Room"), g.auction, g.result) for g in again_games] == [
+            (g.board, g.tag("Room"), g.auction, g.result) for g in games
+        ]
+        await watcher.close()
+    await organiser.close()
+
+
 @pytest.mark.asyncio
 @pytest.mark.parametrize("options", list(FORMATS.values()), ids=list(FORMATS))
 async def test_a_format_played_to_its_end(server: Server, options: dict[str, object]) -> None:
@@ -175,6 +252,7 @@ async def test_a_format_played_to_its_end(server: Server, options: dict[str, obj
             if (r.round, r.table) == (int(tag(game, "Round")), int(tag(game, "Table")))
         )
         assert game.score == mine.ns_score
+    await check_records_round_trip(server, created, director, options["format"] == "teams")
     robots = [r for r in server.robot_players if created.match_id in r.name]
     assert [robot.errors for robot in robots] == [[]] * len(robots)
     audited = 0
