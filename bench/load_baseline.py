@@ -30,6 +30,7 @@ import msgpack
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 
+from bench.load_clients import PROTOCOL_VERSION
 from bridge import (
     Auction,
     BridgeError,
@@ -506,7 +507,7 @@ class Baseline:
         table, seat = (0, "") if where == "watch" else (int(where[0]), where[1])
         welcome = {
             "type": "welcome",
-            "version": 5,
+            "version": PROTOCOL_VERSION,
             "role": "spectator" if not table else "player",
             "match_id": match.match_id,
             "player": PLAYER_NUMBERS.get((table, seat)),

@@ -38,7 +38,9 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketExce
 
 from protocol.changes import patch
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
+"""protocol.messages.PROTOCOL_VERSION, written out: a load process does not import the
+protocol's models (tests/bench/test_load.py checks that the two agree)."""
 PASSED_OUT_SHARE = 0.15
 """Boards that every player at a table passes."""
 CLAIM_SHARE = 0.4

@@ -25,7 +25,7 @@ sits North-South; table 2 the closed room, where team A sits East-West.
 >>> [match] = matches_from_pbn(parse_games(text))
 >>> assert isinstance(match, PlayedMatch)
 >>> match.team_a, match.team_b, match.swings()
-('Reds', 'Blues', (3,))
+('Reds', 'Blues', (2,))
 """
 
 from __future__ import annotations

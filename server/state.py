@@ -380,7 +380,9 @@ class BoardState:
     them, so that no player can grow a match's log without end."""
     presences: dict[Seat, int] = field(default_factory=dict)
     """How many presence events each seat had logged while this board was the table's."""
-    links: dict[tuple[object, ...], str] = field(default_factory=dict, compare=False, repr=False)
+    links: dict[tuple[object, ...], str | None] = field(
+        default_factory=dict, compare=False, repr=False
+    )
     """The finished board's hand-viewer links made so far, by everything they are made of
     (:func:`server.views`): a board on review is shown again and again."""
 
@@ -402,6 +404,7 @@ class BoardState:
             ready=set(self.ready),
             extras=dict(self.extras),
             presences=dict(self.presences),
+            links=dict(self.links),
         )
 
     @property

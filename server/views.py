@@ -22,6 +22,7 @@ information live here and only here:
 from __future__ import annotations
 
 import functools
+import logging
 import weakref
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import TypeAdapter
 
-from bridge import Card, Seat
+from bridge import BridgeError, Card, Seat
 from bridge.cards import Hand
 from bridge.formats import BoardComparison, Movement, TableResult
 from bridge.play import Trick
@@ -97,6 +98,8 @@ __all__ = [
     "view_data",
     "view_of",
 ]
+
+log = logging.getLogger(__name__)
 
 CHAT_LINES = 50
 """How many lines of table chat a view carries (per table, for the director)."""
@@ -785,7 +788,7 @@ def _board_data(
     }
 
 
-def _handviewer(state: MatchState, board: BoardState, table: int, viewer: Seen) -> str:
+def _handviewer(state: MatchState, board: BoardState, table: int, viewer: Seen) -> str | None:
     """The finished board's BBO hand-viewer link, with the alerts ``viewer`` sees: made once
     for each thing it is made of (the players' names, the alerts, the play, the result)."""
     hidden = viewer.seat.partner if isinstance(viewer, Seated) and board.alerts else None
@@ -800,7 +803,12 @@ def _handviewer(state: MatchState, board: BoardState, table: int, viewer: Seen) 
     )
     link = board.links.get(key)
     if link is None:
-        link = board.links[key] = handviewer(state, board, table, hidden)
+        try:
+            link = handviewer(state, board, table, hidden)
+        except BridgeError:  # a view is never refused for its link: it goes without
+            log.exception("board %d at table %d: no hand-viewer link", board.spec.number, table)
+            link = None
+        board.links[key] = link
     return link
 
 

@@ -10,6 +10,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bench.load_clients import PROTOCOL_VERSION as LOAD_VERSION
+from protocol.messages import PROTOCOL_VERSION
+
 ROOT = Path(__file__).resolve().parents[2]
 EXPLAINED_REFUSALS = {"rate_limited"}
 """Flat out, a few matches act faster than a person may: the players wait as the server says
@@ -43,3 +46,7 @@ def test_a_short_load_run_plays_every_phase_and_delivers_everything(tmp_path: Pa
             assert set(phase["refusals"]) <= EXPLAINED_REFUSALS, (side, name, phase["refusals"])
             assert phase["undelivered"] == 0, (side, name)
             assert phase["compared_partly"] == 0, (side, name)
+
+
+def test_the_load_clients_speak_the_protocols_version() -> None:
+    assert LOAD_VERSION == PROTOCOL_VERSION

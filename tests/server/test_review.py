@@ -8,10 +8,11 @@ import asyncio
 import pytest
 from redis.asyncio import Redis
 
-from bridge import Deal
+from bridge import BridgeError, Deal
 from clients.client import Client, ClientError
 from protocol.errors import ErrorCode
 from protocol.messages import PlayerView
+from server import views as server_views
 from server.app import Server
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import (
@@ -172,4 +173,25 @@ async def test_both_tables_play_is_shown_once_the_board_is_compared(server: Serv
     assert [t.table for t in (await spectator.board(1)).tables] == [1, 2]
     await match.close()
     await spectator.close()
+    await director.close()
+
+
+@pytest.mark.asyncio
+async def test_a_board_whose_link_cannot_be_made_is_shown_without_it(
+    server: Server, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A view is never refused for its hand-viewer link: should LIN refuse a board, the
+    board is shown without the link (and the server says so in its log)."""
+
+    def refused(*_args: object) -> str:
+        raise BridgeError("LIN cannot carry this")
+
+    monkeypatch.setattr(server_views, "handviewer", refused)
+    created = await create(server, boards=1, robots=["t1", "t2"], review_seconds=0)
+    director = await Client.connect(created.director)
+    await director.wait_for(lambda v: v if v.match.finished else None, timeout=60)
+    record = await director.board(1)
+    assert [board.handviewer for board in record.tables] == [None, None]
+    assert [board.phase for board in record.tables] == ["finished", "finished"]
+    assert any("no hand-viewer link" in r.getMessage() for r in caplog.records)
     await director.close()
