@@ -93,6 +93,7 @@ async def test_an_imported_match_is_finished_with_the_official_swings(server: Se
 async def test_a_board_at_one_table_is_left_out(server: Server) -> None:
     games = group("TURKEY", "SWITZERLAND")
     created = await import_record(server, dump_games(games))
+    assert created.spectator is not None
     spectator = await Client.connect(created.spectator)
     assert spectator.view is not None
     assert spectator.view.match.boards == list(range(11, 20))
@@ -197,6 +198,7 @@ no. 10, 26 June 2010) gives the segment."""
 @pytest.mark.asyncio
 async def test_a_lin_match_file_imports_with_its_published_score(server: Server) -> None:
     created = await import_record(server, USBF, format="lin")
+    assert created.spectator is not None
     spectator = await Client.connect(created.spectator)
     view = spectator.view
     assert view is not None
@@ -232,3 +234,29 @@ async def test_a_lin_match_file_imports_with_its_published_score(server: Server)
         for c in original.calls
     ]
     await spectator.close()
+
+
+@pytest.mark.asyncio
+async def test_every_match_of_the_round_imports_with_its_official_swings(
+    server: Server, request: pytest.FixtureRequest
+) -> None:
+    """The whole 2021 round through the server (long mode: some 50 s): each of its 14
+    played matches imported, every swing the official ScoreIMP. (The default run imports
+    four of them here; tests/bridge/test_records.py checks all 139 boards' IMPs.)"""
+    if not request.config.getoption("--long"):
+        pytest.skip("the whole round is imported in the long mode (--long)")
+    imported = 0
+    for games in pbn_matches(ROUND):
+        if set(teams_of(games).split(" - ")) == {"ITALY", "WALES"}:
+            continue  # not played: placeholders
+        played = match_from_pbn(games)
+        created = await import_record(server, dump_games(games))
+        watcher = await Client.connect(created.director)
+        assert watcher.view is not None
+        official = {g.board: g.score_imp for g in games if g.tag("HomeTeam") == played.team_a}
+        got = {c.board: c.swing for c in watcher.view.match.comparisons}
+        assert got == {board: official[board] for board in got}, played.name
+        assert len(got) == len(played.boards)
+        await watcher.close()
+        imported += 1
+    assert imported == 14
