@@ -825,6 +825,7 @@ const handlers = {
       setStatus("connecting", detail ? "Reconnecting…" : "Connecting…");
     } else if (kind === "lost") {
       setStatus("lost", "Offline");
+      if (state.deals === "checking") state.deals = null; // its answer went with the connection: ask again once back
       if (!state.wasLost) document.body.dataset.drops = String(Number(document.body.dataset.drops ?? 0) + 1);
       state.wasLost = true;
       const seconds = Math.max(1, Math.round(detail / 1000));
