@@ -117,10 +117,15 @@ class Robot:
         name: str = "duplicate-robot",
         delay: float = 0.0,
         headers: Mapping[str, str] | None = None,
+        keep_messages: bool = True,
     ) -> None:
         self.link = link if isinstance(link, Link) else Link.parse(link)
         self.name = name
         self.delay = delay
+        self.keep_messages = keep_messages
+        """Keep every message its client received (for audits); else let each go once
+        noted: a match's updates, each with its whole view, are thousands of objects that
+        every full garbage collection of the process walks."""
         self.headers = dict(headers or {})
         """Extra headers of its connections' opening requests."""
         self.client: Client | None = None
@@ -185,7 +190,11 @@ class Robot:
         for message in received[self._seen :]:
             if isinstance(message, Update) and isinstance(message.view, PlayerView):
                 self.memory.observe(message.view.board)
-        self._seen = len(received)
+        if self.keep_messages:
+            self._seen = len(received)
+        else:
+            received.clear()
+            self._seen = 0
 
     async def _play(self) -> bool:
         """Act on each update that asks something of this seat; True when the match is over."""

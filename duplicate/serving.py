@@ -833,6 +833,7 @@ async def _serve(args: argparse.Namespace) -> None:
             robot_delay=args.server_robot_delay,
             store_status=embedded.status if embedded is not None else None,
             limits=_limits(args),
+            keep_robot_messages=False,
         )
         await _listen(server, args.host, args.port)
         listening = True

@@ -354,8 +354,12 @@ class Server:
         store_status: Callable[[], str | None] | None = None,
         limits: Limits | None = None,
         presence_grace: float = 2.0,
+        keep_robot_messages: bool = True,
     ) -> None:
         self.redis = redis
+        self.keep_robot_messages = keep_robot_messages
+        """Whether the server's robots keep every message they received (tests audit them;
+        ``duplicate serve`` lets them go)."""
         self.robot_delay = robot_delay
         """Seconds the server's robots wait before each action, unless a match says otherwise
         (robots at a table of robots never wait)."""
@@ -1244,6 +1248,7 @@ class Server:
                 name=f"robot {match_id} {seat}",
                 delay=self.robot_delay_for(config, seat),
                 headers={ROBOT_HEADER: self._robot_pass},
+                keep_messages=self.keep_robot_messages,
             )
             self.robot_players.append(robot)
             task = asyncio.create_task(self._run_robot(robot), name=f"robot {match_id} {seat}")

@@ -285,3 +285,28 @@ async def test_a_robot_cut_off_while_it_thinks_acts_once_back(redis: Redis) -> N
             await running
         await robot.close()
         await server.close()
+
+
+@pytest.mark.asyncio
+async def test_robots_that_let_their_messages_go_play_a_whole_match(redis: Redis) -> None:
+    """As `duplicate serve` runs them: each robot lets what it received go once noted (a
+    match's updates, each with its whole view, held for the match's life were thousands of
+    objects for every full garbage collection to walk), and plays the match all the same."""
+    await forget_earlier_robots(redis)
+    server = Server(redis, ORGANISER_KEY, robot_delay=0, keep_robot_messages=False)
+    await server.start()
+    try:
+        created = await create(server, boards=2, robots=["t1", "t2"], spectators="live")
+        director = await Client.connect(created.director)
+        final = await director.wait_for(lambda v: v if v.match.finished else None, timeout=120)
+        assert len(final.match.comparisons) == 2
+        robots = [r for r in server.robot_players if created.match_id in r.name]
+        assert len(robots) == 8
+        assert [robot.errors for robot in robots] == [[]] * 8
+        for robot in robots:
+            assert robot.client is not None
+            updates = [m for m in robot.client.received if isinstance(m, Update)]
+            assert len(updates) < 10, len(updates)  # a two-board match sends each some 150
+        await director.close()
+    finally:
+        await server.close()
