@@ -279,6 +279,7 @@ class TestCostlyFrames:
     """The frames that cost the most to refuse, sent by clients that never said hello, hold up
     nobody: each gets a small error frame, and another match's pings stay quick."""
 
+    @pytest.mark.alone  # measures a p99: see pyproject.toml
     @pytest.mark.asyncio
     async def test_worst_frames_do_not_stall_another_match(
         self, server: Server, match: Match

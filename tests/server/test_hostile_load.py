@@ -25,6 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SECONDS = 8.0
 BASELINE_SECONDS = 4.0
 KEY = "hostile-test-organiser-key"
+pytestmark = pytest.mark.alone  # measures times: see pyproject.toml
 ONLY = os.environ.get("HOSTILE_ONLY", "").split() and [
     "--only",
     *os.environ["HOSTILE_ONLY"].split(),

@@ -88,11 +88,13 @@ async def test_robot_table_match_by_four_clients(server: Server, redis: Redis) -
         await bid(players, board, ["1NT", "P", "P", "P"])
         await play_cards(players, board)
         # The double-dummy analysis, worked out after the match was created, shows with the
-        # comparison once it is there (an update of its own if it comes after).
+        # comparison once it is there (an update of its own if it comes after). Its worker
+        # runs at the lowest priority: on a machine busy with other tests it may take a while.
         north = await players["N"].wait_for(
             lambda v, b=board: (
                 v if any(c.board == b and c.double_dummy for c in v.match.comparisons) else None
-            )
+            ),
+            timeout=60,
         )
         comparison = next(c for c in north.match.comparisons if c.board == board)
         robots = expected_robots[board].result
