@@ -45,7 +45,7 @@ from bridge import (
 )
 from robots.knowledge import SeatView
 
-__all__ = ["choose_call", "choose_contract", "describe", "stronger_side"]
+__all__ = ["Shown", "choose_call", "choose_contract", "describe", "shown", "stronger_side"]
 
 # Strains as small ints: the suits 0-3 (clubs to spades) and notrump 4.
 CLUBS, DIAMONDS, HEARTS, SPADES, NOTRUMP = 0, 1, 2, 3, 4
@@ -400,6 +400,34 @@ def describe(dealer: Seat, calls: Sequence[Call], index: int) -> str:
         raise IndexError(f"call {index} is not in an auction of {len(calls)} calls")
     state = _replay(dealer, calls[:index])
     return _meaning(state, calls[index]).text
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a seat's calls have shown in this system: a range of points (high-card points,
+    with length or shortness where the call counts them) and the least length of each suit,
+    clubs first."""
+
+    lo: int
+    hi: int
+    lengths: tuple[int, int, int, int]
+
+
+def shown(dealer: Seat, calls: Sequence[Call]) -> dict[Seat, Shown]:
+    """What each seat has shown by its calls in the auction dealt by ``dealer``: what a
+    player reading the auction knows of the hands it cannot see (the strong robots deal the
+    unseen cards to fit it).
+
+    >>> from bridge import Call, Seat
+    >>> seen = shown(Seat.NORTH, [Call.parse(c) for c in ["1NT", "P", "2NT", "P", "3NT"]])
+    >>> seen[Seat.NORTH], seen[Seat.EAST].hi  # East passed 1NT twice: not 17 points
+    (Shown(lo=16, hi=17, lengths=(2, 2, 2, 2)), 16)
+    """
+    state = _replay(dealer, calls)
+    return {
+        seat: Shown(info.lo, info.hi, _min_lengths(dict(enumerate(info.lengths))))
+        for seat, info in zip(Seat, state.info, strict=True)
+    }
 
 
 # --------------------------------------------------------------------------------------------

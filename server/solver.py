@@ -9,16 +9,15 @@ endplay is imported where it is used, never by the server's process."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import select
 import sys
 import threading
-import types
 from typing import IO, Any
 
 from bridge import Deal, Seat, Strain, Vulnerability
+from robots.dds import endplay_without_its_package
 from server.redis_process import death_signal
 from server.state import Analysis, BoardSpec
 
@@ -108,7 +107,7 @@ def main(parent: int, idle: float = IDLE_EXIT) -> None:
     set_death_signal = death_signal(parent)
     if set_death_signal is not None:
         set_death_signal()
-    _endplay_without_its_package()
+    endplay_without_its_package()
     from endplay._dds import SetMaxThreads
 
     SetMaxThreads(1)
@@ -117,16 +116,3 @@ def main(parent: int, idle: float = IDLE_EXIT) -> None:
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     _work(sys.stdin.buffer, answers, idle)
-
-
-def _endplay_without_its_package() -> None:
-    """Let the worker import endplay's solver and types without the package's
-    ``__init__``, which imports all of endplay: its dealer's plotting pulls in matplotlib,
-    for 80 MB and a second more than the solver needs (40 MB, a third of a second)."""
-    spec = importlib.util.find_spec("endplay")
-    if "endplay" in sys.modules or spec is None or not spec.submodule_search_locations:
-        return
-    package = types.ModuleType("endplay")
-    package.__path__ = list(spec.submodule_search_locations)
-    package.__spec__ = spec
-    sys.modules["endplay"] = package
