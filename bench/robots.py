@@ -169,6 +169,11 @@ def print_table(title: str, rows: list[tuple[str, str, str, str]]) -> None:
         )
 
 
+def counted(number: int, noun: str) -> str:
+    """``1 deal``, ``300 deals``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
 def mean_interval(values: list[float]) -> tuple[float, float, float]:
     """The mean and its 95% interval (normal approximation)."""
     if not values:
@@ -178,7 +183,7 @@ def mean_interval(values: list[float]) -> tuple[float, float, float]:
     return (mean, mean - half, mean + half)
 
 
-def shown(values: list[float], unit: str = "") -> str:
+def with_interval(values: list[float], unit: str = "") -> str:
     mean, low, high = mean_interval(values)
     return f"{mean:+.2f}{unit} (95% CI {low:+.2f} to {high:+.2f}; n={len(values)})"
 
@@ -242,24 +247,24 @@ def dd_section(deals: int, seed: int, card_times: dict[str, list[float]]) -> boo
     rows.append(
         (
             "declarer's tricks below double dummy",
-            shown(below["seed"]),
-            shown(below["strong"]),
+            with_interval(below["seed"]),
+            with_interval(below["strong"]),
             f"<= {STRONG_BELOW_DD}",
         )
     )
     rows.append(
         (
             "... at notrump",
-            shown(notrump["seed"]),
-            shown(notrump["strong"]),
+            with_interval(notrump["seed"]),
+            with_interval(notrump["strong"]),
             f"<= {STRONG_BELOW_DD_NOTRUMP}",
         )
     )
     rows.append(
         (
             "... contract at the double-dummy level",
-            shown(at_level["seed"]),
-            shown(at_level["strong"]),
+            with_interval(at_level["seed"]),
+            with_interval(at_level["strong"]),
             "",
         )
     )
@@ -275,7 +280,9 @@ def dd_section(deals: int, seed: int, card_times: dict[str, list[float]]) -> boo
             f"p99 <= {STRONG_DECISION_P99_MS:g} ms",
         )
     )
-    print_table(f"each level at all four seats against double dummy ({deals} deals)", rows)
+    print_table(
+        f"each level at all four seats against double dummy ({counted(deals, 'deal')})", rows
+    )
     ok = (
         mean_interval(below["strong"])[0] <= STRONG_BELOW_DD  # (no boards: nan, a miss)
         and mean_interval(notrump["strong"])[0] <= STRONG_BELOW_DD_NOTRUMP
@@ -312,13 +319,13 @@ def teams_section(deals: int, seed: int, card_times: dict[str, list[float]]) -> 
         ("measure", "value", "target", "verdict"),
         (
             "IMPs per board to the strong team",
-            shown(swings),
+            with_interval(swings),
             f">= +{STRONG_TEAMS_IMPS:g}",
             "PASS" if ok else "MISS",
         ),
         ("boards that swung", f"{sum(1 for s in swings if s)} of {len(swings)}", "", ""),
     ]
-    print_table(f"strong against seed, a teams match ({deals} deals)", rows)
+    print_table(f"strong against seed, a teams match ({counted(deals, 'deal')})", rows)
     return ok
 
 

@@ -160,7 +160,9 @@ def layouts(knowledge: Knowledge, rng: random.Random, count: int) -> list[dict[S
             fitting.append(layout)
         elif len(loose) < count:
             loose.append(layout)
-    while len(fitting) + len(loose) < count:
+    for _ in range(ATTEMPTS):  # (a try gets stuck only rarely: this bound is never reached)
+        if len(fitting) + len(loose) >= count:
+            break
         layout = _deal(knowledge, rng)
         if layout is not None:
             loose.append(layout)
@@ -216,6 +218,8 @@ def _fits_auction(layout: dict[Seat, int], knowledge: Knowledge) -> bool:
 
 
 def known_to(view: SeatView) -> Knowledge:
+    """What the seat deciding in ``view`` knows of the hands it cannot see: from the play
+    (cards played by each seat, the suits each showed out of) and from the auction."""
     played = dict.fromkeys(Seat, 0)
     voids = dict.fromkeys(Seat, 0)
     tricks = [*view.tricks, *([view.current] if view.current is not None else [])]

@@ -9,13 +9,13 @@ from bench import robots
 
 
 def test_a_short_run_prints_every_section(capsys: pytest.CaptureFixture[str]) -> None:
-    status = robots.main(["--deals", "12", "--dd-deals", "2", "--teams-deals", "2"])
+    status = robots.main(["--deals", "12", "--dd-deals", "1", "--teams-deals", "1"])
     assert status in (0, 1)
     out = capsys.readouterr().out
     for title in (
         "seed level: the robot second table",
-        "each level at all four seats against double dummy (2 deals)",
-        "strong against seed, a teams match (2 deals)",
+        "each level at all four seats against double dummy (1 deal)",
+        "strong against seed, a teams match (1 deal)",
     ):
         assert title in out
     assert "declarer's tricks below double dummy" in out
