@@ -53,7 +53,10 @@ class Position:
 def endplay_without_its_package() -> None:
     """Let endplay's solver and types be imported without the package's ``__init__``, which
     imports all of endplay: its dealer's plotting pulls in matplotlib, for 80 MB and a second
-    more than the solver needs (40 MB, a third of a second)."""
+    more than the solver needs (40 MB, a third of a second). Afterwards the process holds
+    that bare package: endplay's modules import as usual (``endplay.types``, ``endplay.dds``),
+    but the names the package's ``__init__`` would have gathered (``endplay.Deal``) are not
+    there."""
     spec = importlib.util.find_spec("endplay")
     if "endplay" in sys.modules or spec is None or not spec.submodule_search_locations:
         return
