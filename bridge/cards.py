@@ -342,7 +342,12 @@ class Hand:
     @property
     def hcp(self) -> int:
         """High-card points (A 4, K 3, Q 2, J 1)."""
-        return sum(card.hcp for card in self)
+        points = 0
+        for suit in range(4):
+            bits = self.mask >> (13 * suit)  # the ace is bit 12 of a suit's 13
+            points += 4 * (bits >> 12 & 1) + 3 * (bits >> 11 & 1) + 2 * (bits >> 10 & 1)
+            points += bits >> 9 & 1
+        return points
 
     def length(self, suit: Suit) -> int:
         """How many cards of ``suit`` the hand holds."""

@@ -425,7 +425,9 @@ def shown(dealer: Seat, calls: Sequence[Call]) -> dict[Seat, Shown]:
     """
     state = _replay(dealer, calls)
     return {
-        seat: Shown(info.lo, info.hi, _min_lengths(dict(enumerate(info.lengths))))
+        seat: Shown(
+            info.lo, info.hi, (info.lengths[0], info.lengths[1], info.lengths[2], info.lengths[3])
+        )
         for seat, info in zip(Seat, state.info, strict=True)
     }
 

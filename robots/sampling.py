@@ -27,8 +27,8 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bridge import Card, Seat
-from bridge.cards import ALL_CARDS
+from bridge import Card, Hand, Seat
+from bridge.cards import ALL_CARDS, Suit
 from robots import play
 from robots.bidding import Shown, shown
 from robots.dds import Position, solve
@@ -203,16 +203,11 @@ def _deal(knowledge: Knowledge, rng: random.Random) -> dict[Seat, int] | None:
 
 def _fits_auction(layout: dict[Seat, int], knowledge: Knowledge) -> bool:
     for seat, mask in layout.items():
-        whole = mask | knowledge.played[seat]
+        hand = Hand.from_mask(mask | knowledge.played[seat])  # the hand as it was dealt
         info = knowledge.shown[seat]
-        points = 0
-        for suit in range(4):
-            bits = (whole >> (13 * suit)) & 0x1FFF
-            if bits.bit_count() < info.lengths[suit]:
-                return False
-            points += 4 * (bits >> 12 & 1) + 3 * (bits >> 11 & 1) + 2 * (bits >> 10 & 1)
-            points += bits >> 9 & 1
-        if not info.lo - POINT_SLACK <= points <= info.hi + POINT_SLACK:
+        if any(hand.length(suit) < info.lengths[suit] for suit in Suit):
+            return False
+        if not info.lo - POINT_SLACK <= hand.hcp <= info.hi + POINT_SLACK:
             return False
     return True
 
