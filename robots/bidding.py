@@ -1,11 +1,18 @@
-"""A simple natural bidding system for robots, and the robot second table's contract picker.
+"""A natural bidding system for robots, and the robot second table's contract picker.
 
 The system is what a club player expects from a robot: 1NT 15-17, 2NT 20-21, 2♣ strong and
 artificial (2♦ waiting), five-card majors and the better minor at the one level (12-21),
 weak twos in ♦/♥/♠ (6 cards, 6-10 HCP), three-level preempts (7 cards); natural responses
 and rebids by strength; overcalls, a 1NT overcall, takeout doubles and their advances; and
-game and slam decisions from the partnership's combined points and fit. No conventions beyond
-the 2♣ opening: no Stayman, no transfers, no Blackwood.
+game and slam decisions from the partnership's combined points and fit. Each level plays:
+
+* ``seed``: that natural system alone, no conventions beyond the 2♣ opening (no Stayman, no
+  transfers, no Blackwood), faithful to the seeds' rules;
+* ``strong``: the same, with Stayman and Jacoby transfers over 1NT and 2NT openings; Roman
+  Key Card Blackwood (1430) once a major is agreed (4NT over a natural notrump bid stays
+  quantitative); negative doubles of overcalls up to 2♠ (penalty doubles of a 1NT overcall
+  and at the three level); a cue-bid of their suit as a limit raise or better of partner's
+  overcall, with the jump raise preemptive.
 
 Every call's meaning comes from the auction alone. The auction is replayed call by call; each
 position is classified into a *situation* (opening, response, opener's rebid, responses to
@@ -14,7 +21,7 @@ meaning and the ranges it shows, which the replay records for each seat. :func:`
 replays the auction and makes the call its hand fits; :func:`describe` replays the same way
 and reads the meaning off the same rules, so the two always agree.
 
->>> from bridge import Auction, Hand, Seat, Vulnerability
+>>> from bridge import Auction, Call, Hand, Seat, Vulnerability
 >>> auction = Auction(Seat.NORTH)
 >>> view = SeatView.from_auction(auction, Hand.from_pbn("AQ4.KJ3.Q984.K72"), Vulnerability.NONE)
 >>> call, meaning = choose_call(view)
@@ -22,6 +29,12 @@ and reads the meaning off the same rules, so the two always agree.
 ('1NT', '15-17 HCP, balanced')
 >>> describe(Seat.NORTH, [call], 0)
 '15-17 HCP, balanced'
+
+At the strong level the robots play conventions, and explain them:
+
+>>> calls = [Call.parse(c) for c in ["1NT", "P", "2C", "P", "2H", "P"]]
+>>> describe(Seat.NORTH, calls, 2, "strong"), describe(Seat.NORTH, calls, 4, "strong")
+('Stayman: asks for a 4-card major, 8+ HCP', '4 hearts, may hold 4 spades')
 """
 
 from __future__ import annotations
@@ -43,7 +56,7 @@ from bridge import (
     Strain,
     Vulnerability,
 )
-from robots.knowledge import SeatView
+from robots.knowledge import Level, SeatView
 
 __all__ = ["Shown", "choose_call", "choose_contract", "describe", "shown", "stronger_side"]
 
@@ -101,6 +114,7 @@ class _Facts:
     lengths: tuple[int, int, int, int]
     top3: tuple[int, int, int, int]  # how many of A K Q in each suit
     top5: tuple[int, int, int, int]  # how many of A K Q J T
+    honours: tuple[int, int, int, int]  # A K Q J T of each suit as bits: A 16, K 8, Q 4
     stoppers: tuple[bool, bool, bool, bool]
     balanced: bool  # 4333, 4432 or 5332
     semi_balanced: bool  # also 5422 and 6322
@@ -131,6 +145,13 @@ class _Facts:
         honours or three of the top five."""
         return self.lengths[suit] >= 5 and (self.top3[suit] >= 2 or self.top5[suit] >= 3)
 
+    def keycards(self, trump: int) -> int:
+        """Key cards for ``trump``: the four aces and the trump king."""
+        return sum(h >> 4 & 1 for h in self.honours) + (self.honours[trump] >> 3 & 1)
+
+    def has_queen(self, trump: int) -> bool:
+        return bool(self.honours[trump] >> 2 & 1)
+
     def longest(self, suits: Iterable[int]) -> int:
         """The longest of ``suits``, the higher-ranking on a tie (-1 if there are none)."""
         best, key = -1, (-1, -1)
@@ -150,6 +171,7 @@ def _facts(hand: Hand) -> _Facts:
     lengths: list[int] = []
     top3: list[int] = []
     top5: list[int] = []
+    honours: list[int] = []
     stoppers: list[bool] = []
     for suit in range(4):
         bits = (mask >> (13 * suit)) & 0x1FFF
@@ -159,6 +181,7 @@ def _facts(hand: Hand) -> _Facts:
         lengths.append(n)
         top3.append((bits >> 10).bit_count())
         top5.append((bits >> 8).bit_count())
+        honours.append(bits >> 8)
         stoppers.append(
             bool(
                 ace or (king and n >= 2) or (queen and n >= 3) or (jack and n >= 4 and king + queen)
@@ -170,6 +193,7 @@ def _facts(hand: Hand) -> _Facts:
         lengths=(lengths[0], lengths[1], lengths[2], lengths[3]),
         top3=(top3[0], top3[1], top3[2], top3[3]),
         top5=(top5[0], top5[1], top5[2], top5[3]),
+        honours=(honours[0], honours[1], honours[2], honours[3]),
         stoppers=(stoppers[0], stoppers[1], stoppers[2], stoppers[3]),
         balanced=shape in _BALANCED,
         semi_balanced=shape in _SEMI_BALANCED,
@@ -195,6 +219,10 @@ class _Meaning:
     game_forcing: bool = False  # the side must reach game
     ends_game_force: bool = False
     takeout: bool = False  # a double asking partner to bid
+    convention: str = ""  # the convention an artificial call belongs to (strong level)
+    suit: int = -1  # the suit the convention concerns: a transfer's suit, the agreed trumps
+    keycards: tuple[int, ...] = ()  # an answer to a key-card ask: the counts it may mean
+    queen: int = -1  # the answer's trump queen: 1 held, 0 not held, -1 not told
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,13 +279,17 @@ class _State:
         "last_bid",
         "last_bidder",
         "last_meaning",
+        "level",
+        "meanings",
         "opener",
         "opening",
         "side_bids",
     )
 
-    def __init__(self, dealer: Seat) -> None:
+    def __init__(self, dealer: Seat, level: Level = "seed") -> None:
         self.dealer = dealer
+        self.level = level
+        """The system every seat is read as bidding (a robot reads the auction by its own)."""
         self.calls: list[Call] = []
         self.info = [_Info() for _ in range(4)]
         self.opener: Seat | None = None
@@ -267,6 +299,7 @@ class _State:
         self.doubled = 0
         self.actions: list[list[Call]] = [[], [], [], []]  # each seat's non-pass calls
         self.last_meaning: list[_Meaning | None] = [None, None, None, None]  # of those calls
+        self.meanings: list[list[_Meaning]] = [[], [], [], []]  # of each seat's non-pass calls
         self.forced: Seat | None = None  # the seat that must not pass
         self.game_forced = [False, False]  # per side (seat % 2)
         self.side_bids = [0, 0]
@@ -293,6 +326,7 @@ class _State:
         if call != PASS:
             self.actions[seat].append(call)
             self.last_meaning[seat] = meaning
+            self.meanings[seat].append(meaning)
         if meaning.forcing:
             self.forced = seat.partner
         if meaning.game_forcing:
@@ -332,8 +366,8 @@ class _State:
         return mask
 
 
-def _replay(dealer: Seat, calls: Sequence[Call]) -> _State:
-    state = _State(dealer)
+def _replay(dealer: Seat, calls: Sequence[Call], level: Level = "seed") -> _State:
+    state = _State(dealer, level)
     for call in calls:
         state.apply(call, _meaning(state, call))
     return state
@@ -355,6 +389,11 @@ def _decide(state: _State, facts: _Facts) -> tuple[Call, _Meaning]:
             if state.is_legal(rule.call) and rule.test(facts):
                 return rule.call, _meaning(state, rule.call)
     call = _general_choice(state, facts)
+    if state.level == "strong" and isinstance(call, Bid) and call.level >= 6:
+        ask = _bid(4, NOTRUMP)
+        meaning = _meaning(state, ask)
+        if meaning.convention == _KEYCARD_ASK and meaning.suit == call.strain:
+            return ask, meaning  # key cards first, then the slam
     return call, _meaning(state, call)
 
 
@@ -362,7 +401,7 @@ def _decide(state: _State, facts: _Facts) -> tuple[Call, _Meaning]:
 # Public API
 
 
-def choose_call(view: SeatView) -> tuple[Call, str]:
+def choose_call(view: SeatView, level: Level = "seed") -> tuple[Call, str]:
     """The call for the seat on turn in ``view``, and its meaning in plain English.
 
     Deterministic; the call is always one of ``view.legal_calls`` (Pass as a last resort).
@@ -373,10 +412,17 @@ def choose_call(view: SeatView) -> tuple[Call, str]:
     >>> call, meaning = choose_call(view)
     >>> str(call), meaning
     ('2H', '6-9 points, 3+ hearts')
+
+    The strong level plays conventions: here Stayman, where the seed level bids 3NT.
+
+    >>> auction = Auction.replay(Seat.NORTH, ["1NT", "P"])
+    >>> view = SeatView.from_auction(auction, Hand.from_pbn("KJ84.Q732.84.A52"), Vulnerability.NONE)
+    >>> [str(choose_call(view, level)[0]) for level in ("seed", "strong")]
+    ['3NT', '2C']
     """
     legal = view.legal_calls
     try:
-        state = _replay(view.dealer, view.calls)
+        state = _replay(view.dealer, view.calls, level)
         call, meaning = _decide(state, _facts(view.hand))
     except Exception:  # a robot must always answer; Pass is always legal
         return PASS, "no further action"
@@ -385,7 +431,7 @@ def choose_call(view: SeatView) -> tuple[Call, str]:
     return call, meaning.text
 
 
-def describe(dealer: Seat, calls: Sequence[Call], index: int) -> str:
+def describe(dealer: Seat, calls: Sequence[Call], index: int, level: Level = "seed") -> str:
     """The meaning, in this system, of ``calls[index]`` in the auction dealt by ``dealer``.
 
     Derived from the auction alone, the same way :func:`choose_call` means its calls.
@@ -395,10 +441,13 @@ def describe(dealer: Seat, calls: Sequence[Call], index: int) -> str:
     >>> calls = [Call.parse(c) for c in ["1S", "P", "3S"]]
     >>> describe(Seat.NORTH, calls, 0), describe(Seat.NORTH, calls, 2)
     ('12-21 points, 5+ spades', '10-12 points, 3+ spades, invitational')
+    >>> calls = [Call.parse(c) for c in ["1NT", "P", "2C"]]
+    >>> describe(Seat.NORTH, calls, 2), describe(Seat.NORTH, calls, 2, "strong")
+    ('0-7 HCP, 6+ clubs, to play', 'Stayman: asks for a 4-card major, 8+ HCP')
     """
     if not 0 <= index < len(calls):
         raise IndexError(f"call {index} is not in an auction of {len(calls)} calls")
-    state = _replay(dealer, calls[:index])
+    state = _replay(dealer, calls[:index], level)
     return _meaning(state, calls[index]).text
 
 
@@ -413,7 +462,7 @@ class Shown:
     lengths: tuple[int, int, int, int]
 
 
-def shown(dealer: Seat, calls: Sequence[Call]) -> dict[Seat, Shown]:
+def shown(dealer: Seat, calls: Sequence[Call], level: Level = "seed") -> dict[Seat, Shown]:
     """What each seat has shown by its calls in the auction dealt by ``dealer``: what a
     player reading the auction knows of the hands it cannot see (the strong robots deal the
     unseen cards to fit it).
@@ -422,8 +471,11 @@ def shown(dealer: Seat, calls: Sequence[Call]) -> dict[Seat, Shown]:
     >>> seen = shown(Seat.NORTH, [Call.parse(c) for c in ["1NT", "P", "2NT", "P", "3NT"]])
     >>> seen[Seat.NORTH], seen[Seat.EAST].hi  # East passed 1NT twice: not 17 points
     (Shown(lo=16, hi=17, lengths=(2, 2, 2, 2)), 16)
+    >>> transfer = [Call.parse(c) for c in ["1NT", "P", "2D", "P", "2H"]]
+    >>> shown(Seat.NORTH, transfer, "strong")[Seat.SOUTH].lengths  # 2♦ showed hearts
+    (0, 0, 5, 0)
     """
-    state = _replay(dealer, calls)
+    state = _replay(dealer, calls, level)
     return {
         seat: Shown(
             info.lo, info.hi, (info.lengths[0], info.lengths[1], info.lengths[2], info.lengths[3])
@@ -438,6 +490,16 @@ def shown(dealer: Seat, calls: Sequence[Call]) -> dict[Seat, Shown]:
 
 def _situation(state: _State) -> list[_Rule] | None:
     """The rules of the specific situation at this turn, or None for the general logic."""
+    if state.level == "seed":
+        return _natural_situation(state)
+    rules = _convention_situation(state)
+    if rules is None:
+        rules = _natural_situation(state)
+    return _with_keycard_ask(state, rules)
+
+
+def _natural_situation(state: _State) -> list[_Rule] | None:
+    """The situations of the natural system (the whole of the seed level)."""
     me = state.turn
     partner = me.partner
     if state.opener is None:
@@ -1935,7 +1997,38 @@ def _advance_overcall(state: _State, suit: int, shown: _Meaning) -> list[_Rule]:
         ),
         lambda f: f.hcp >= game_lo and f.semi_balanced and all(f.stoppers[s] for s in stopped),
     )
-    if c + 1 <= 3:
+    opened = state.opening
+    assert opened is not None
+    cue = state.cheapest(opened.strain)
+    if state.level == "strong" and opened.strain not in (NOTRUMP, suit) and cue is not None:
+        # A cue-bid of their suit is the good raise; the jump raise is preemptive.
+        if cue.level <= 3:
+            add(
+                cue,
+                _Meaning(
+                    f"cue-bid: 3+ {name}, {_span(game_lo - 3, 37, 'points')}, a limit raise "
+                    "or better",
+                    game_lo - 3,
+                    _MAX_POINTS,
+                    _lengths(suit, 3),
+                    forcing=True,
+                    convention=_CUE_BID_RAISE,
+                    suit=suit,
+                ),
+                lambda f: support(f) >= game_lo - 3,
+            )
+        if c + 1 <= 3:
+            add(
+                _bid(c + 1, suit),
+                _Meaning(
+                    f"preemptive: 4+ {name}, {_span(0, game_lo - 4, 'points')}",
+                    0,
+                    game_lo - 4,
+                    _lengths(suit, 4),
+                ),
+                lambda f: f.lengths[suit] >= 4 and 6 <= support(f) <= game_lo - 4,
+            )
+    elif c + 1 <= 3:
         add(
             _bid(c + 1, suit),
             _Meaning(
@@ -1976,6 +2069,831 @@ def _advance_overcall(state: _State, suit: int, shown: _Meaning) -> list[_Rule]:
         )
     rules.append(_Rule(PASS, _Meaning("no fit, nothing to add", 0, 11), _always))
     return rules
+
+
+# --------------------------------------------------------------------------------------------
+# Conventions (the strong level): Stayman, Jacoby transfers, Roman Key Card Blackwood,
+# negative doubles. Each is a table of rules for the positions it creates; the natural
+# situations answer everything else.
+
+_STAYMAN = "Stayman"
+_TRANSFER = "transfer"
+_KEYCARD_ASK = "key-card ask"
+_KEYCARD_ANSWER = "key-card answer"
+_NEGATIVE_DOUBLE = "negative double"
+_CUE_BID_RAISE = "cue-bid raise"
+
+
+def _convention_situation(state: _State) -> list[_Rule] | None:
+    """The rules of a position one of the strong level's conventions creates, or None."""
+    for situation in _CONVENTION_SITUATIONS:
+        rules = situation(state)
+        if rules is not None:
+            return rules
+    return None
+
+
+def _quiet(state: _State) -> bool:
+    """Whether the opponents have made no call but Pass."""
+    me = state.turn
+    return not state.actions[me.lho] and not state.actions[me.rho]
+
+
+def _notrump_opening(state: _State) -> tuple[int, int, int] | None:
+    """Level, low and high end of our side's 1NT or 2NT opening, if it opened one."""
+    opening, opener = state.opening, state.opener
+    if opening is None or opener is None or opener % 2 != state.turn % 2:
+        return None
+    if opening.strain != NOTRUMP or opening.level > 2:
+        return None
+    meaning = state.meanings[opener][0]
+    return opening.level, meaning.lo, meaning.hi
+
+
+# Partner opened 1NT or 2NT: Stayman and the transfers before the natural answers.
+
+
+def _notrump_convention_responses(state: _State) -> list[_Rule] | None:
+    me = state.turn
+    opened = _notrump_opening(state)
+    if (
+        opened is None
+        or state.opener != me.partner
+        or state.actions[me]
+        or len(state.actions[me.partner]) != 1
+        or state.calls[-2] != state.opening
+        or not _quiet(state)
+    ):
+        return None
+    level, lo, hi = opened
+    conventions = _notrump_conventions(level, hi)
+    redefined = {rule.call for rule in conventions}
+    natural = _notrump_responses(state, level, lo, hi)
+    return conventions + [rule for rule in natural if rule.call not in redefined]
+
+
+def _notrump_conventions(level: int, hi: int) -> list[_Rule]:
+    """Transfers (2♦ for hearts, 2♥ for spades; a level higher over 2NT) with a five-card
+    major, whatever the strength; Stayman (2♣, 3♣ over 2NT) with a four-card major and
+    game interest."""
+    rules = [
+        _Rule(
+            _bid(level + 1, major - 1),
+            _Meaning(
+                f"transfer: 5+ {_NAMES[major]}",
+                lengths=_lengths(major, 5),
+                forcing=True,
+                convention=_TRANSFER,
+                suit=major,
+            ),
+            _transfer_test(major),
+        )
+        for major in (HEARTS, SPADES)
+    ]
+    least = GAME - hi
+    rules.append(
+        _Rule(
+            _bid(level + 1, CLUBS),
+            _Meaning(
+                f"Stayman: asks for a 4-card major, {_span(least, _MAX_POINTS)}",
+                least,
+                forcing=True,
+                convention=_STAYMAN,
+            ),
+            lambda f: f.hcp >= least and max(f.lengths[HEARTS], f.lengths[SPADES]) >= 4,
+        )
+    )
+    return rules
+
+
+def _transfer_test(major: int) -> Callable[[_Facts], bool]:
+    return lambda f: f.lengths[major] >= 5 and f.longest(_MAJORS) == major
+
+
+# The notrump opener answers Stayman or a transfer.
+
+
+def _notrump_convention_answers(state: _State) -> list[_Rule] | None:
+    me = state.turn
+    opened = _notrump_opening(state)
+    if (
+        opened is None
+        or state.opener != me
+        or len(state.actions[me]) != 1
+        or len(state.actions[me.partner]) != 1
+        or state.calls[-2] != state.actions[me.partner][0]
+        or not _quiet(state)
+    ):
+        return None
+    level, _, hi = opened
+    asked = state.meanings[me.partner][0]
+    if asked.convention == _STAYMAN:
+        return _stayman_answers(level)
+    if asked.convention == _TRANSFER:
+        return _transfer_answers(level, hi, asked.suit)
+    return None
+
+
+def _stayman_answers(level: int) -> list[_Rule]:
+    return [
+        _Rule(
+            _bid(level + 1, HEARTS),
+            _Meaning("4 hearts, may hold 4 spades", lengths=_lengths(HEARTS, 4)),
+            lambda f: f.lengths[HEARTS] >= 4,
+        ),
+        _Rule(
+            _bid(level + 1, SPADES),
+            _Meaning("4 spades, not 4 hearts", lengths=_lengths(SPADES, 4)),
+            lambda f: f.lengths[SPADES] >= 4,
+        ),
+        _Rule(_bid(level + 1, DIAMONDS), _Meaning("no 4-card major"), _always),
+    ]
+
+
+def _transfer_answers(level: int, hi: int, major: int) -> list[_Rule]:
+    name = _NAMES[major]
+    rules: list[_Rule] = []
+    if level == 1:
+        rules.append(
+            _Rule(
+                _bid(3, major),
+                _Meaning(f"super-accept: 4+ {name}, {_span(hi, hi)}", hi, hi, _lengths(major, 4)),
+                lambda f: f.lengths[major] >= 4 and f.hcp >= hi,
+            )
+        )
+    rules.append(
+        _Rule(
+            _bid(level + 1, major),
+            _Meaning(f"completes the transfer: 2+ {name}", lengths=_lengths(major, 2)),
+            _always,
+        )
+    )
+    return rules
+
+
+# Responder's second call, after opener's answer.
+
+
+def _notrump_convention_continuations(state: _State) -> list[_Rule] | None:
+    me = state.turn
+    opened = _notrump_opening(state)
+    if (
+        opened is None
+        or state.opener != me.partner
+        or len(state.actions[me]) != 1
+        or len(state.actions[me.partner]) != 2
+        or state.calls[-2] != state.actions[me.partner][1]
+        or not _quiet(state)
+    ):
+        return None
+    level, lo, hi = opened
+    mine = state.meanings[me][0]
+    answer = state.actions[me.partner][1]
+    assert isinstance(answer, Bid)
+    expected = state.info[me.partner].expected
+    if mine.convention == _STAYMAN:
+        return _after_stayman(level, lo, hi, expected, answer)
+    if mine.convention == _TRANSFER and answer == _bid(level + 1, mine.suit):
+        return _after_transfer(state, level, lo, hi, expected, mine.suit)
+    return None  # a super-accept: the general logic places the contract
+
+
+def _after_stayman(level: int, lo: int, hi: int, expected: float, answer: Bid) -> list[_Rule]:
+    rules: list[_Rule] = []
+    major = int(answer.strain)
+    game_lo = GAME - lo if level == 1 else GAME - hi
+    if major in _MAJORS:
+        name = _NAMES[major]
+        rules += [
+            _Rule(_bid(4, NOTRUMP), _keycard_ask(major), _slam_test(major, 4, expected)),
+            _Rule(
+                _bid(4, major),
+                _Meaning(
+                    f"{_span(game_lo, SLAM - 1 - hi, 'points')}, 4 {name}, to play",
+                    game_lo,
+                    SLAM - 1 - hi,
+                    _lengths(major, 4),
+                ),
+                lambda f: f.lengths[major] >= 4 and f.suit_points(major) >= game_lo,
+            ),
+        ]
+        if level == 1:
+            rules.append(
+                _Rule(
+                    _bid(3, major),
+                    _Meaning(
+                        f"{_span(GAME - hi, game_lo - 1, 'points')}, 4 {name}, invitational",
+                        GAME - hi,
+                        game_lo - 1,
+                        _lengths(major, 4),
+                    ),
+                    lambda f: f.lengths[major] >= 4,
+                )
+            )
+    # No fit found: Stayman promised a four-card major, so it is the one opener denied.
+    other = _lengths(major ^ 1, 4) if major in _MAJORS else (0, 0, 0, 0)
+    other_text = f", 4 {_NAMES[major ^ 1]}" if major in _MAJORS else ""
+    if major not in _MAJORS:
+        rules.append(
+            _Rule(
+                _bid(4, NOTRUMP),
+                _Meaning(
+                    f"{_span(SLAM - hi, SLAM - 1 - lo)}, invites 6NT", SLAM - hi, SLAM - 1 - lo
+                ),
+                lambda f: f.hcp + hi >= SLAM and f.hcp + lo < SLAM,
+            )
+        )
+    rules += [
+        _Rule(
+            _bid(6, NOTRUMP),
+            _Meaning(
+                f"{_span(SLAM - lo, GRAND - 1 - lo)}{other_text}, to play",
+                SLAM - lo,
+                GRAND - 1 - lo,
+                other,
+            ),
+            lambda f: f.hcp + lo >= SLAM,
+        ),
+        _Rule(
+            _bid(3, NOTRUMP),
+            _Meaning(
+                f"{_span(game_lo, SLAM - 1 - hi)}{other_text}, to play",
+                game_lo,
+                SLAM - 1 - hi,
+                other,
+            ),
+            lambda f: f.hcp >= game_lo,
+        ),
+    ]
+    if level == 1:
+        rules.append(
+            _Rule(
+                _bid(2, NOTRUMP),
+                _Meaning(
+                    f"{_span(GAME - hi, game_lo - 1)}{other_text}, invitational",
+                    GAME - hi,
+                    game_lo - 1,
+                    other,
+                ),
+                _always,
+            )
+        )
+    rules.append(_Rule(PASS, _Meaning("to play"), _always))
+    return rules
+
+
+def _slam_test(trump: int, count: int, expected: float) -> Callable[[_Facts], bool]:
+    """``count``+ trumps and slam values opposite partner's ``expected`` points."""
+    return lambda f: f.lengths[trump] >= count and f.suit_points(trump) + expected >= SLAM
+
+
+def _after_transfer(
+    state: _State, level: int, lo: int, hi: int, expected: float, major: int
+) -> list[_Rule]:
+    name = _NAMES[major]
+    game_lo = GAME - lo if level == 1 else GAME - hi
+    weak = GAME - hi - 1
+    five = _lengths(major, 5)
+    six = _lengths(major, 6)
+
+    def total(f: _Facts) -> int:
+        return f.hcp + f.length_points
+
+    rules = [
+        _Rule(_bid(4, NOTRUMP), _keycard_ask(major), _slam_test(major, 6, expected)),
+        _Rule(
+            _bid(6, NOTRUMP),
+            _Meaning(
+                f"{_span(SLAM - lo, GRAND - 1 - lo)}, 5 {name}, to play",
+                SLAM - lo,
+                GRAND - 1 - lo,
+                five,
+            ),
+            lambda f: f.lengths[major] == 5 and f.semi_balanced and f.hcp + lo >= SLAM,
+        ),
+    ]
+    if level == 1:
+        for side in (CLUBS, DIAMONDS, HEARTS, SPADES):
+            bid = state.cheapest(side)
+            if side == major or bid is None or bid.level > 3:
+                continue
+            rules.append(
+                _Rule(
+                    bid,
+                    _Meaning(
+                        f"{_span(game_lo, _MAX_POINTS)}, 4+ {_NAMES[side]}, game forcing",
+                        game_lo,
+                        lengths=_lengths(side, 4),
+                        forcing=True,
+                        game_forcing=True,
+                    ),
+                    _second_suit_after_transfer(major, side, game_lo),
+                )
+            )
+    rules += [
+        _Rule(
+            _bid(4, major),
+            _Meaning(
+                f"{_span(game_lo, SLAM - 1 - hi, 'points')}, 6+ {name}, to play",
+                game_lo,
+                SLAM - 1 - hi,
+                six,
+            ),
+            lambda f: f.lengths[major] >= 6 and total(f) >= game_lo,
+        ),
+        _Rule(
+            _bid(3, NOTRUMP),
+            _Meaning(
+                f"{_span(game_lo, SLAM - 1 - hi)}, 5 {name}: opener chooses 3NT or 4 {name}",
+                game_lo,
+                SLAM - 1 - hi,
+                five,
+            ),
+            lambda f: f.hcp >= game_lo,
+        ),
+    ]
+    if level == 1:
+        rules += [
+            _Rule(
+                _bid(3, major),
+                _Meaning(
+                    f"{_span(weak + 1, game_lo - 1, 'points')}, 6+ {name}, invitational",
+                    weak + 1,
+                    game_lo - 1,
+                    six,
+                ),
+                lambda f: f.lengths[major] >= 6 and total(f) > weak,
+            ),
+            _Rule(
+                _bid(2, NOTRUMP),
+                _Meaning(
+                    f"{_span(weak + 1, game_lo - 1)}, 5 {name}, invitational",
+                    weak + 1,
+                    game_lo - 1,
+                    five,
+                ),
+                lambda f: f.hcp > weak,
+            ),
+        ]
+    rules.append(_Rule(PASS, _Meaning(f"{_span(0, weak)}, to play", 0, weak), _always))
+    return rules
+
+
+def _second_suit_after_transfer(major: int, side: int, game_lo: int) -> Callable[[_Facts], bool]:
+    def test(f: _Facts) -> bool:
+        if f.hcp < game_lo or f.semi_balanced or f.lengths[side] < 4:
+            return False
+        return f.longest(s for s in range(4) if s != major) == side
+
+    return test
+
+
+# The notrump opener's second call, after responder's continuation.
+
+
+def _notrump_convention_rebids(state: _State) -> list[_Rule] | None:
+    me = state.turn
+    opened = _notrump_opening(state)
+    if (
+        opened is None
+        or state.opener != me
+        or len(state.actions[me]) != 2
+        or len(state.actions[me.partner]) != 2
+        or state.calls[-2] != state.actions[me.partner][1]
+        or not _quiet(state)
+    ):
+        return None
+    _, lo, _ = opened
+    asked = state.meanings[me.partner][0]
+    answer = state.actions[me][1]
+    then = state.actions[me.partner][1]
+    if asked.convention not in (_STAYMAN, _TRANSFER) or not isinstance(then, Bid):
+        return None
+    if then == _bid(4, NOTRUMP):  # quantitative after Stayman's 2♦ (key-card asks go first)
+        return [
+            _Rule(
+                _bid(6, NOTRUMP),
+                _Meaning(f"{_span(lo + 1, lo + 2)} (maximum), accepts", lo + 1),
+                lambda f: f.hcp > lo,
+            ),
+            _Rule(PASS, _Meaning("minimum, declines"), _always),
+        ]
+    if then.strain not in (NOTRUMP, answer.strain if isinstance(answer, Bid) else -1):
+        return None  # a new suit, game forcing: the general logic
+    rules: list[_Rule] = []
+
+    def maximum(f: _Facts) -> bool:
+        return f.hcp > lo
+
+    if asked.convention == _STAYMAN:
+        # Responder's notrump denies opener's major, so shows the other: spades after 2♥.
+        spades = isinstance(answer, Bid) and answer.strain == HEARTS and then.strain == NOTRUMP
+        if spades and then.level < 6:
+            rules.append(
+                _Rule(
+                    _bid(4, SPADES),
+                    _Meaning("4 spades, to play" + (", maximum" if then.level < 3 else "")),
+                    lambda f: f.lengths[SPADES] >= 4 and (then.level == 3 or maximum(f)),
+                )
+            )
+            if then.level < 3:
+                rules.append(
+                    _Rule(
+                        _bid(3, SPADES),
+                        _Meaning("4 spades, minimum"),
+                        lambda f: f.lengths[SPADES] >= 4,
+                    )
+                )
+        if then.level < 3 or then.strain != NOTRUMP:
+            rules.append(_accept(then, lo))
+    else:
+        major = asked.suit
+        name = _NAMES[major]
+        three = _lengths(major, 3)
+        if then.strain == NOTRUMP and then.level <= 3:
+            rules.append(
+                _Rule(
+                    _bid(4, major),
+                    _Meaning(f"3+ {name}, to play", lengths=three),
+                    lambda f: f.lengths[major] >= 3 and (then.level == 3 or maximum(f)),
+                )
+            )
+            if then.level == 2:
+                rules.append(
+                    _Rule(
+                        _bid(3, major),
+                        _Meaning(f"3+ {name}, minimum", lengths=three),
+                        lambda f: f.lengths[major] >= 3,
+                    )
+                )
+                rules.append(_accept(then, lo))
+        else:
+            rules.append(_accept(then, lo))
+    rules.append(_Rule(PASS, _Meaning("to play"), _always))
+    return rules
+
+
+def _accept(invitation: Bid, lo: int) -> _Rule:
+    """Game over responder's invitation (2NT or three of the major) with a maximum."""
+    game = _bid(_game_level(invitation.strain), invitation.strain)
+    return _Rule(
+        game,
+        _Meaning(f"{_span(lo + 1, lo + 2)} (maximum), accepts", lo + 1),
+        lambda f: invitation.level == game.level - 1 and f.hcp > lo,
+    )
+
+
+# Roman Key Card Blackwood (1430) once a major is agreed.
+
+
+def _keycard_ask(trump: int) -> _Meaning:
+    return _Meaning(
+        f"Roman Key Card Blackwood (1430): asks for key cards, {_NAMES[trump]} agreed",
+        forcing=True,
+        convention=_KEYCARD_ASK,
+        suit=trump,
+    )
+
+
+def _keycard_ask_suit(state: _State) -> int | None:
+    """The major 4NT asks key cards for at this turn: one both partners have shown (eight
+    cards between them), 4NT still legal, not asked yet, partner's last bid not notrump."""
+    me = state.turn
+    if not state.is_legal(_bid(4, NOTRUMP)):
+        return None
+    ours = state.actions[me] + state.actions[me.partner]
+    if any(isinstance(call, Bid) and call.level >= 4 and call.strain == NOTRUMP for call in ours):
+        return None
+    partners = [call for call in state.actions[me.partner] if isinstance(call, Bid)]
+    if not partners or partners[-1].strain == NOTRUMP:
+        return None  # 4NT over a natural notrump bid is quantitative
+    mine, theirs = state.info[me].lengths, state.info[me.partner].lengths
+    agreed = [m for m in _MAJORS if mine[m] >= 2 and theirs[m] >= 2 and mine[m] + theirs[m] >= 8]
+    if not agreed:
+        return None
+    return max(agreed, key=lambda m: (mine[m] + theirs[m], m))
+
+
+def _with_keycard_ask(state: _State, rules: list[_Rule] | None) -> list[_Rule] | None:
+    """A situation's slam in agreed trumps goes by way of a key-card ask."""
+    if rules is None or any(rule.call == _bid(4, NOTRUMP) for rule in rules):
+        return rules
+    trump = _keycard_ask_suit(state)
+    if trump is None:
+        return rules
+    for index, rule in enumerate(rules):
+        call = rule.call
+        if isinstance(call, Bid) and call.level >= 6 and call.strain == trump:
+            ask = _Rule(_bid(4, NOTRUMP), _keycard_ask(trump), rule.test)
+            return [*rules[:index], ask, *rules[index:]]
+    return rules
+
+
+_KEYCARD_ANSWERS = (
+    (CLUBS, "1 or 4 key cards", (1, 4), -1),
+    (DIAMONDS, "0 or 3 key cards", (0, 3), -1),
+    (HEARTS, "2 key cards without the trump queen", (2,), 0),
+    (SPADES, "2 key cards with the trump queen", (2,), 1),
+)
+"""The 1430 answers: strain, text, the key-card counts it may mean, the queen."""
+
+
+def _keycard_answers(state: _State) -> list[_Rule] | None:
+    me = state.turn
+    asked = state.last_meaning[me.partner]
+    if (
+        len(state.calls) < 2
+        or state.calls[-2] != _bid(4, NOTRUMP)
+        or asked is None
+        or asked.convention != _KEYCARD_ASK
+        or state.calls[-1] not in (PASS, DOUBLE)
+    ):
+        return None
+    trump = asked.suit
+    return [
+        _Rule(
+            _bid(5, strain),
+            _Meaning(text, convention=_KEYCARD_ANSWER, suit=trump, keycards=counts, queen=queen),
+            _keycard_answer_test(trump, counts, queen),
+        )
+        for strain, text, counts, queen in _KEYCARD_ANSWERS
+    ]
+
+
+def _keycard_answer_test(
+    trump: int, counts: tuple[int, ...], queen: int
+) -> Callable[[_Facts], bool]:
+    def test(f: _Facts) -> bool:
+        return f.keycards(trump) in counts and queen in (-1, int(f.has_queen(trump)))
+
+    return test
+
+
+def _partner_keycards(state: _State, f: _Facts, answer: _Meaning) -> int:
+    """Partner's key cards from the answer and this hand: of 1-or-4 (0-or-3), the count the
+    points allow (the opponents cannot hold more high cards than partner's minimum leaves)."""
+    mine = f.keycards(answer.suit)
+    possible = [count for count in answer.keycards if mine + count <= 5] or [answer.keycards[0]]
+    if len(possible) == 1:
+        return possible[0]
+    fewer = possible[0]
+    missing = 5 - mine - fewer  # with the trump king among them if it is not ours
+    king_ours = f.honours[answer.suit] >> 3 & 1
+    least_points = 4 * missing - (0 if king_ours else 1)
+    theirs_at_most = 40 - f.hcp - state.info[state.turn.partner].lo
+    return possible[-1] if least_points > theirs_at_most else fewer
+
+
+def _after_keycard_answer(state: _State) -> list[_Rule] | None:
+    """The asker places the contract: five of the trump suit with two key cards missing,
+    six with one, seven with all five, the trump queen and 37+ points between the hands."""
+    me = state.turn
+    calls = state.calls
+    answer = state.last_meaning[me.partner]
+    asked = state.last_meaning[me]
+    if (
+        len(calls) < 4
+        or calls[-4] != _bid(4, NOTRUMP)
+        or asked is None
+        or asked.convention != _KEYCARD_ASK
+        or answer is None
+        or answer.convention != _KEYCARD_ANSWER
+        or calls[-3] != PASS
+        or calls[-1] != PASS
+    ):
+        return None
+    trump = answer.suit
+    name = _NAMES[trump]
+    expected = state.info[me.partner].expected
+
+    def held(f: _Facts) -> int:
+        return f.keycards(trump) + _partner_keycards(state, f, answer)
+
+    def grand(f: _Facts) -> bool:
+        queen = f.has_queen(trump) or answer.queen == 1
+        return held(f) == 5 and queen and f.suit_points(trump) + expected >= GRAND
+
+    rules = [
+        _Rule(_bid(7, trump), _Meaning(f"grand slam in {name}: all the key cards"), grand),
+        _Rule(
+            _bid(6, trump),
+            _Meaning(f"small slam in {name}: one key card missing at most"),
+            lambda f: held(f) >= 4,
+        ),
+    ]
+    signoff = _Meaning(f"sign-off in {name}: two key cards missing")
+    cheap = state.cheapest(trump)
+    last = state.last_bid
+    if cheap is not None and cheap.level == 5:
+        rules.append(_Rule(cheap, signoff, _always))
+    elif last is not None and last.strain == trump:
+        rules.append(_Rule(PASS, signoff, _always))
+    rules.append(_Rule(_bid(6, trump), rules[1].meaning, _always))
+    return rules
+
+
+def _after_keycard_decision(state: _State) -> list[_Rule] | None:
+    """The answerer leaves the asker's decision alone."""
+    me = state.turn
+    calls = state.calls
+    mine = state.last_meaning[me]
+    if (
+        len(calls) < 4
+        or mine is None
+        or mine.convention != _KEYCARD_ANSWER
+        or calls[-3] != PASS
+        or calls[-1] != PASS
+        or state.last_bidder != me.partner
+        or state.actions[me][-1] != calls[-4]
+    ):
+        return None
+    return [_Rule(PASS, _Meaning("accepts partner's decision"), _always)]
+
+
+# Negative doubles: partner opened one of a suit, our right-hand opponent overcalled.
+
+
+def _negative_double(state: _State) -> list[_Rule] | None:
+    me = state.turn
+    opening = state.opening
+    overcall = state.calls[-1] if state.calls else None
+    if (
+        opening is None
+        or state.opener != me.partner
+        or opening.level != 1
+        or opening.strain == NOTRUMP
+        or state.actions[me]
+        or state.actions[me.partner] != [opening]
+        or state.calls[-2] != opening
+        or not isinstance(overcall, Bid)
+        or state.actions[me.rho] != [overcall]
+        or state.actions[me.lho]
+    ):
+        return None
+    natural = _contested_suit_response(state, opening.strain)
+    if natural is None:
+        return None
+    if overcall == _bid(1, NOTRUMP):
+        penalty = _Meaning("penalty: 10+ HCP", 10)
+        return [_Rule(DOUBLE, penalty, lambda f: f.hcp >= 10), *natural]
+    if overcall.rank > _bid(2, SPADES).rank:
+        return natural  # higher doubles are for penalty (in the natural rules)
+    opened, their = int(opening.strain), int(overcall.strain)
+    majors = [m for m in _MAJORS if m not in (opened, their)]
+    shown_suits = majors or [m for m in _MINORS if m not in (opened, their)]
+    lo = 6 if overcall.level == 1 else 8
+    suits = " and ".join(f"4+ {_NAMES[s]}" for s in shown_suits)
+    double = _Rule(
+        DOUBLE,
+        _Meaning(
+            f"negative double: {suits}, {lo}+ points",
+            lo,
+            lengths=_min_lengths(dict.fromkeys(shown_suits, 4)),
+            forcing=True,
+            convention=_NEGATIVE_DOUBLE,
+        ),
+        _negative_double_test(state, opened, shown_suits, lo),
+    )
+    return [double, *natural]
+
+
+def _negative_double_test(
+    state: _State, opened: int, suits: list[int], lo: int
+) -> Callable[[_Facts], bool]:
+    """Four cards in each suit the double shows, and no fit for partner's major, and no
+    five-card suit of them to bid naturally (at the one level, or with 11+ at the two)."""
+    natural = [s for s in suits if (bid := state.cheapest(s)) is not None and bid.level == 1]
+
+    def test(f: _Facts) -> bool:
+        if f.hcp < lo or any(f.lengths[s] < 4 for s in suits):
+            return False
+        if opened in _MAJORS and f.lengths[opened] >= 3:
+            return False
+        return not any(
+            f.lengths[s] >= 5 and (s in natural or f.hcp >= 11) for s in suits if len(suits) == 1
+        )
+
+    return test
+
+
+def _after_negative_double(state: _State) -> list[_Rule] | None:
+    """Opener's rebid after partner's negative double: the suit it showed with four cards,
+    else natural: notrump with their suit stopped, a six-card suit, a new suit."""
+    me = state.turn
+    partner = state.last_meaning[me.partner]
+    last = state.last_bid
+    if (
+        partner is None
+        or partner.convention != _NEGATIVE_DOUBLE
+        or state.calls[-2] != DOUBLE
+        or state.calls[-1] != PASS
+        or len(state.actions[me]) != 1
+        or last is None
+        or state.opening is None
+    ):
+        return None
+    opened, their = int(state.opening.strain), int(last.strain)
+    shown_suits = [s for s in range(4) if partner.lengths[s] >= 4]
+    rules: list[_Rule] = []
+
+    def add(bid: Call | None, meaning: _Meaning, test: Callable[[_Facts], bool]) -> None:
+        if bid is not None and state.is_legal(bid):
+            rules.append(_Rule(bid, meaning, test))
+
+    def choice(f: _Facts) -> int:
+        return f.longest(s for s in shown_suits if f.lengths[s] >= 4)
+
+    for suit in shown_suits:
+        name = _NAMES[suit]
+        cheap = state.cheapest(suit)
+        if cheap is None:
+            continue
+        four = _lengths(suit, 4)
+        if suit in _MAJORS and cheap.level < 4:
+            add(
+                _bid(4, suit),
+                _Meaning(f"19-21 points, 4+ {name}, to play", 19, 21, four),
+                _choice_test(choice, suit, _points_test(suit, 19)),
+            )
+        if cheap.level < 3:
+            add(
+                _bid(cheap.level + 1, suit),
+                _Meaning(f"16-18 points, 4+ {name}, invitational", 16, 18, four),
+                _choice_test(choice, suit, _points_test(suit, 16)),
+            )
+        add(
+            cheap,
+            _Meaning(f"12-15 points, 4+ {name}", 11, 15, four),
+            _choice_test(choice, suit, _always),
+        )
+    stop = 1 << their
+    nt = state.cheapest(NOTRUMP)
+    top = 14 if nt is not None and nt.level == 1 else 15  # the top of a minimum notrump
+    if nt is not None and nt.level <= 2:
+        add(
+            nt,
+            _Meaning(
+                f"12-{top} HCP, balanced, stopper in {_NAMES[their]}",
+                11,
+                top,
+                (2, 2, 2, 2),
+                balanced=True,
+                stops=stop,
+            ),
+            lambda f: f.balanced and f.hcp <= top and f.stoppers[their],
+        )
+    strong = 18 if top == 14 else 16
+    add(
+        _bid(3, NOTRUMP),
+        _Meaning(
+            f"{strong}-21 HCP, stopper in {_NAMES[their]}, to play",
+            strong,
+            21,
+            (2, 2, 2, 2),
+            stops=stop,
+        ),
+        lambda f: f.semi_balanced and f.hcp >= strong and f.stoppers[their],
+    )
+    own = state.cheapest(opened)
+    again = _Meaning(f"11-15 points, {_NAMES[opened]} again, nothing else to bid", 11, 15)
+    if own is not None and own.level <= 3:
+        add(own, again, lambda f: f.lengths[opened] >= 6)
+    for suit in (SPADES, HEARTS, DIAMONDS, CLUBS):
+        bid = state.cheapest(suit)
+        if suit in (opened, their) or suit in shown_suits or bid is None:
+            continue
+        if bid.level == 1 or (bid.level == 2 and suit < opened):
+            add(
+                bid,
+                _Meaning(f"12-18 points, 4+ {_NAMES[suit]}", 11, 18, _lengths(suit, 4)),
+                _length_test(suit, 4),
+            )
+    if own is not None and own.level <= 3:
+        add(own, again, _always)
+    rules.append(_Rule(PASS, _Meaning("penalty: defends the double"), _always))
+    return rules
+
+
+def _points_test(suit: int, least: int) -> Callable[[_Facts], bool]:
+    return lambda f: f.suit_points(suit) >= least
+
+
+def _length_test(suit: int, least: int) -> Callable[[_Facts], bool]:
+    return lambda f: f.lengths[suit] >= least
+
+
+_CONVENTION_SITUATIONS: tuple[Callable[[_State], list[_Rule] | None], ...] = (
+    _keycard_answers,
+    _after_keycard_answer,
+    _after_keycard_decision,
+    _notrump_convention_responses,
+    _notrump_convention_answers,
+    _notrump_convention_continuations,
+    _notrump_convention_rebids,
+    _negative_double,
+    _after_negative_double,
+)
+"""The positions the strong level's conventions create, the first that applies wins."""
 
 
 # --------------------------------------------------------------------------------------------
@@ -2284,6 +3202,10 @@ def _general_meaning(state: _State, call: Call) -> _Meaning:
     if isinstance(call, Redouble):
         return _Meaning("to play, confident of making it")
     assert isinstance(call, Bid)
+    if state.level == "strong" and call == _bid(4, NOTRUMP):
+        trump = _keycard_ask_suit(state)
+        if trump is not None:
+            return _keycard_ask(trump)
     level, strain = call.level, int(call.strain)
     mine = state.info[me]
     contested = last_bidder is not None and last_bidder % 2 != me % 2

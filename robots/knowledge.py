@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from bridge import Auction, Call, Card, Contract, Hand, Play, Seat, Vulnerability
 from bridge.play import Trick
 
-__all__ = ["SeatView"]
+__all__ = ["LEVELS", "Level", "SeatView"]
+
+Level = Literal["seed", "strong"]
+"""How a robot bids and plays: ``seed`` the level faithful to the seeds (RULES.md 6.2: a
+bare natural system, card play by rules), ``strong`` conventions and card play by sampling
+the hidden hands and solving them double dummy."""
+LEVELS: tuple[Level, ...] = ("seed", "strong")
 
 
 @dataclass(frozen=True, slots=True)

@@ -246,7 +246,7 @@ def known_to(view: SeatView) -> Knowledge:
             [c.bit for c in ALL_CARDS[13 * s : 13 * s + 13] if unknown & c.bit] for s in range(4)
         ),
         known=known,
-        shown=shown(view.dealer, view.calls),
+        shown=shown(view.dealer, view.calls, "strong"),
     )
 
 

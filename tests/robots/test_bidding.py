@@ -1,9 +1,11 @@
 """The robots' natural bidding system (robots/bidding.py) and the robot table's contracts.
 
 Plain examples of the system (openings, responses, rebids, competition, game and slam), the
-second table's contract picker against known best contracts, and properties over random
-deals: four robots always finish a legal auction, every call has a meaning, and the same
-input always gives the same call.
+strong level's conventions (Stayman, transfers, key-card Blackwood, negative doubles, the
+cue-bid raise) next to what the seed level bids in the same spot, the second table's
+contract picker against known best contracts, and properties over random deals: four
+robots always finish a legal auction, every call has a meaning, and the same input always
+gives the same call.
 """
 
 from __future__ import annotations
@@ -30,21 +32,31 @@ from bridge import (
 )
 from bridge.cards import ALL_CARDS
 from robots import bidding
-from robots.bidding import choose_call, choose_contract, describe, stronger_side
-from robots.knowledge import SeatView
+from robots.bidding import choose_call, choose_contract, describe, shown, stronger_side
+from robots.knowledge import Level, SeatView
 
 MAX_CALLS = 40
 
 
-def ask(calls: str, hand: str, dealer: Seat = Seat.NORTH) -> tuple[str, str]:
+def ask(calls: str, hand: str, dealer: Seat = Seat.NORTH, level: Level = "seed") -> tuple[str, str]:
     """The robot's call and its meaning after ``calls``, holding ``hand`` (PBN)."""
     auction = Auction.replay(dealer, calls.split())
     view = SeatView.from_auction(auction, Hand.from_pbn(hand), Vulnerability.NONE)
-    call, meaning = choose_call(view)
+    call, meaning = choose_call(view, level)
     return str(call), meaning
 
 
-def bid_deal(deal: Deal, dealer: Seat, vulnerability: Vulnerability) -> tuple[Auction, list[str]]:
+def strong(calls: str, hand: str) -> tuple[str, str]:
+    """The strong robot's call and meaning; checks ``describe`` tells the same meaning."""
+    call, meaning = ask(calls, hand, level="strong")
+    auction = Auction.replay(Seat.NORTH, [*calls.split(), call])
+    assert describe(Seat.NORTH, auction.calls, len(auction.calls) - 1, "strong") == meaning
+    return call, meaning
+
+
+def bid_deal(
+    deal: Deal, dealer: Seat, vulnerability: Vulnerability, level: Level = "seed"
+) -> tuple[Auction, list[str]]:
     """Four robots bid ``deal``; the auction and the meaning each robot gave its call."""
     auction = Auction(dealer)
     meanings: list[str] = []
@@ -52,7 +64,7 @@ def bid_deal(deal: Deal, dealer: Seat, vulnerability: Vulnerability) -> tuple[Au
         turn = auction.turn
         assert turn is not None
         view = SeatView.from_auction(auction, deal[turn], vulnerability)
-        call, meaning = choose_call(view)
+        call, meaning = choose_call(view, level)
         assert call in view.legal_calls
         auction.call(call)
         meanings.append(meaning)
@@ -346,6 +358,333 @@ class TestDescribe:
         assert describe(Seat.SOUTH, [*calls, call], 4)
 
 
+class TestStayman:
+    @pytest.mark.parametrize(
+        ("calls", "hand", "call", "meaning", "seed"),
+        [
+            ("1NT P", "KJ84.Q732.84.A52", "2C", "Stayman: asks for a 4-card major, 8+ HCP", "3NT"),
+            ("1NT P", "KJ84.Q72.843.A52", "2C", "Stayman: asks for a 4-card major, 8+ HCP", "3NT"),
+            ("1NT P", "KJ84.Q732.84.952", "P", "0-7 HCP, to play", "P"),  # too weak
+            ("2NT P", "K842.Q732.84.952", "3C", "Stayman: asks for a 4-card major, 4+ HCP", "3NT"),
+        ],
+    )
+    def test_responder_asks(
+        self, calls: str, hand: str, call: str, meaning: str, seed: str
+    ) -> None:
+        assert strong(calls, hand) == (call, meaning)
+        assert ask(calls, hand)[0] == seed
+
+    @pytest.mark.parametrize(
+        ("calls", "hand", "call", "meaning"),
+        [
+            ("1NT P 2C P", "AQ4.KJ32.Q98.K72", "2H", "4 hearts, may hold 4 spades"),
+            ("1NT P 2C P", "AQ43.KJ32.Q98.K7", "2H", "4 hearts, may hold 4 spades"),
+            ("1NT P 2C P", "AQ43.KJ3.Q98.K72", "2S", "4 spades, not 4 hearts"),
+            ("1NT P 2C P", "AQ4.KJ3.Q984.K72", "2D", "no 4-card major"),
+            ("2NT P 3C P", "AK4.AKJ3.Q98.K72", "3H", "4 hearts, may hold 4 spades"),
+            ("2NT P 3C P", "AK4.AKJ.Q984.K72", "3D", "no 4-card major"),
+        ],
+    )
+    def test_opener_answers(self, calls: str, hand: str, call: str, meaning: str) -> None:
+        assert strong(calls, hand) == (call, meaning)
+        assert ask(calls, hand)[0] == "P"  # the seed level reads 2♣ as to play
+
+    @pytest.mark.parametrize(
+        ("calls", "hand", "call", "meaning"),
+        [
+            ("1NT P 2C P 2H P", "KJ84.Q732.84.A52", "4H", "10-15 points, 4 hearts, to play"),
+            ("1NT P 2C P 2H P", "KJ84.Q732.84.952", "3H", "8-9 points, 4 hearts, invitational"),
+            ("1NT P 2C P 2H P", "KJ84.Q72.843.A52", "3NT", "10-15 HCP, 4 spades, to play"),
+            ("1NT P 2C P 2H P", "KJ84.Q72.843.952", "2NT", "8-9 HCP, 4 spades, invitational"),
+            ("1NT P 2C P 2S P", "KJ8.Q732.84.A952", "3NT", "10-15 HCP, 4 hearts, to play"),
+            ("1NT P 2C P 2D P", "KJ8.Q732.84.A952", "3NT", "10-15 HCP, to play"),
+            ("1NT P 2C P 2D P", "KJ8.Q732.A4.AK95", "4NT", "16-17 HCP, invites 6NT"),
+            ("1NT P 2C P 2D P", "KJ8.Q732.A4.AKQ5", "6NT", "18-21 HCP, to play"),
+            (
+                "1NT P 2C P 2H P",
+                "AK84.KQ73.K4.A52",
+                "4NT",
+                "Roman Key Card Blackwood (1430): asks for key cards, hearts agreed",
+            ),
+        ],
+    )
+    def test_responder_continues(self, calls: str, hand: str, call: str, meaning: str) -> None:
+        assert strong(calls, hand) == (call, meaning)
+
+    @pytest.mark.parametrize(
+        ("calls", "hand", "call"),
+        [
+            ("1NT P 2C P 2H P 3H P", "AQ4.KJ32.Q98.K72", "P"),  # minimum
+            ("1NT P 2C P 2H P 3H P", "AQ4.KJ32.Q98.A72", "4H"),
+            ("1NT P 2C P 2H P 2NT P", "AQ43.KJ32.Q98.K7", "3S"),  # partner has four spades
+            ("1NT P 2C P 2H P 2NT P", "AQ43.KJ32.K98.A7", "4S"),
+            ("1NT P 2C P 2H P 3NT P", "AQ43.KJ32.Q98.K7", "4S"),
+            ("1NT P 2C P 2D P 2NT P", "AQ4.KJ3.Q984.K72", "P"),
+            ("1NT P 2C P 2D P 2NT P", "AQ4.KJ3.Q984.A72", "3NT"),
+            ("1NT P 2C P 2D P 4NT P", "AQ4.KJ3.Q984.A72", "6NT"),
+        ],
+    )
+    def test_opener_places_the_contract(self, calls: str, hand: str, call: str) -> None:
+        assert strong(calls, hand)[0] == call
+
+
+class TestTransfers:
+    @pytest.mark.parametrize(
+        ("calls", "hand", "call", "meaning", "seed"),
+        [
+            ("1NT P", "K8.Q7632.84.9652", "2D", "transfer: 5+ hearts", "2H"),
+            ("1NT P", "K8.AQ7632.84.K52", "2D", "transfer: 5+ hearts", "4H"),
+            ("1NT P", "KJ874.Q2.84.A952", "2H", "transfer: 5+ spades", "3S"),
+            ("1NT P", "KJ874.Q7632.8.95", "2H", "transfer: 5+ spades", "2S"),  # 5-5: spades
+            ("2NT P", "K8.Q7632.84.9652", "3D", "transfer: 5+ hearts", "3H"),
+            ("2NT P", "Q7632.K8.84.9652", "3H", "transfer: 5+ spades", "3S"),
+        ],
+    )
+    def test_responder_transfers(
+        self, calls: str, hand: str, call: str, meaning: str, seed: str
+    ) -> None:
+        assert strong(calls, hand) == (call, meaning)
+        assert ask(calls, hand)[0] == seed
+
+    @pytest.mark.parametrize(
+        ("calls", "hand", "call", "meaning"),
+        [
+            ("1NT P 2D P", "AQ4.KJ3.Q984.K72", "2H", "completes the transfer: 2+ hearts"),
+            ("1NT P 2D P", "AQ4.KJ32.Q98.K72", "2H", "completes the transfer: 2+ hearts"),
+            ("1NT P 2D P", "AQ4.KJ32.K98.A72", "3H", "super-accept: 4+ hearts, 17 HCP"),
+            ("1NT P 2H P", "AQ4.KJ3.Q984.K72", "2S", "completes the transfer: 2+ spades"),
+            ("2NT P 3D P", "AK4.AKJ.Q984.K72", "3H", "completes the transfer: 2+ hearts"),
+        ],
+    )
+    def test_opener_completes(self, calls: str, hand: str, call: str, meaning: str) -> None:
+        assert strong(calls, hand) == (call, meaning)
+
+    @pytest.mark.parametrize(
+        ("calls", "hand", "call", "meaning"),
+        [
+            ("1NT P 2D P 2H P", "K8.Q7632.84.9652", "P", "0-7 HCP, to play"),
+            (
+                "1NT P 2D P 2H P",
+                "K8.AQ763.J84.952",
+                "3NT",
+                "10-15 HCP, 5 hearts: opener chooses 3NT or 4 hearts",
+            ),
+            ("1NT P 2D P 2H P", "K8.Q9763.J84.Q52", "2NT", "8-9 HCP, 5 hearts, invitational"),
+            ("1NT P 2D P 2H P", "K8.Q97632.J84.52", "3H", "8-9 points, 6+ hearts, invitational"),
+            ("1NT P 2D P 2H P", "K8.AQ7632.84.952", "4H", "10-15 points, 6+ hearts, to play"),
+            ("1NT P 2D P 2H P", "K.AQ763.J84.KQ52", "3C", "10+ HCP, 4+ clubs, game forcing"),
+            (
+                "1NT P 2D P 2H P",
+                "K8.AKQ763.A4.K52",
+                "4NT",
+                "Roman Key Card Blackwood (1430): asks for key cards, hearts agreed",
+            ),
+            (
+                "2NT P 3D P 3H P",
+                "K8.Q7632.84.9652",
+                "3NT",
+                "4-11 HCP, 5 hearts: opener chooses 3NT or 4 hearts",
+            ),
+        ],
+    )
+    def test_responder_continues(self, calls: str, hand: str, call: str, meaning: str) -> None:
+        assert strong(calls, hand) == (call, meaning)
+
+    @pytest.mark.parametrize(
+        ("calls", "hand", "call"),
+        [
+            ("1NT P 2D P 2H P 3NT P", "AQ4.KJ3.Q984.K72", "4H"),  # three hearts: the major
+            ("1NT P 2D P 2H P 3NT P", "AQ4.KJ.Q9843.K72", "P"),
+            ("1NT P 2D P 2H P 2NT P", "AQ4.KJ3.Q984.K72", "3H"),
+            ("1NT P 2D P 2H P 2NT P", "AQ4.KJ3.Q984.A72", "4H"),
+            ("1NT P 2D P 2H P 2NT P", "AQ4.KJ.Q9843.A72", "3NT"),
+            ("1NT P 2D P 2H P 2NT P", "AQ4.KJ.Q9843.K72", "P"),
+            ("1NT P 2D P 2H P 3H P", "AQ4.KJ3.Q984.A72", "4H"),
+            ("1NT P 2D P 2H P 3H P", "AQ4.KJ3.Q984.K72", "P"),
+        ],
+    )
+    def test_opener_places_the_contract(self, calls: str, hand: str, call: str) -> None:
+        assert strong(calls, hand)[0] == call
+
+    def test_shown_after_a_transfer(self) -> None:
+        calls = [Call.parse(c) for c in ("1NT", "P", "2D", "P", "2H", "P")]
+        seen = shown(Seat.NORTH, calls, "strong")
+        assert seen[Seat.SOUTH].lengths == (0, 0, 5, 0)  # hearts, not diamonds
+        assert seen[Seat.NORTH].lengths == (2, 2, 2, 2)
+        assert shown(Seat.NORTH, calls)[Seat.SOUTH].lengths == (0, 5, 0, 0)  # seed: natural
+
+    def test_shown_after_stayman(self) -> None:
+        calls = [Call.parse(c) for c in ("1NT", "P", "2C", "P", "2S", "P", "3NT", "P")]
+        seen = shown(Seat.NORTH, calls, "strong")
+        assert seen[Seat.NORTH].lengths == (2, 2, 2, 4)
+        assert seen[Seat.SOUTH].lengths == (0, 0, 4, 0)  # Stayman without a spade fit
+        assert seen[Seat.SOUTH].lo == 10
+
+
+class TestKeyCardBlackwood:
+    @pytest.mark.parametrize(
+        ("hand", "call", "meaning"),
+        [
+            ("QJ743.KQ2.KQ2.KJ", "5D", "0 or 3 key cards"),
+            ("KJ743.KQ2.KQ2.QJ", "5C", "1 or 4 key cards"),  # the trump king
+            ("Q7432.AQ2.KQ2.KJ", "5C", "1 or 4 key cards"),
+            ("AK743.Q32.KQ2.J2", "5H", "2 key cards without the trump queen"),
+            ("AKQ43.Q32.KJ2.J2", "5S", "2 key cards with the trump queen"),
+            ("A7432.A32.KQ2.J2", "5H", "2 key cards without the trump queen"),
+            ("AK743.A32.KQ2.J2", "5D", "0 or 3 key cards"),
+            ("AKQ43.A32.KJ2.J2", "5D", "0 or 3 key cards"),
+            ("AK743.A32.A32.J2", "5C", "1 or 4 key cards"),
+            ("A7432.A32.A32.A2", "5C", "1 or 4 key cards"),
+        ],
+    )
+    def test_answers(self, hand: str, call: str, meaning: str) -> None:
+        assert strong("1S P 4S P 4NT P", hand) == (call, meaning)
+
+    def test_asks_once_a_major_is_agreed(self) -> None:
+        ask_text = "Roman Key Card Blackwood (1430): asks for key cards, spades agreed"
+        assert strong("1S P 4S P", "AKQ863.A2.AKJ4.2") == ("4NT", ask_text)
+        assert ask("1S P 4S P", "AKQ863.A2.AKJ4.2")[0] == "6S"  # the seed level guesses
+
+    def test_4nt_over_notrump_stays_quantitative(self) -> None:
+        assert strong("1NT P", "A42.KQ8.KJ73.K94") == ("4NT", "16-17 HCP, invites 6NT")
+        assert strong("1NT P 4NT P", "A42.K8.KJ73.AQ64")[0] == "6NT"
+
+    @pytest.mark.parametrize(
+        ("answer", "hand", "call"),
+        [
+            # Four key cards and the queen: partner's 5♣ is 1 (4 would make eight).
+            ("5C", "AKQ863.A2.AKJ4.2", "7S"),
+            ("5D", "AKQ863.A2.AKJ4.2", "6S"),  # 0: one missing
+            # Two key cards: 1 from partner leaves two missing, 2 leaves one.
+            ("5C", "AQ8632.K2.AKJ4.2", "5S"),
+            ("5H", "AQ8632.K2.AKJ4.2", "6S"),
+            ("5S", "AQ8632.K2.AKJ4.2", "6S"),
+            # One key card: 1 or 4 is settled by the points partner has shown.
+            ("5C", "KQJ863.KQ2.KQJ.2", "6S"),  # 19 HCP: the opponents cannot hold 3 aces
+            ("5C", "KQJ863.Q2.QJ2.J2", "5S"),  # 13 HCP: they can, partner has one
+        ],
+    )
+    def test_asker_counts_the_key_cards(self, answer: str, hand: str, call: str) -> None:
+        assert strong(f"1S P 4S P 4NT P {answer} P", hand)[0] == call
+
+    def test_asker_in_hearts(self) -> None:
+        # Two key cards opposite 0 or 3 with 22 HCP: three, so all five, and the queen.
+        assert strong("1H P 4H P 4NT P 5D P", "KQ2.AKQ83.KQJ4.2") == (
+            "7H",
+            "grand slam in hearts: all the key cards",
+        )
+        assert strong("1H P 4H P 4NT P 5S P", "KQ2.KQJ83.KQJ4.2")[0] == "6H"
+
+    def test_answerer_leaves_the_decision_alone(self) -> None:
+        assert strong("1S P 4S P 4NT P 5C P 5S P", "AJ4.K83.Q92.AJ53") == (
+            "P",
+            "accepts partner's decision",
+        )
+
+    def test_after_a_transfer(self) -> None:
+        assert strong("1NT P 2D P 2H P 4NT P", "AQ4.KJ3.Q984.K72")[0] == "5H"
+        assert strong("1NT P 2D P 2H P 4NT P 5C P", "K8.AKQ763.A4.K52")[0] == "6H"
+
+
+class TestCompetitiveConventions:
+    @pytest.mark.parametrize(
+        ("calls", "hand", "call", "meaning", "seed"),
+        [
+            ("1C 1H", "KJ84.72.Q843.A52", "X", "negative double: 4+ spades, 6+ points", "1S"),
+            ("1C 1H", "KJ842.72.Q84.A52", "1S", "6+ HCP, 4+ spades, forcing", "1S"),  # five
+            (
+                "1C 1D",
+                "KJ84.Q732.84.A52",
+                "X",
+                "negative double: 4+ hearts and 4+ spades, 6+ points",
+                "1S",
+            ),
+            ("1S 2D", "K4.QJ73.843.A952", "X", "negative double: 4+ hearts, 8+ points", "P"),
+            ("1D 1S", "K4.QJ732.843.A95", "X", "negative double: 4+ hearts, 6+ points", "1NT"),
+            (
+                "1S 2H",
+                "Q4.72.KJ843.A952",
+                "X",
+                "negative double: 4+ clubs and 4+ diamonds, 8+ points",
+                "P",
+            ),
+            ("1S 2D", "KQ4.QJ73.843.952", "2S", "6-9 points, 3+ spades", "2S"),  # a fit first
+            ("1S 1NT", "K4.QJ73.843.A952", "X", "penalty: 10+ HCP", "P"),
+        ],
+    )
+    def test_negative_doubles(
+        self, calls: str, hand: str, call: str, meaning: str, seed: str
+    ) -> None:
+        assert strong(calls, hand) == (call, meaning)
+        assert ask(calls, hand)[0] == seed
+
+    def test_doubles_at_the_three_level_are_for_penalty(self) -> None:
+        assert strong("1S 3D", "K4.QJ73.843.A952")[0] == "P"
+        calls = [Call.parse(c) for c in ("1S", "3D", "X")]
+        penalty = "penalty: our side has most of the points"
+        assert describe(Seat.NORTH, calls, 2, "strong") == penalty
+        assert describe(Seat.NORTH, calls, 2) == penalty
+        assert strong("1S 3D", "K4.Q73.QJ43.A952") == ("X", penalty)
+
+    @pytest.mark.parametrize(
+        ("calls", "hand", "call", "meaning"),
+        [
+            ("1C 1D X P", "K84.AJ73.84.AQ52", "1H", "12-15 points, 4+ hearts"),
+            ("1C 1D X P", "K84.AJ73.K4.AQ52", "2H", "16-18 points, 4+ hearts, invitational"),
+            ("1C 1H X P", "KQ84.A2.Q84.K652", "1S", "12-15 points, 4+ spades"),
+            (
+                "1C 1H X P",
+                "Q84.A2.Q84.AK652",
+                "2C",
+                "11-15 points, clubs again, nothing else to bid",
+            ),
+            ("1C 1H X P", "Q84.AJ2.J84.KQ65", "1NT", "12-14 HCP, balanced, stopper in hearts"),
+            ("1S 2D X P", "AKJ84.Q7.KJ4.Q52", "3NT", "16-21 HCP, stopper in diamonds, to play"),
+        ],
+    )
+    def test_opener_answers_a_negative_double(
+        self, calls: str, hand: str, call: str, meaning: str
+    ) -> None:
+        assert strong(calls, hand) == (call, meaning)
+
+    @pytest.mark.parametrize(
+        ("calls", "hand", "call", "meaning", "seed"),
+        [
+            (
+                "1H 1S P",
+                "K842.72.KQ92.A42",
+                "2H",
+                "cue-bid: 3+ spades, 11+ points, a limit raise or better",
+                "3S",
+            ),
+            ("1H 1S P", "K842.72.Q9432.42", "3S", "preemptive: 4+ spades, 0-10 points", "2S"),
+            ("1H 1S P", "K84.72.QJ432.942", "2S", "6-10 points, 3+ spades", "2S"),
+            ("1H 1S P", "K842.72.KQ92.AJ4", "4S", "14-22 points, 3+ spades, to play", "4S"),
+        ],
+    )
+    def test_raises_of_an_overcall(
+        self, calls: str, hand: str, call: str, meaning: str, seed: str
+    ) -> None:
+        assert strong(calls, hand) == (call, meaning)
+        assert ask(calls, hand)[0] == seed
+
+    def test_overcaller_after_the_cue_bid(self) -> None:
+        assert strong("1H 1S P 2H P", "AQJ75.72.A92.KJ2")[0] == "4S"
+        assert strong("1H 1S P 2H P", "QJ975.72.A92.J42")[0] == "2S"
+
+    @pytest.mark.parametrize(
+        ("calls", "hand", "expected"),
+        [
+            ("1H", "KQ86.2.AJ64.K942", "X"),  # takeout doubles as before
+            ("1NT", "AK86.AQ2.A64.K92", "X"),
+            ("1H", "AQJ86.K2.J64.942", "1S"),
+            ("1H X P", "8642.Q72.KQ92.A2", "2S"),
+        ],
+    )
+    def test_natural_competition_is_kept(self, calls: str, hand: str, expected: str) -> None:
+        assert strong(calls, hand)[0] == expected == ask(calls, hand)[0]
+
+
 class TestSecondTable:
     @pytest.mark.parametrize(
         ("north", "south", "contract", "declarer"),
@@ -435,6 +774,53 @@ class TestProperties:
                 fired = next(r for r in rules if state.is_legal(r.call) and r.test(facts))
                 assert fired.meaning == meaning, (auction, fired.meaning, meaning)
             auction.call(call)
+
+    @settings(max_examples=150, deadline=None)
+    @given(
+        seed=st.integers(0, 2**32 - 1),
+        dealer=SEATS,
+        choices=st.lists(st.integers(0, 99), max_size=60),
+    )
+    def test_strong_robots_mean_what_they_describe(
+        self, seed: int, dealer: Seat, choices: list[int]
+    ) -> None:
+        """Strong robots bid a random deal, other players now and then making a random call:
+        every robot call is legal, the rule that chose it is the one ``describe`` reads, and
+        every call of the auction has a meaning."""
+        deal = Deal.random(random.Random(seed))
+        auction = Auction(dealer)
+        turns = iter(choices)
+        while not auction.is_complete and len(auction.calls) < MAX_CALLS:
+            turn = auction.turn
+            assert turn is not None
+            view = SeatView.from_auction(auction, deal[turn], Vulnerability.BOTH)
+            call, meaning = choose_call(view, "strong")
+            assert call in view.legal_calls
+            state = bidding._replay(dealer, auction.calls, "strong")
+            facts = bidding._facts(deal[turn])
+            decided, decided_meaning = bidding._decide(state, facts)  # raises if the logic does
+            rules = bidding._situation(state)
+            if rules is not None:
+                fired = next((r for r in rules if state.is_legal(r.call) and r.test(facts)), None)
+                if fired is not None:
+                    assert fired.meaning == decided_meaning, (auction, fired.meaning)
+            if decided in view.legal_calls:
+                assert (call, meaning) == (decided, decided_meaning.text)
+            assert describe(dealer, [*auction.calls, call], len(auction.calls), "strong") == meaning
+            choice = next(turns, 99)
+            legal = auction.legal_calls()
+            auction.call(legal[choice % len(legal)] if choice < 15 else call)
+        for index in range(len(auction.calls)):
+            assert describe(dealer, auction.calls, index, "strong")
+
+    @settings(max_examples=40, deadline=None)
+    @given(seed=st.integers(0, 2**32 - 1), dealer=SEATS)
+    def test_strong_robots_finish_a_legal_auction(self, seed: int, dealer: Seat) -> None:
+        deal = Deal.random(random.Random(seed))
+        auction, meanings = bid_deal(deal, dealer, Vulnerability.NONE, "strong")
+        assert auction.is_complete
+        for index, meaning in enumerate(meanings):
+            assert describe(dealer, auction.calls, index, "strong") == meaning
 
     @settings(max_examples=40, deadline=None)
     @given(seed=st.integers(0, 2**32 - 1), dealer=SEATS, vulnerability=VULNERABILITIES)
