@@ -1,7 +1,7 @@
 """Robot strength and speed, at both robot levels.
 
     .venv/bin/python -m bench.robots [--deals 1000] [--seed 2026] [--dd-deals 1000]
-        [--teams-deals 200] [--only seed,dd,teams]
+        [--teams-deals 200] [--real-boards N] [--only seed,dd,teams,real]
 
 Prints a table per section and exits non-zero when a target is missed:
 
@@ -16,6 +16,25 @@ Prints a table per section and exits non-zero when a target is missed:
 * ``teams``: the strong level against the seed level as a teams match: strong robots sit
   North-South at one table and East-West at the other. IMPs per board for the strong team
   (mean and 95% interval); target: at least +1.
+* ``real``: the robots against real championship tables: the 139 boards of the 2021 Online
+  Qualifier, Open, round 2 (national teams; ``tests/data``). Each level at all four seats
+  bids and plays every board, and the robot table's North-South score is compared in IMPs
+  with each of the two real tables (cross-IMPs, averaged per board), from the point of
+  view of the side that holds more high-card points (North-South on a tie). Both sides of
+  the robot table are robots, so from a fixed side the measure would be about zero by
+  symmetry; from the side whose hand it is, it is the robots' bidding and declaring of
+  "their" hand against the real players', net of the robots' own defence against it (the
+  real tables' declarers met real defenders): a caveat on reading it as declarer play
+  alone. Also, for information, the mean absolute cross-IMPs (how far the robots' results
+  are from people's) and how often the robots reached the contract (level and strain) of
+  at least one real table. Target for the strong level: at least -1 IMP per board. The
+  round's 14 matches play the same 10 deals, and the robots play a deal alike every time
+  (their decisions are deterministic), so each level plays each deal once and its table
+  is compared with all the real tables of that deal; the mean is also given deal by deal,
+  whose interval is the one to trust.
+
+Bidding and play go through :mod:`robots.levels`, the one dispatch by level; every call
+and every card decision is timed by level.
 """
 
 from __future__ import annotations
@@ -26,12 +45,15 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
 
 from bridge import (
     Auction,
     Bid,
-    Card,
     Deal,
     Play,
     Seat,
@@ -40,10 +62,13 @@ from bridge import (
     board_dealer,
     board_vulnerability,
 )
+from bridge.pbn import parse_games
+from bridge.records import PlayedBoard, PlayedMatch, matches_from_pbn
 from bridge.scoring import imps, score
-from robots import SeatView, sampling
-from robots.bidding import choose_call, choose_contract, stronger_side
-from robots.play import choose_card
+from robots import SeatView
+from robots.bidding import choose_contract, stronger_side
+from robots.knowledge import LEVELS, Level
+from robots.levels import call_at, card_at
 from robots.table2 import robot_auction
 from server.solver import analyse
 
@@ -54,12 +79,18 @@ STRONG_DECISION_P99_MS = 1000.0
 STRONG_BELOW_DD = 0.15
 STRONG_BELOW_DD_NOTRUMP = 0.3
 STRONG_TEAMS_IMPS = 1.0
-LEVELS = ("seed", "strong")
-CARDS: dict[str, Callable[[SeatView], Card]] = {
-    "seed": choose_card,
-    "strong": sampling.choose_card,
-}
-"""Each level's card play (both levels bid the same system for now)."""
+STRONG_REAL_IMPS = -1.0
+REAL_ROUND = (
+    Path(__file__).resolve().parent.parent
+    / "tests"
+    / "data"
+    / "pbn_2021_online_qual_open_r2_realbridge.pbn"
+)
+"""The real round of the ``real`` section: 2021 Online Qualifier, Open, round 2."""
+REAL_ROUND_BOARDS = 139
+"""Its boards played at both tables (15 matches of 10 boards, less the unplayed WALES-ITALY
+and one board recorded at one table only)."""
+SECTIONS = ("seed", "dd", "teams", "real")
 
 
 def wilson(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -99,7 +130,7 @@ def seed_section(deals: int, seed: int) -> bool:
         while not play.is_complete:
             view = SeatView.from_play(play, auction, vulnerability)
             start = time.perf_counter()
-            card = choose_card(view)
+            card = card_at("seed", view)
             card_times.append(time.perf_counter() - start)
             play.play(card)
         made += play.declarer_tricks >= contract.tricks_needed
@@ -115,7 +146,7 @@ def seed_section(deals: int, seed: int) -> bool:
             assert seat is not None
             view = SeatView.from_auction(bidding, deal[seat], vulnerability)
             start = time.perf_counter()
-            call, _meaning = choose_call(view)
+            call, _meaning = call_at("seed", view)
             call_times.append(time.perf_counter() - start)
             bidding.call(call)
 
@@ -188,47 +219,76 @@ def with_interval(values: list[float], unit: str = "") -> str:
     return f"{mean:+.2f}{unit} (95% CI {low:+.2f} to {high:+.2f}; n={len(values)})"
 
 
+@dataclass
+class DecisionTimes:
+    """The time of every robot decision in seconds, by level: its calls and its cards."""
+
+    calls: dict[Level, list[float]] = field(default_factory=lambda: {level: [] for level in LEVELS})
+    cards: dict[Level, list[float]] = field(default_factory=lambda: {level: [] for level in LEVELS})
+
+
+def timing(seconds: list[float]) -> str:
+    """``median 3 ms, p99 40 ms, max 52 ms`` (or ``none``)."""
+    if not seconds:
+        return "none"
+    ordered = sorted(seconds)
+    return (
+        f"median {statistics.median(ordered) * 1e3:.1f} ms, "
+        f"p99 {percentile(ordered, 0.99) * 1e3:.1f} ms, max {ordered[-1] * 1e3:.1f} ms"
+    )
+
+
 def play_board(
     deal: Deal,
     dealer: Seat,
     vulnerability: Vulnerability,
-    levels: Mapping[Seat, str],
-    card_times: dict[str, list[float]],
+    levels: Mapping[Seat, Level],
+    times: DecisionTimes,
 ) -> tuple[Auction, Play | None]:
     """Four robots bid and play a board, each seat at its level (declarer plays dummy's
-    cards at declarer's level); the time of every card decision noted by level."""
+    cards at declarer's level); the time of every decision noted by level."""
     auction = Auction(dealer)
     while not auction.is_complete:
         seat = auction.turn
         assert seat is not None
-        call, _meaning = choose_call(SeatView.from_auction(auction, deal[seat], vulnerability))
+        level = levels[seat]
+        view = SeatView.from_auction(auction, deal[seat], vulnerability)
+        start = time.perf_counter()
+        call, _meaning = call_at(level, view)
+        times.calls[level].append(time.perf_counter() - start)
         auction.call(call)
     if auction.contract is None or auction.declarer is None:
         return auction, None
     play = Play(deal, auction.contract, auction.declarer)
     while not play.is_complete:
         view = SeatView.from_play(play, auction, vulnerability)
-        level = levels[view.me]
+        level = levels[view.me]  # the acting player: declarer for dummy's cards
         start = time.perf_counter()
-        card = CARDS[level](view)
-        card_times[level].append(time.perf_counter() - start)
+        card = card_at(level, view)
+        times.cards[level].append(time.perf_counter() - start)
         play.play(card)
     return auction, play
 
 
-def dd_section(deals: int, seed: int, card_times: dict[str, list[float]]) -> bool:
+def table_score(auction: Auction, play: Play | None, vulnerability: Vulnerability) -> int:
+    """North-South's score at a robot table (0 for a board passed out)."""
+    tricks = play.declarer_tricks if play is not None else 0
+    return score(auction.contract, auction.declarer, vulnerability, tricks)
+
+
+def dd_section(deals: int, seed: int, times: DecisionTimes) -> bool:
     """Each level at all four seats against double dummy (see the module's text)."""
     rng = random.Random(seed)
-    below: dict[str, list[float]] = {level: [] for level in LEVELS}
-    notrump: dict[str, list[float]] = {level: [] for level in LEVELS}
-    at_level: dict[str, list[float]] = {level: [] for level in LEVELS}
+    below: dict[Level, list[float]] = {level: [] for level in LEVELS}
+    notrump: dict[Level, list[float]] = {level: [] for level in LEVELS}
+    at_level: dict[Level, list[float]] = {level: [] for level in LEVELS}
     for number in range(1, deals + 1):
         deal = Deal.random(rng)
         dealer, vulnerability = board_dealer(number), board_vulnerability(number)
         double_dummy = analyse(deal, dealer, vulnerability).tricks
         for level in LEVELS:
             _auction, play = play_board(
-                deal, dealer, vulnerability, dict.fromkeys(Seat, level), card_times
+                deal, dealer, vulnerability, dict.fromkeys(Seat, level), times
             )
             if play is None:
                 continue
@@ -268,15 +328,21 @@ def dd_section(deals: int, seed: int, card_times: dict[str, list[float]]) -> boo
             "",
         )
     )
-    times = sorted(card_times["strong"])
-    p99 = percentile(times, 0.99) * 1e3 if times else math.nan
+    strong_cards = times.cards["strong"]
+    p99 = percentile(strong_cards, 0.99) * 1e3 if strong_cards else math.nan
     rows.append(
         (
-            "time per card, strong (all sections so far)",
+            "time per call (all sections so far)",
+            timing(times.calls["seed"]),
+            timing(times.calls["strong"]),
             "",
-            f"median {statistics.median(times) * 1e3:.0f} ms, p99 {p99:.0f} ms, max {times[-1] * 1e3:.0f} ms"
-            if times
-            else "none",
+        )
+    )
+    rows.append(
+        (
+            "time per card (all sections so far)",
+            timing(times.cards["seed"]),
+            timing(strong_cards),
             f"p99 <= {STRONG_DECISION_P99_MS:g} ms",
         )
     )
@@ -292,20 +358,23 @@ def dd_section(deals: int, seed: int, card_times: dict[str, list[float]]) -> boo
     return ok
 
 
-def teams_section(deals: int, seed: int, card_times: dict[str, list[float]]) -> bool:
+def teams_section(deals: int, seed: int, times: DecisionTimes) -> bool:
     """The strong level against the seed level as a teams match (see the module's text)."""
     rng = random.Random(seed)
     swings: list[float] = []
     for number in range(1, deals + 1):
         deal = Deal.random(rng)
         dealer, vulnerability = board_dealer(number), board_vulnerability(number)
-        ns_strong = {seat: "strong" if seat.is_north_south else "seed" for seat in Seat}
-        ew_strong = {seat: "seed" if seat.is_north_south else "strong" for seat in Seat}
+        ns_strong: dict[Seat, Level] = {
+            seat: "strong" if seat.is_north_south else "seed" for seat in Seat
+        }
+        ew_strong: dict[Seat, Level] = {
+            seat: "seed" if seat.is_north_south else "strong" for seat in Seat
+        }
         results = []
         for levels in (ns_strong, ew_strong):
-            auction, play = play_board(deal, dealer, vulnerability, levels, card_times)
-            tricks = play.declarer_tricks if play is not None else 0
-            results.append(score(auction.contract, auction.declarer, vulnerability, tricks))
+            auction, play = play_board(deal, dealer, vulnerability, levels, times)
+            results.append(table_score(auction, play, vulnerability))
         swings.append(imps(results[0] - results[1]))  # the strong team's N-S minus its E-W
         if number % 50 == 0:
             print(
@@ -329,26 +398,191 @@ def teams_section(deals: int, seed: int, card_times: dict[str, list[float]]) -> 
     return ok
 
 
+def real_boards(path: Path = REAL_ROUND) -> list[PlayedBoard]:
+    """The boards of a PBN round played at both tables, match by match (a match that was
+    not played, whose records are placeholders, is skipped)."""
+    found = matches_from_pbn(parse_games(path.read_text(encoding="utf-8")))
+    return [board for match in found if isinstance(match, PlayedMatch) for board in match.boards]
+
+
+def majority_side(deal: Deal) -> Literal["NS", "EW"]:
+    """The side holding more high-card points (North-South on a tie): the hand is theirs.
+
+    >>> majority_side(Deal.from_pbn("N:AKQ.AKQ.AKQ.AKQJ T98.T98.T98.T987 J765.J76.J76.654 432.5432.5432.32"))
+    'NS'
+    """
+    north_south = deal[Seat.NORTH].hcp + deal[Seat.SOUTH].hcp
+    east_west = deal[Seat.EAST].hcp + deal[Seat.WEST].hcp
+    return "NS" if north_south >= east_west else "EW"
+
+
+def cross_imps(deal: Deal, robot_score: int, real_scores: Sequence[int]) -> float:
+    """The robot table's IMPs against each real table, averaged, for the side holding more
+    high-card points (:func:`majority_side`); every score is North-South's.
+
+    >>> deal = Deal.from_pbn("N:432.5432.5432.32 AKQ.AKQ.AKQ.AKQJ T98.T98.T98.T987 J765.J76.J76.654")
+    >>> cross_imps(deal, -1440, [-1440, -680])  # East-West's 6NT against 6NT and 3NT
+    6.5
+    """
+    swings = [imps(robot_score - real) for real in real_scores]
+    sign = 1 if majority_side(deal) == "NS" else -1
+    return sign * statistics.fmean(swings)
+
+
+def real_section(limit: int | None, times: DecisionTimes) -> bool:
+    """The robots against real championship tables (see the module's text)."""
+    boards = real_boards()
+    print(
+        f"\nreal round {REAL_ROUND.name}: {counted(len(boards), 'board')} played at both "
+        f"tables (expected {REAL_ROUND_BOARDS})"
+    )
+    if len(boards) != REAL_ROUND_BOARDS:
+        print(f"real: MISS (the round should hold {REAL_ROUND_BOARDS} boards)")
+        return False
+    boards = boards[:limit] if limit is not None else boards
+    swings: dict[Level, list[float]] = {level: [] for level in LEVELS}
+    distance: dict[Level, list[float]] = {level: [] for level in LEVELS}
+    same_contract: dict[Level, int] = dict.fromkeys(LEVELS, 0)
+    # The round's matches play the same deals, and the robots play a deal alike every time
+    # (their decisions are deterministic): each deal is played once a level, its table
+    # compared with every real table that played it.
+    by_deal: dict[tuple[Level, Deal], list[float]] = defaultdict(list)
+    played: dict[tuple[Level, Deal, Seat, Vulnerability], tuple[Auction, Play | None]] = {}
+    tied = 0
+    for count, board in enumerate(boards, start=1):
+        deal, dealer, vulnerability = board.deal, board.dealer, board.vulnerability
+        tables = (board.open, board.closed)
+        real_scores = [table.ns_score(deal, dealer, vulnerability) for table in tables]
+        real_contracts = {
+            (contract.level, contract.strain) if contract is not None else None
+            for contract, _declarer in (table.contract(deal, dealer) for table in tables)
+        }
+        north_south = deal[Seat.NORTH].hcp + deal[Seat.SOUTH].hcp
+        tied += north_south == 40 - north_south
+        for level in LEVELS:
+            key = (level, deal, dealer, vulnerability)
+            if key not in played:
+                played[key] = play_board(
+                    deal, dealer, vulnerability, dict.fromkeys(Seat, level), times
+                )
+            auction, play = played[key]
+            robot_score = table_score(auction, play, vulnerability)
+            swings[level].append(cross_imps(deal, robot_score, real_scores))
+            by_deal[(level, deal)].append(swings[level][-1])
+            distance[level].append(
+                statistics.fmean(abs(imps(robot_score - real)) for real in real_scores)
+            )
+            contract = auction.contract
+            reached = (contract.level, contract.strain) if contract is not None else None
+            same_contract[level] += reached in real_contracts
+        if count % 20 == 0:
+            so_far = ", ".join(f"{lv} {statistics.fmean(swings[lv]):+.2f}" for lv in LEVELS)
+            print(
+                f"  real: {count}/{len(boards)} boards; IMPs a board {so_far}",
+                file=sys.stderr,
+                flush=True,
+            )
+    strong_mean = mean_interval(swings["strong"])[0]
+    ok = strong_mean >= STRONG_REAL_IMPS  # (no boards: nan, a miss)
+    rows = [("measure", "seed level", "strong level", "target (strong)")]
+    rows.append(
+        (
+            "IMPs per board, robots against real tables",
+            with_interval(swings["seed"]),
+            with_interval(swings["strong"]),
+            f">= {STRONG_REAL_IMPS:g}",
+        )
+    )
+    deal_means = {
+        level: [statistics.fmean(v) for (lv, _deal), v in by_deal.items() if lv == level]
+        for level in LEVELS
+    }
+    deals = len(deal_means["strong"])
+    rows.append(
+        (
+            f"... deal by deal ({counted(deals, 'deal')}, each board of a deal averaged)",
+            with_interval(deal_means["seed"]),
+            with_interval(deal_means["strong"]),
+            "",
+        )
+    )
+    rows.append(
+        (
+            "mean absolute cross-IMPs (no sign)",
+            f"{statistics.fmean(distance['seed']):.2f}" if boards else "none",
+            f"{statistics.fmean(distance['strong']):.2f}" if boards else "none",
+            "",
+        )
+    )
+    rows.append(
+        (
+            "same contract as a real table",
+            f"{same_contract['seed']} of {len(boards)}",
+            f"{same_contract['strong']} of {len(boards)}",
+            "",
+        )
+    )
+    rows.append(
+        (
+            "time per call (all sections so far)",
+            timing(times.calls["seed"]),
+            timing(times.calls["strong"]),
+            "",
+        )
+    )
+    rows.append(
+        (
+            "time per card (all sections so far)",
+            timing(times.cards["seed"]),
+            timing(times.cards["strong"]),
+            "",
+        )
+    )
+    print_table(
+        f"the robots against real tables ({counted(len(boards), 'board')}): cross-IMPs "
+        "for the side with more HCP, net of the robots' defence",
+        rows,
+    )
+    print(
+        "  Four robots at one level bid and play each board; their North-South score is\n"
+        "  compared in IMPs with both real tables and averaged, signed for the side holding\n"
+        f"  more high-card points (North-South on a tie: {tied} of {len(boards)} boards).\n"
+        "  Both sides of the robot table are robots: the measure is the robots' bidding and\n"
+        "  declaring of their hand against the real players', net of the robots' own defence\n"
+        "  against it. Same contract: level and strain of at least one real table (a board\n"
+        "  passed out at both counts as the same). The round's matches all play the same\n"
+        f"  deals (here {deals}) and the robots play a deal alike each time: the boards are not\n"
+        "  independent, and the deal-by-deal interval is the honest one."
+    )
+    print("real:", "PASS" if ok else "MISS")
+    return ok
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1000, help="deals of the seed section")
     parser.add_argument("--dd-deals", type=int, default=1000)
     parser.add_argument("--teams-deals", type=int, default=200)
+    parser.add_argument(
+        "--real-boards", type=int, default=None, help="boards of the real section (default: all)"
+    )
     parser.add_argument("--seed", type=int, default=2026)
-    parser.add_argument("--only", default="seed,dd,teams", help="sections, comma-separated")
+    parser.add_argument("--only", default=",".join(SECTIONS), help="sections, comma-separated")
     args = parser.parse_args(argv)
     sections = set(args.only.split(","))
-    unknown = sections - {"seed", "dd", "teams"}
+    unknown = sections - set(SECTIONS)
     if unknown:
         parser.error(f"no such section: {', '.join(sorted(unknown))}")
-    card_times: dict[str, list[float]] = {level: [] for level in LEVELS}
+    times = DecisionTimes()
     ok = True
     if "seed" in sections:
         ok &= seed_section(args.deals, args.seed)
     if "dd" in sections:
-        ok &= dd_section(args.dd_deals, args.seed + 1, card_times)
+        ok &= dd_section(args.dd_deals, args.seed + 1, times)
     if "teams" in sections:
-        ok &= teams_section(args.teams_deals, args.seed + 2, card_times)
+        ok &= teams_section(args.teams_deals, args.seed + 2, times)
+    if "real" in sections:
+        ok &= real_section(args.real_boards, times)
     print("\nall targets met" if ok else "\nsome target missed")
     return 0 if ok else 1
 
