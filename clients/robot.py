@@ -5,17 +5,22 @@ and acts when its view says it must: a call or a card on its turn, an answer to 
 an undo it decides, an explanation of its own call when an opponent asks, the next board
 once a finished one is on review. Like a player at the table it remembers the tricks it
 saw played (a view shows only the last one, law 66). Decisions come from :mod:`robots`
-(pure, deterministic). It plays at a human pace: it waits ``delay`` seconds before each
-call, card or answer (0 for robots among robots, and in tests).
+(pure, deterministic), at its ``level`` (:data:`robots.knowledge.Level`); a call or a card
+is decided in a worker thread, so a strong robot thinking for a second never holds up the
+event loop it shares with other robots (or with the server that runs them). It plays at a
+human pace: it waits ``delay`` seconds before each call, card or answer, thinking meanwhile
+(0 for robots among robots, and in tests).
 
-    duplicate bot http://127.0.0.1:8765/play#TOKEN
+    duplicate bot [--level strong] http://127.0.0.1:8765/play#TOKEN
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
 
 from bridge import Call, Card, Contract, Hand, Seat, Vulnerability
 from bridge.play import Trick
@@ -23,14 +28,29 @@ from clients.client import Client, ClientError, Link
 from protocol.errors import ErrorCode
 from protocol.messages import BoardView, PlayerView, TrickView, Update
 from robots import SeatView
-from robots.bidding import choose_call, describe
-from robots.play import choose_card, judge_claim
+from robots.knowledge import Level
+from robots.levels import call_at, card_at, meaning_at
+from robots.play import judge_claim
 
-__all__ = ["Robot", "seat_view"]
+__all__ = ["Move", "Robot", "seat_view"]
 
 log = logging.getLogger(__name__)
 
 Action = Callable[[], Awaitable[object]]
+
+
+@dataclass(frozen=True)
+class Move:
+    """A call or a card still to decide: ``choose`` (pure, and slow at the strong level) gives
+    its text from ``knows``, what the seat knew; ``send`` sends it. Awaiting the move decides
+    it in a worker thread, then sends it."""
+
+    knows: SeatView
+    choose: Callable[[], str]
+    send: Callable[[str], Awaitable[object]]
+
+    async def __call__(self) -> object:
+        return await self.send(await asyncio.to_thread(self.choose))
 
 
 def _hand(cards: list[str]) -> Hand:
@@ -118,10 +138,12 @@ class Robot:
         delay: float = 0.0,
         headers: Mapping[str, str] | None = None,
         keep_messages: bool = True,
+        level: Level = "seed",
     ) -> None:
         self.link = link if isinstance(link, Link) else Link.parse(link)
         self.name = name
         self.delay = delay
+        self.level: Level = level
         self.keep_messages = keep_messages
         """Keep every message its client received (for audits); else let each go once
         noted: a match's updates, each with its whole view, are thousands of objects that
@@ -208,8 +230,16 @@ class Robot:
             if action is None:
                 continue
             if paced and self.delay > 0:
-                # A human pace: think a moment, then act on the view as it is by then.
-                await asyncio.sleep(self.delay)
+                # A human pace: think, wait out the rest of the moment, then act on the view
+                # as it is by then (deciding again only if what the seat knows has changed).
+                started = asyncio.get_running_loop().time()
+                chosen = (
+                    (action.knows, await asyncio.to_thread(action.choose))
+                    if isinstance(action, Move)
+                    else None
+                )
+                thought = asyncio.get_running_loop().time() - started
+                await asyncio.sleep(max(0.0, self.delay - thought))
                 current = client.view
                 if not isinstance(current, PlayerView):
                     continue
@@ -217,6 +247,8 @@ class Robot:
                 action, _paced = self.next_action(view)
                 if action is None:
                     continue
+                if isinstance(action, Move) and chosen is not None and chosen[0] == action.knows:
+                    action = functools.partial(action.send, chosen[1])
             self._acted_at = client.seq
             try:
                 await action()
@@ -277,7 +309,7 @@ class Robot:
         if board.questions:
             index = board.questions[0]
             calls = [Call.parse(entry.call) for entry in board.auction]
-            text = describe(Seat.parse(board.dealer), calls, index)
+            text = meaning_at(self.level, Seat.parse(board.dealer), calls, index)
             return (lambda: client.explain(index, text or "natural")), False
         if "undo_answer" in board.actions:
             return (lambda: client.answer_undo(True)), True  # a slip is forgiven, as at a club
@@ -286,18 +318,23 @@ class Robot:
             return (lambda: client.answer_claim(accept)), True
         if board.acting != view.seat or not board.legal:
             return None, False
+        level = self.level
         if board.phase == "auction":
-            call, _meaning = choose_call(seat_view(view, ()))  # told on request (ask), not alerted
-            return (lambda: client.call(str(call), None)), True
+            knows = seat_view(view, ())
+            return Move(
+                knows,
+                lambda: str(call_at(level, knows)[0]),  # told on request (ask), not alerted
+                lambda call: client.call(call, None),
+            ), True
         tricks = self.memory.completed(board)
         # Restarted in the middle of the play, the robot never saw the quitted tricks: it
         # plays safe rather than reason from a wrong count of the cards out.
         if tricks is None:
             self.plain_cards += 1
             card = _plain_card(board)
-        else:
-            card = str(choose_card(seat_view(view, tricks)))
-        return (lambda: client.play(card)), True
+            return (lambda: client.play(card)), True
+        knows = seat_view(view, tricks)
+        return Move(knows, lambda: str(card_at(level, knows)), client.play), True
 
     def _judge(self, view: PlayerView, board: BoardView) -> bool:
         claim = board.claim
@@ -322,10 +359,10 @@ def _plain_card(board: BoardView) -> str:
     return str(min(pool, key=lambda card: (card.rank, -int(card.suit))))
 
 
-async def run_robot(link: str, delay: float = 1.0) -> None:
+async def run_robot(link: str, delay: float = 1.0, level: Level = "seed") -> None:
     """Run one robot for a seat link until its match is over, ``delay`` seconds before
-    each call, card or answer."""
-    robot = Robot(link, delay=delay)
+    each call, card or answer, playing at ``level``."""
+    robot = Robot(link, delay=delay, level=level)
     try:
         await robot.run()
     finally:

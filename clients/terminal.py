@@ -169,8 +169,8 @@ COMPASS_MIDDLE = 25
 NAME_SHOWN = 18
 """The longest name shown beside a seat in the compass (names run up to 40 characters)."""
 COMPARISONS_SHOWN = 6
-ROBOT_NAME = "Robot"
-"""The name the server gives its robots: a robot is shown by its number instead."""
+ROBOT_NAMES = {"Robot": "robot", "Robot (strong)": "strong robot"}
+"""The names the server gives its robots, by level: a robot is shown by its number instead."""
 TEAM_FORMATS = ("teams", "robot-table", "team-of-four")
 POINT_PLACES = {"imps": 1, "matchpoints": 2, "board_a_match": 2, "total_points": 0}
 """Decimals shown of a score: cross-IMPs to one, matchpoints and board-a-match as they come
@@ -463,21 +463,25 @@ def side_words(view: PlayerView) -> str:
 def player_name(number: int, names: Mapping[str, str], players: Sequence[PlayerInfo] = ()) -> str:
     """A player's name by their number: from the players at the table, else ``names`` (a
     next seat's), else ``player 5``; a robot without a name of its own (the server calls
-    its robots ``Robot``) is ``player 6 (robot)``.
+    its robots ``Robot``, or ``Robot (strong)``) is ``player 6 (robot)``, ``player 8
+    (strong robot)``.
 
     >>> player_name(5, {"5": "Bo"}), player_name(6, {}), player_name(7, {"7": "Robot"})
     ('Bo', 'player 6', 'player 7 (robot)')
+    >>> player_name(8, {"8": "Robot (strong)"})
+    'player 8 (strong robot)'
     """
     info = next((p for p in players if p.player == number), None)
     name = info.name if info is not None and info.name is not None else names.get(str(number))
-    robot = info.robot if info is not None else name == ROBOT_NAME
-    if name is None or (robot and name == ROBOT_NAME):
-        return f"player {number}" + (" (robot)" if robot else "")
+    robot = info.robot if info is not None else name in ROBOT_NAMES
+    if name is None or (robot and name in ROBOT_NAMES):
+        kind = ROBOT_NAMES.get(name or "Robot", "robot")
+        return f"player {number}" + (f" ({kind})" if robot else "")
     return name
 
 
 def standing_name(standing: Standing) -> str:
-    """A competitor's name in the standings, its robots (all named ``Robot`` by the server)
+    """A competitor's name in the standings, its robots (named ``Robot`` by the server)
     told apart by their numbers: ``Ann & player 3 (robot)``."""
     parts = standing.name.split(" & ")
     if len(parts) != len(standing.players):
@@ -2131,8 +2135,10 @@ def _named_seat(number: int, players: Sequence[PlayerInfo], seat: str | None = N
     info = next((p for p in players if p.player == number), None)
     if info is None:
         return f"player {number}" + (f" ({SEAT_NAMES[seat]})" if seat is not None else "")
-    named = info.name is not None and not (info.robot and info.name == ROBOT_NAME)
-    about = [SEAT_NAMES[info.seat]] + (["robot"] if info.robot else [])
+    server_robot = info.robot and (info.name or "Robot") in ROBOT_NAMES
+    named = info.name is not None and not server_robot
+    kind = ROBOT_NAMES.get(info.name or "Robot", "robot") if server_robot else "robot"
+    about = [SEAT_NAMES[info.seat]] + ([kind] if info.robot else [])
     return f"{info.name if named else f'player {number}'} ({', '.join(about)})"
 
 

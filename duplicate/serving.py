@@ -24,7 +24,14 @@ from urllib.parse import urlsplit
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
-    from protocol.messages import CreateMatch, DealsSealed, ImportMatch, MatchCreated, SealDeals
+    from protocol.messages import (
+        CreateMatch,
+        DealsSealed,
+        ImportMatch,
+        MatchCreated,
+        RobotLevel,
+        SealDeals,
+    )
     from server.app import Server
     from server.redis_process import RedisProcess
     from server.store import StoreClient
@@ -279,6 +286,48 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="how long the server's robots wait before each call or card (default: the server's)",
     )
+    parser.add_argument(
+        "--robot-level",
+        action="append",
+        default=[],
+        metavar="[SEAT=]LEVEL",
+        help="how the server's robots bid and play: seed (the default: as the seeds' robot "
+        "table) or strong (conventions, double-dummy card play); SEAT=LEVEL (t2=strong, "
+        "1N=strong) for some of them; may be given more than once",
+    )
+
+
+_LEVELS: dict[str, RobotLevel] = {"seed": "seed", "strong": "strong"}
+
+
+def parse_robot_levels(entries: list[str]) -> tuple[RobotLevel, dict[str, RobotLevel]]:
+    """``--robot-level`` entries -> (the match's level, levels by seat or table).
+
+    >>> parse_robot_levels(["strong", "t2=seed", "n1=seed"])
+    ('strong', {'t2': 'seed', '1N': 'seed'})
+    """
+    level: RobotLevel = "seed"
+    levels: dict[str, RobotLevel] = {}
+    for entry in entries:
+        seat, equals, text = entry.partition("=")
+        value = _LEVELS.get((text if equals else seat).strip().lower())
+        if value is None:
+            raise CommandFailed(f"bad --robot-level {entry!r}: the level is seed or strong")
+        if not equals:
+            level = value
+            continue
+        key = seat.strip().upper()
+        if len(key) == 2 and key[0] in "NESW" and key[1] in "123":
+            key = key[1] + key[0]
+        if len(key) == 2 and key[0] == "T" and key[1] in "123":
+            key = "t" + key[1]
+        elif len(key) != 2 or key[0] not in "123" or key[1] not in "NESW":
+            raise CommandFailed(
+                f"bad --robot-level {entry!r}: write LEVEL, or SEAT=LEVEL like 1N=strong or "
+                "t2=strong"
+            )
+        levels[key] = value
+    return level, levels
 
 
 def parse_names(text: str) -> dict[str, str]:
@@ -437,6 +486,7 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
     if args.names:
         names |= parse_names(args.names)
     delay = None if args.robot_delay is None else round(args.robot_delay * 1000)
+    level, levels = parse_robot_levels(args.robot_level)
     try:
         return CreateMatch(
             format=args.format,
@@ -450,6 +500,8 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
             chat=args.chat,
             review_seconds=args.review_seconds,
             robot_delay_ms=delay,
+            robot_level=level,
+            robot_levels=levels,
             players=args.players,
             scoring=args.scoring,
             stage_two=args.stage_two,
@@ -463,6 +515,7 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
         option = {
             "deals_pbn": "--deals",
             "robot_delay_ms": "--robot-delay",
+            "robot_levels": "--robot-level",
             "names": "--names",
         }.get(field, "--" + field.replace("_", "-"))
         raise CommandFailed(f"bad {option}: {first['msg']}") from None
@@ -646,7 +699,7 @@ def bot(args: argparse.Namespace) -> str:
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
-    asyncio.run(run_robot(args.link, args.delay))
+    asyncio.run(run_robot(args.link, args.delay, args.level))
     return "The match is over."
 
 
@@ -1005,6 +1058,13 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="SECONDS",
         help="how long the robot waits before each call, card or answer (default 1: a "
         "human pace; 0 among robots)",
+    )
+    p.add_argument(
+        "--level",
+        choices=("seed", "strong"),
+        default="seed",
+        help="how it bids and plays: seed (a bare natural system, card play by rules) or "
+        "strong (conventions, double-dummy card play)",
     )
     p.set_defaults(run=bot)
 

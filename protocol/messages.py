@@ -114,6 +114,10 @@ class Hello(Message):
 RobotSeats = Annotated[str, StringConstraints(pattern=r"^(t[1-3]|[1-3][NESW])$")]
 """``"t2"``: every player of table 2 in round 1; ``"1N"``: the player at North at table 1
 in round 1 (a robot follows its player's moves)."""
+RobotLevel = Literal["seed", "strong"]
+"""How the server's robots bid and play: ``seed`` as the seeds' robot table does (a bare
+natural system, card play by rules), ``strong`` a natural system with Stayman, transfers,
+key-card Blackwood and negative doubles, and card play by double-dummy sampling."""
 
 
 class CreateMatch(Message):
@@ -137,7 +141,12 @@ class CreateMatch(Message):
     chat reaches during a board. ``review_seconds`` is how long a finished board stays on
     the table before the next one starts, unless all four players ask for the next board
     sooner. ``robot_delay_ms`` is how long the server's robots wait before each action
-    (None: the server's default; robots at a table of robots never wait)."""
+    (None: the server's default; robots at a table of robots never wait). ``robot_level``
+    is how the server's robots bid and play, ``robot_levels`` the level of some of them by
+    first-round seat or table (``{"1N": "strong"}``, ``{"t2": "strong"}``; a seat's entry
+    wins over its table's); a robot the director seats later plays at its seat's level. The
+    robots' table 2 of the ``robot-table`` format plays as the seeds say (RULES.md 6.2),
+    always."""
 
     type: Literal["create_match"] = "create_match"
     format: Format = "teams"
@@ -155,6 +164,8 @@ class CreateMatch(Message):
     chat: ChatMode = "opponents"
     review_seconds: Annotated[int, Field(ge=0, le=600)] = 20
     robot_delay_ms: Annotated[int | None, Field(ge=0, le=10_000)] = None
+    robot_level: RobotLevel = "seed"
+    robot_levels: Annotated[dict[RobotSeats, RobotLevel], Field(max_length=15)] = {}
     seal: Annotated[str | None, StringConstraints(min_length=1, max_length=64)] = None
     public_value: PublicValue | None = None
     ref: Ref = None

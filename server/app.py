@@ -24,7 +24,7 @@ import secrets
 import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -928,7 +928,8 @@ class Server:
         count = len(movement.boards)
         first = movement.round(movement.rounds[0])
         robots = robot_seats(request.robots)
-        for key in [f"{t}{letter}" for t, letter in robots] + list(request.names):
+        levelled = [key if key[0] != "t" else f"{key[1]}N" for key in request.robot_levels]
+        for key in [f"{t}{letter}" for t, letter in robots] + list(request.names) + levelled:
             if int(key[0]) > len(first):
                 raise ProtocolError(
                     ErrorCode.INVALID_MESSAGE,
@@ -937,6 +938,12 @@ class Server:
         if robot_table and any(table == 2 for table, _ in robots):
             raise ProtocolError(
                 ErrorCode.INVALID_MESSAGE, "table 2 of a robot-table match is the robots' already"
+            )
+        if robot_table and any(key[0] == "2" for key in levelled):
+            raise ProtocolError(
+                ErrorCode.INVALID_MESSAGE,
+                "table 2 of a robot-table match plays as the seeds say (RULES.md 6.2): "
+                "it has no robot level to set",
             )
         if robot_table and any(key.startswith("2") for key in request.names):
             raise ProtocolError(
@@ -974,8 +981,7 @@ class Server:
         match_id = secrets.token_hex(8)
         deals = _commit(boards, seed, request.public_value)
         names = dict(request.names)
-        for table, letter in robots:
-            names.setdefault(f"{table}{letter}", "Robot")
+        levels = tuple(sorted(request.robot_levels.items()))
         config = MatchConfig(
             match_id,
             request.team_a,
@@ -995,7 +1001,12 @@ class Server:
             deals_commitment=deals.commitment(),
             deals_seed=deals.seed,
             deals_public=deals.public,
+            robot_level=request.robot_level,
+            robot_levels=levels,
         )
+        for table, letter in robots:
+            names.setdefault(f"{table}{letter}", config.robot_name(f"{table}{letter}"))
+        config = replace(config, names=tuple(sorted(names.items())))
         return await self._open_match(config, table2, request.ref)
 
     async def seal_deals(self, request: SealDeals) -> DealsSealed:
@@ -1247,6 +1258,7 @@ class Server:
                 Link(self.ws_url, token),
                 name=f"robot {match_id} {seat}",
                 delay=self.robot_delay_for(config, seat),
+                level=config.robot_level_of(seat),
                 headers={ROBOT_HEADER: self._robot_pass},
                 keep_messages=self.keep_robot_messages,
             )

@@ -55,6 +55,7 @@ from bridge import (
 from bridge.commitment import DealSet, seed_commitment
 from bridge.formats import Movement, TableResult, TeamsMatch, robot_table, teams_match
 from bridge.play import Claim
+from robots.knowledge import Level
 
 __all__ = [
     "BoardSpec",
@@ -180,6 +181,21 @@ class MatchConfig:
     match ends, like the salt)."""
     deals_public: str | None = field(default=None, kw_only=True)
     """The organiser's public value those boards were drawn with."""
+    robot_level: Level = field(default="seed", kw_only=True)
+    """How the server's robots bid and play, unless :attr:`robot_levels` says otherwise."""
+    robot_levels: tuple[tuple[str, Level], ...] = field(default=(), kw_only=True)
+    """(first-round seat ``"1N"`` or table ``"t2"``, level) of robots at another level."""
+
+    def robot_level_of(self, key: str) -> Level:
+        """The level of the server's robot for the player whose first-round seat is ``key``
+        (``"1N"``): the seat's own entry, else its table's, else the match's level."""
+        levels = dict(self.robot_levels)
+        return levels.get(key, levels.get(f"t{key[0]}", self.robot_level))
+
+    def robot_name(self, key: str) -> str:
+        """The name of the server's robot for the player whose first-round seat is ``key``,
+        unless the organiser named them: it says the robot's level when strong."""
+        return "Robot (strong)" if self.robot_level_of(key) == "strong" else "Robot"
 
     def deal_set(self) -> DealSet | None:
         """The boards, the salt (and the seed and the public value) that
@@ -218,6 +234,8 @@ class MatchConfig:
                 "deals_commitment": self.deals_commitment,
                 "deals_seed": self.deals_seed,
                 "deals_public": self.deals_public,
+                "robot_level": self.robot_level,
+                "robot_levels": dict(self.robot_levels),
             }
         )
 
@@ -248,6 +266,8 @@ class MatchConfig:
             deals_salt=data.get("deals_salt"),
             deals_commitment=data.get("deals_commitment"),
             deals_seed=data.get("deals_seed"),
+            robot_level=data.get("robot_level", "seed"),
+            robot_levels=tuple(sorted(data.get("robot_levels", {}).items())),
             deals_public=data.get("deals_public"),
         )
 
@@ -783,9 +803,8 @@ class MatchState:
         # A new player, not connected yet (``since`` None: never connected).
         player = self.player_at(state.number, self._seat(event))
         assert player is not None
-        self.people[player] = SeatState(
-            name="Robot" if robot else None, server_robot=robot, robot=robot
-        )
+        name = self.config.robot_name(self.config.first_seat(player)) if robot else None
+        self.people[player] = SeatState(name=name, server_robot=robot, robot=robot)
         return Effect(state.current)
 
     def _chat(self, state: TableState, event: StoredEvent) -> Effect:

@@ -90,6 +90,9 @@ export function contractInfo(board) {
   return box;
 }
 
+/** The names the server gives its robots, by level (create_match's robot_level). */
+const ROBOT_NAMES = new Set(["Robot", "Robot (strong)"]);
+
 /** A seat's tag: the seat, its player (name, robot, away since when), roles and turn. */
 export function seatTag(board, seat, { me, match, players, hidden, live = true }) {
   const onTurn = live && board.turn === seat && ["auction", "play"].includes(board.phase) && !board.undo;
@@ -106,6 +109,8 @@ export function seatTag(board, seat, { me, match, players, hidden, live = true }
   const number = match && !teams && info?.player != null ? info.player : null;
   const count = board.hand_sizes[seat];
   const away = live && isAway(info) && !match?.finished;
+  // The server names its robots by their level ("Robot", "Robot (strong)"): shown as the mark.
+  const serverRobot = Boolean(info?.robot && ROBOT_NAMES.has(info.name));
   return h(
     "div",
     {
@@ -114,8 +119,8 @@ export function seatTag(board, seat, { me, match, players, hidden, live = true }
       "data-seat-tag": seat,
     },
     h("span", { class: "seat-name" }, SEAT_NAME[seat]),
-    info?.name && !(info.robot && info.name === "Robot") ? h("span", { class: "player-name", "data-name": info.name }, info.name) : null,
-    info?.robot ? h("span", { class: "robot-mark", title: "a program plays this seat" }, "Robot") : null,
+    info?.name && !serverRobot ? h("span", { class: "player-name", "data-name": info.name }, info.name) : null,
+    info?.robot ? h("span", { class: "robot-mark", title: "a program plays this seat" }, serverRobot ? info.name : "Robot") : null,
     away
       ? info.since == null
         ? h("span", { class: "away-mark", "data-away": seat }, "not here yet")

@@ -58,6 +58,28 @@ async def north_declares(page: Page, east: Client | None = None) -> None:
 # -- people -----------------------------------------------------------------------------------
 
 
+async def test_a_strong_robot_is_marked_by_its_level(server: Server, browser: Browser) -> None:
+    created = await create(
+        server,
+        boards=1,
+        robots=["t2", "1E", "1W"],
+        robot_levels={"1W": "strong"},
+        deals_pbn=ONE_BOARD,
+    )
+    page = await open_page(browser, link_of(created, 1, "N"), 1280, 900)
+    try:
+        west, east = page.locator('[data-seat-tag="W"]'), page.locator('[data-seat-tag="E"]')
+        await expect(west.locator(".robot-mark")).to_have_text("Robot (strong)")
+        await expect(east.locator(".robot-mark")).to_have_text("Robot")
+        # The server's names for its robots are the marks, not names shown beside them.
+        await expect(west.locator(".player-name")).to_have_count(0)
+        await expect(east.locator(".player-name")).to_have_count(0)
+    finally:
+        await page.close()
+        await end_match(created)
+    assert_no_script_errors(page)
+
+
 async def test_names_robots_and_who_is_away(server: Server, browser: Browser) -> None:
     # East is named by the organiser; North and South are not, West is a robot.
     created = await create(

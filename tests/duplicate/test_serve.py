@@ -433,8 +433,10 @@ def test_new_match_takes_the_key_from_a_file(
         (["--names", "N1="], ["bad --names entry 'N1='", "empty"]),
         (["--review-seconds", "-1"], ["bad --review-seconds"]),
         (["--roster", "{missing}"], ["cannot read --roster"]),
+        (["--robot-level", "expert"], ["bad --robot-level 'expert'", "seed or strong"]),
+        (["--robot-level", "N5=strong"], ["bad --robot-level 'N5=strong'", "1N=strong"]),
     ],
-    ids=["table-4", "empty-name", "negative-review", "missing-roster"],
+    ids=["table-4", "empty-name", "negative-review", "missing-roster", "level", "level-seat"],
 )
 def test_bad_match_options_are_refused_before_anything_is_sent(
     running_server: tuple[str, Path], tmp_path: Path, options: list[str], says: list[str]
@@ -459,7 +461,7 @@ def test_record_prints_the_match_record_from_a_link(running_server: tuple[str, P
     created = duplicate(
         "new-match", "--server", url, "--data", str(data), "--boards", "1",
         "--robots", "t1", "t2", "--names", "N1=Robbie", "--robot-delay", "0",
-        "--spectators", "live",
+        "--spectators", "live", "--robot-level", "strong", "--robot-level", "t2=seed",
     )  # fmt: skip
     assert created.returncode == 0, created.stderr
     spectator = next(
@@ -470,6 +472,10 @@ def test_record_prints_the_match_record_from_a_link(running_server: tuple[str, P
     assert result.returncode == 0, result.stderr
     assert result.stdout.count('[Board "1"]') == 2
     assert '[North "Robbie"]' in result.stdout
+    # The robots are named by their level: strong at table 1 (the open room), seed at 2.
+    open_room, closed_room = result.stdout.split('[Room "Open"]')
+    assert '[East "Robot (strong)"]' in open_room
+    assert '[East "Robot"]' in closed_room
     # The match is over: its record publishes the deals, which `duplicate verify` checks.
     record_file = data / "match.pbn"
     record_file.write_text(result.stdout, encoding="utf-8")

@@ -8,7 +8,8 @@ work, a replay duplicate whose second stage waits for the director, and the firs
 rounds of an 8-player individual played by one person and seven of the server's robots),
 then imports the first match's record as a match played elsewhere (PBN, then the LIN of
 the imported one), asks a new match for its record before any card is played, and has the
-server's robots play a match whose boards come from a sealed seed; and writes every frame
+server's robots play a match whose boards come from a sealed seed, and one with robots of
+both levels; and writes every frame
 each client sent and received, in order, labelled with the step of the story it belongs
 to. SPEC.md's examples are taken from such a recording (tokens,
 match ids, action ids and moments differ from run to run).
@@ -722,6 +723,29 @@ async def sealed_match(server: RecordingServer, record: Recorder) -> None:
     record.clients.clear()
 
 
+async def levels_match(server: RecordingServer, record: Recorder) -> None:
+    """A one-board teams match of the server's robots: strong at table 1, seed at table 2;
+    the organiser's request and the names the robots are given."""
+    record.at("levels create")
+    await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
+    created: Any = None
+
+    async def create(client: Client) -> None:
+        nonlocal created
+        created = await client.create_match(
+            boards=1,
+            deals_pbn=DEALS,
+            robots=["t1", "t2"],
+            review_seconds=0,
+            robot_level="strong",
+            robot_levels={"t2": "seed"},
+        )
+
+    await record.act("organiser", create)
+    await record.clients.pop("organiser").close()
+    await server.finished(created.match_id)
+
+
 async def rate_limited(record: Recorder, link: str) -> None:
     """Pings as fast as a connection can send them, until the server says to slow down:
     the refused ping and the refusal are recorded (not the hundreds of pongs before)."""
@@ -781,6 +805,7 @@ async def main(out: Path) -> None:
                 await individual_match(server, record)
                 await imported_match(server, record)
                 await sealed_match(server, record)
+                await levels_match(server, record)
         finally:
             record.note_received()
             await server.close()

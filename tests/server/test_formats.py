@@ -40,24 +40,48 @@ from tests.server.harness import (
     create,
 )
 
-FORMATS = {
-    "teams": {"format": "teams", "boards": 2, "robots": ["t1", "t2"]},
-    "robot-table": {"format": "robot-table", "boards": 4, "robots": ["t1"]},
-    "team-of-four": {"format": "team-of-four", "boards": 4, "robots": ["t1", "t2"]},
-    "replay board-a-match": {"format": "replay", "boards": 3, "robots": ["t1"]},
+STRONG = {"t1": "strong"}
+"""The robots' levels in :data:`FORMATS`: table 1's players of round 1 strong, the others
+seed (as the robots' table 2 of ``robot-table`` always is). In the individuals, where
+everyone meets everyone, one strong player (the strong level's card play costs the most
+time of the suite's robots)."""
+ONE_STRONG = {"1N": "strong"}
+FORMATS: dict[str, dict[str, object]] = {
+    "teams": {"format": "teams", "boards": 2, "robots": ["t1", "t2"], "robot_levels": STRONG},
+    "robot-table": {"format": "robot-table", "boards": 4, "robots": ["t1"], "robot_levels": STRONG},
+    "team-of-four": {
+        "format": "team-of-four",
+        "boards": 4,
+        "robots": ["t1", "t2"],
+        "robot_levels": STRONG,
+    },
+    "replay board-a-match": {
+        "format": "replay",
+        "boards": 3,
+        "robots": ["t1"],
+        "robot_levels": STRONG,
+    },
     "replay total points": {
         "format": "replay",
         "boards": 2,
         "scoring": "total_points",
         "robots": ["t1"],
+        "robot_levels": STRONG,
     },
-    "individual of 8": {"format": "individual", "players": 8, "boards": 14, "robots": ["t1", "t2"]},
+    "individual of 8": {
+        "format": "individual",
+        "players": 8,
+        "boards": 14,
+        "robots": ["t1", "t2"],
+        "robot_levels": ONE_STRONG,
+    },
     "individual of 12, matchpoints": {
         "format": "individual",
         "players": 12,
         "boards": 11,
         "scoring": "matchpoints",
         "robots": ["t1", "t2", "t3"],
+        "robot_levels": ONE_STRONG,
     },
 }
 
@@ -66,9 +90,10 @@ def tag(game: PbnGame, name: str) -> str:
     return next(t.value for t in game.other_tags if t.name == name)
 
 
-def robots_named(created: MatchCreated) -> set[int]:
-    """The players the organiser's robots play (named "Robot")."""
-    return {seat.player for seat in created.seats if seat.robot}
+def robots_named(created: MatchCreated) -> dict[int, str | None]:
+    """The players the organiser's robots play, and their names ("Robot", or
+    "Robot (strong)" at the strong level)."""
+    return {seat.player: seat.name for seat in created.seats if seat.robot}
 
 
 def deals_file(count: int, seed: int) -> tuple[str, dict[int, Deal]]:
@@ -244,7 +269,7 @@ async def test_a_format_played_to_its_end(server: Server, options: dict[str, obj
         assert game.board is not None
         sitting = movement.sitting(int(tag(game, "Round")), int(tag(game, "Table")))
         north = sitting.player(Seat.NORTH)
-        assert game.north == ("Robot" if north in robots_named(created) else None)
+        assert game.north == robots_named(created).get(north)
         comparison = next(c for c in summary.comparisons if c.board == game.board)
         mine = next(
             r
@@ -255,6 +280,14 @@ async def test_a_format_played_to_its_end(server: Server, options: dict[str, obj
     await check_records_round_trip(server, created, director, options["format"] == "teams")
     robots = [r for r in server.robot_players if created.match_id in r.name]
     assert [robot.errors for robot in robots] == [[]] * len(robots)
+    # The players set strong played strong, wherever they moved; the rest seed.
+    levels = options["robot_levels"]
+    assert isinstance(levels, dict)
+    strong = {f"1{seat}" for seat in "NESW"} if "t1" in levels else set(levels)
+    assert {robot.name.split()[-1]: robot.level for robot in robots} == {
+        robot.name.split()[-1]: "strong" if robot.name.split()[-1] in strong else "seed"
+        for robot in robots
+    }
     audited = 0
     for robot in robots:
         assert robot.client is not None

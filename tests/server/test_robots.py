@@ -7,11 +7,13 @@ import contextlib
 import json
 import random
 import sys
+import time
 
 import pytest
 from redis.asyncio import Redis
 
 from bridge import (
+    PASS,
     Contract,
     Deal,
     Seat,
@@ -22,7 +24,7 @@ from bridge import (
     score,
 )
 from bridge.pbn import parse_games
-from clients.client import Client
+from clients.client import Client, ClientError
 from clients.robot import Robot
 from protocol.messages import BoardCompared, Update, WatchView
 from robots.table2 import play_robot_table
@@ -312,3 +314,127 @@ async def test_robots_that_let_their_messages_go_play_a_whole_match(redis: Redis
         await director.close()
     finally:
         await server.close()
+
+
+# -- the robots' levels ---------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_robots_of_both_levels_play_a_match_at_the_levels_set(server: Server) -> None:
+    created = await create(
+        server,
+        boards=2,
+        robots=["t1", "t2"],
+        robot_level="strong",
+        robot_levels={"t2": "seed", "2N": "strong"},  # a seat's entry wins over its table's
+    )
+    names = {f"{seat.table}{seat.seat}": seat.name for seat in created.seats}
+    strong = {"1N", "1E", "1S", "1W", "2N"}
+    assert names == {key: "Robot (strong)" if key in strong else "Robot" for key in names}
+    director = await Client.connect(created.director)
+    final = await director.wait_for(lambda v: v if v.match.finished else None, timeout=180)
+    assert len(final.match.comparisons) == 2
+    ours = {r.name.split()[-1]: r for r in server.robot_players if created.match_id in r.name}
+    assert {key: robot.level for key, robot in ours.items()} == {
+        key: "strong" if key in strong else "seed" for key in names
+    }
+    assert [robot.errors for robot in ours.values()] == [[]] * 8
+    assert [robot.plain_cards for robot in ours.values()] == [0] * 8
+    await director.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (
+            {"format": "robot-table", "robot_levels": {"t2": "strong"}},
+            "table 2 of a robot-table match plays as the seeds say",
+        ),
+        (
+            {"format": "robot-table", "robot_levels": {"2W": "strong"}},
+            "table 2 of a robot-table match plays as the seeds say",
+        ),
+        ({"robot_levels": {"3N": "strong"}}, "seat 3N: this match has 2 table(s)"),
+        ({"format": "replay", "robot_levels": {"t2": "strong"}}, "seat 2N: this match has 1"),
+    ],
+)
+async def test_a_robot_level_for_a_seat_the_match_cannot_give_is_refused(
+    server: Server, options: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ClientError) as refused:
+        await create(server, boards=4, **options)
+    assert refused.value.code == "invalid_message"
+    assert message in str(refused.value)
+
+
+@pytest.mark.asyncio
+async def test_a_robot_the_director_seats_plays_at_its_seats_level(server: Server) -> None:
+    created = await create(
+        server,
+        boards=1,
+        deals_pbn=CLAIM_DEAL,
+        robots=["t2", "1E", "1W"],
+        robot_levels={"1S": "strong"},
+    )
+    links = {s.seat: s.link for s in created.seats if s.table == 1}
+    north = await Client.connect(links["N"] or "")
+    director = await Client.connect(created.director)
+    substituted = await director.substitute(1, "S", robot=True)
+    assert substituted.link is None
+    south = next(r for r in server.robot_players if r.name.endswith(f"{created.match_id} 1S"))
+    assert south.level == "strong"
+    seated = await north.wait_for(
+        lambda v: v if any(p.seat == "S" and p.robot for p in v.players) else None
+    )
+    assert next(p for p in seated.players if p.seat == "S").name == "Robot (strong)"
+    await director.close()
+    await north.close()
+
+
+@pytest.mark.asyncio
+async def test_a_thinking_robot_never_holds_up_the_event_loop(
+    redis: Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Every call takes the robots 0.4 s of thought (a strong robot's slowest cards take
+    # about that): the server and the robots share one event loop, which must stay free.
+    # At a human pace each call is decided once, while the robot waits out its delay.
+    from clients import robot as robot_module
+
+    decided: list[float] = []
+
+    def slow_call(level: str, view: object) -> tuple[object, str]:
+        time.sleep(0.4)
+        decided.append(time.monotonic())
+        return PASS, "no further action"
+
+    monkeypatch.setattr(robot_module, "call_at", slow_call)
+    await forget_earlier_robots(redis)
+    server = Server(redis, ORGANISER_KEY, robot_delay=0.5)
+    await server.start()
+    lags: list[float] = []
+
+    async def ticker() -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(0.01)
+            lags.append(loop.time() - before - 0.01)
+
+    ticking = asyncio.create_task(ticker())
+    try:
+        created = await create(server, boards=1, robots=["1E", "1S", "1W"], spectators="off")
+        north = await Client.connect(next(s.link for s in created.seats if s.link) or "")
+        await north.wait_for(lambda v: v if v.board and v.board.acting == "N" else None)
+        await north.call("P")
+        passed_out = await north.wait_for(
+            lambda v: v if v.board is None or v.board.phase != "auction" else None, timeout=30
+        )
+        assert passed_out is not None
+    finally:
+        ticking.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await ticking
+        await server.close()
+    assert len(decided) == 3  # East, South, West: one decision each, no second thought
+    assert max(lags) < 0.2, f"the loop stalled {max(lags):.2f} s"

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
-from dataclasses import fields
+from dataclasses import fields, replace
 
 from bridge import Deal, board_dealer, board_vulnerability
 from bridge.formats import Movement, replay, team_of_four
@@ -107,6 +108,23 @@ def test_a_config_stored_before_movements_reads_as_teams() -> None:
     assert again.movement.format == "teams"
     assert again.movement.plays(3) == ((1, 1), (1, 2))
     assert MatchConfig.from_json(stored.to_json()).movement == stored.movement
+
+
+def test_robot_levels_are_stored_and_a_seat_wins_over_its_table() -> None:
+    stored = replace(
+        config(team_of_four(4)),
+        robot_level="strong",
+        robot_levels=(("1E", "strong"), ("t1", "seed")),
+    )
+    again = MatchConfig.from_json(stored.to_json())
+    assert (again.robot_level, again.robot_levels) == (stored.robot_level, stored.robot_levels)
+    levels = {key: again.robot_level_of(key) for key in ("1N", "1E", "2N", "2W")}
+    assert levels == {"1N": "seed", "1E": "strong", "2N": "strong", "2W": "strong"}
+    assert [again.robot_name(key) for key in ("1N", "1E")] == ["Robot", "Robot (strong)"]
+    # A match stored before levels: its robots play at the seed level.
+    older = json.loads(stored.to_json())
+    del older["robot_level"], older["robot_levels"]
+    assert MatchConfig.from_json(json.dumps(older)).robot_level_of("1E") == "seed"
 
 
 def test_a_board_copy_shares_nothing_a_fold_changes() -> None:
