@@ -6,10 +6,12 @@ an undo it decides, an explanation of its own call when an opponent asks, the ne
 once a finished one is on review. Like a player at the table it remembers the tricks it
 saw played (a view shows only the last one, law 66). Decisions come from :mod:`robots`
 (pure, deterministic), at its ``level`` (:data:`robots.knowledge.Level`); a call or a card
-is decided in a worker thread, so a strong robot thinking for a second never holds up the
-event loop it shares with other robots (or with the server that runs them). It plays at a
-human pace: it waits ``delay`` seconds before each call, card or answer, thinking meanwhile
-(0 for robots among robots, and in tests).
+is decided off the event loop, in a worker thread or as its owner says (``think``: the
+server's strong robots think in worker processes, :mod:`server.thinking`), so a strong
+robot thinking for a second never holds up the loop it shares with other robots or with
+a server. It plays at a human pace: it waits ``delay`` seconds before each call, card or
+answer, thinking meanwhile (0 for robots among robots, and in tests), and acts only if
+what its seat knows has not changed in the meantime.
 
     duplicate bot [--level strong] http://127.0.0.1:8765/play#TOKEN
 """
@@ -29,7 +31,7 @@ from protocol.errors import ErrorCode
 from protocol.messages import BoardView, PlayerView, TrickView, Update
 from robots import SeatView
 from robots.knowledge import Level
-from robots.levels import call_at, card_at, meaning_at
+from robots.levels import decide, meaning_at
 from robots.play import judge_claim
 
 __all__ = ["Move", "Robot", "seat_view"]
@@ -39,18 +41,22 @@ log = logging.getLogger(__name__)
 Action = Callable[[], Awaitable[object]]
 
 
+Choice = tuple[str, str | None]
+"""A call or a card as protocol text, and the call's alert (None: none)."""
+
+
 @dataclass(frozen=True)
 class Move:
-    """A call or a card still to decide: ``choose`` (pure, and slow at the strong level) gives
-    its text from ``knows``, what the seat knew; ``send`` sends it. Awaiting the move decides
-    it in a worker thread, then sends it."""
+    """A call or a card still to decide: ``choose`` (pure and picklable; slow at the strong
+    level) gives it from ``knows``, what the seat knew; ``send`` sends it. Awaiting the
+    move decides it in a worker thread, then sends it."""
 
     knows: SeatView
-    choose: Callable[[], str]
-    send: Callable[[str], Awaitable[object]]
+    choose: Callable[[], Choice]
+    send: Callable[[str, str | None], Awaitable[object]]
 
     async def __call__(self) -> object:
-        return await self.send(await asyncio.to_thread(self.choose))
+        return await self.send(*await asyncio.to_thread(self.choose))
 
 
 def _hand(cards: list[str]) -> Hand:
@@ -139,11 +145,15 @@ class Robot:
         headers: Mapping[str, str] | None = None,
         keep_messages: bool = True,
         level: Level = "seed",
+        think: Callable[[Callable[[], Choice]], Awaitable[Choice]] | None = None,
     ) -> None:
         self.link = link if isinstance(link, Link) else Link.parse(link)
         self.name = name
         self.delay = delay
         self.level: Level = level
+        self.think = think or asyncio.to_thread
+        """How a call or a card is worked out (by default in a thread of this process; the
+        server's robots think in worker processes: :mod:`server.thinking`)."""
         self.keep_messages = keep_messages
         """Keep every message its client received (for audits); else let each go once
         noted: a match's updates, each with its whole view, are thousands of objects that
@@ -229,17 +239,25 @@ class Robot:
             action, paced = self.next_action(view)
             if action is None:
                 continue
-            if paced and self.delay > 0:
-                # A human pace: think, wait out the rest of the moment, then act on the view
-                # as it is by then (deciding again only if what the seat knows has changed).
-                started = asyncio.get_running_loop().time()
-                chosen = (
-                    (action.knows, await asyncio.to_thread(action.choose))
-                    if isinstance(action, Move)
-                    else None
-                )
-                thought = asyncio.get_running_loop().time() - started
-                await asyncio.sleep(max(0.0, self.delay - thought))
+            loop = asyncio.get_running_loop()
+            wait = self.delay if paced else 0.0
+            if isinstance(action, Move):
+                # Think (in a worker), wait out the rest of a human's moment, then act, if
+                # what the seat knows has not changed meanwhile (an undo, a claim): else
+                # look at the table again.
+                started = loop.time()
+                choice = await self.think(action.choose)
+                await asyncio.sleep(max(0.0, wait - (loop.time() - started)))
+                current = client.view
+                if not isinstance(current, PlayerView):
+                    continue
+                again, _paced = self.next_action(current)
+                if not isinstance(again, Move) or again.knows != action.knows:
+                    continue
+                view, action = current, functools.partial(action.send, *choice)
+            elif wait > 0:
+                # A human pace: a moment, then act on the view as it is by then.
+                await asyncio.sleep(wait)
                 current = client.view
                 if not isinstance(current, PlayerView):
                     continue
@@ -247,8 +265,6 @@ class Robot:
                 action, _paced = self.next_action(view)
                 if action is None:
                     continue
-                if isinstance(action, Move) and chosen is not None and chosen[0] == action.knows:
-                    action = functools.partial(action.send, chosen[1])
             self._acted_at = client.seq
             try:
                 await action()
@@ -318,13 +334,11 @@ class Robot:
             return (lambda: client.answer_claim(accept)), True
         if board.acting != view.seat or not board.legal:
             return None, False
-        level = self.level
         if board.phase == "auction":
             knows = seat_view(view, ())
+            # An artificial call is alerted; a natural one is told on request (ask).
             return Move(
-                knows,
-                lambda: str(call_at(level, knows)[0]),  # told on request (ask), not alerted
-                lambda call: client.call(call, None),
+                knows, functools.partial(decide, "call", self.level, knows), client.call
             ), True
         tricks = self.memory.completed(board)
         # Restarted in the middle of the play, the robot never saw the quitted tricks: it
@@ -334,7 +348,11 @@ class Robot:
             card = _plain_card(board)
             return (lambda: client.play(card)), True
         knows = seat_view(view, tricks)
-        return Move(knows, lambda: str(card_at(level, knows)), client.play), True
+        return Move(
+            knows,
+            functools.partial(decide, "card", self.level, knows),
+            lambda card, _alert: client.play(card),
+        ), True
 
     def _judge(self, view: PlayerView, board: BoardView) -> bool:
         claim = board.claim

@@ -2,4 +2,5 @@
 
 from duplicate.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # not when a worker process of the server's robots imports it
+    raise SystemExit(main())

@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from server.redis_process import RedisProcess
     from server.store import StoreClient
 
+from robots.knowledge import LEVELS
 from server.limits import Limits
 
 DEFAULT_HOST = "127.0.0.1"
@@ -297,7 +298,7 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
-_LEVELS: dict[str, RobotLevel] = {"seed": "seed", "strong": "strong"}
+_LEVELS: dict[str, RobotLevel] = {level: level for level in LEVELS}
 
 
 def parse_robot_levels(entries: list[str]) -> tuple[RobotLevel, dict[str, RobotLevel]]:
@@ -1061,7 +1062,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument(
         "--level",
-        choices=("seed", "strong"),
+        choices=LEVELS,
         default="seed",
         help="how it bids and plays: seed (a bare natural system, card play by rules) or "
         "strong (conventions, double-dummy card play)",

@@ -117,7 +117,8 @@ in round 1 (a robot follows its player's moves)."""
 RobotLevel = Literal["seed", "strong"]
 """How the server's robots bid and play: ``seed`` as the seeds' robot table does (a bare
 natural system, card play by rules), ``strong`` a natural system with Stayman, transfers,
-key-card Blackwood and negative doubles, and card play by double-dummy sampling."""
+key-card Blackwood, negative doubles and a cue-bid raise of an overcall (its artificial
+calls alerted), and card play by double-dummy sampling."""
 
 
 class CreateMatch(Message):
@@ -144,7 +145,8 @@ class CreateMatch(Message):
     (None: the server's default; robots at a table of robots never wait). ``robot_level``
     is how the server's robots bid and play, ``robot_levels`` the level of some of them by
     first-round seat or table (``{"1N": "strong"}``, ``{"t2": "strong"}``; a seat's entry
-    wins over its table's); a robot the director seats later plays at its seat's level. The
+    wins over its table's; seats that partner each other in any round share a level); a
+    robot the director seats later plays at its seat's level. The
     robots' table 2 of the ``robot-table`` format plays as the seeds say (RULES.md 6.2),
     always."""
 

@@ -58,7 +58,15 @@ from bridge import (
 )
 from robots.knowledge import Level, SeatView
 
-__all__ = ["Shown", "choose_call", "choose_contract", "describe", "shown", "stronger_side"]
+__all__ = [
+    "Shown",
+    "alert",
+    "choose_call",
+    "choose_contract",
+    "describe",
+    "shown",
+    "stronger_side",
+]
 
 # Strains as small ints: the suits 0-3 (clubs to spades) and notrump 4.
 CLUBS, DIAMONDS, HEARTS, SPADES, NOTRUMP = 0, 1, 2, 3, 4
@@ -392,7 +400,11 @@ def _decide(state: _State, facts: _Facts) -> tuple[Call, _Meaning]:
     if state.level == "strong" and isinstance(call, Bid) and call.level >= 6:
         ask = _bid(4, NOTRUMP)
         meaning = _meaning(state, ask)
-        if meaning.convention == _KEYCARD_ASK and meaning.suit == call.strain:
+        if (
+            meaning.convention == _KEYCARD_ASK
+            and meaning.suit == call.strain
+            and _may_ask(meaning.suit, facts)
+        ):
             return ask, meaning  # key cards first, then the slam
     return call, _meaning(state, call)
 
@@ -449,6 +461,22 @@ def describe(dealer: Seat, calls: Sequence[Call], index: int, level: Level = "se
         raise IndexError(f"call {index} is not in an auction of {len(calls)} calls")
     state = _replay(dealer, calls[:index], level)
     return _meaning(state, calls[index]).text
+
+
+def alert(dealer: Seat, calls: Sequence[Call], index: int, level: Level = "seed") -> str | None:
+    """The alert a robot gives with its call ``calls[index]``: the call's meaning when it is
+    artificial (a convention of the strong level: its opponents are told at once, as the
+    laws ask), None for a natural call (explained when asked).
+
+    >>> from bridge import Call, Seat
+    >>> calls = [Call.parse(c) for c in ["1NT", "P", "2D"]]
+    >>> alert(Seat.NORTH, calls, 2, "strong"), alert(Seat.NORTH, calls, 0, "strong")
+    ('transfer: 5+ hearts', None)
+    """
+    if not 0 <= index < len(calls):
+        raise IndexError(f"call {index} is not in an auction of {len(calls)} calls")
+    meaning = _meaning(_replay(dealer, calls[:index], level), calls[index])
+    return meaning.text if meaning.convention else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -2021,8 +2049,8 @@ def _advance_overcall(state: _State, suit: int, shown: _Meaning) -> list[_Rule]:
             add(
                 _bid(c + 1, suit),
                 _Meaning(
-                    f"preemptive: 4+ {name}, {_span(0, game_lo - 4, 'points')}",
-                    0,
+                    f"preemptive: 4+ {name}, {_span(6, game_lo - 4, 'points')}",
+                    6,
                     game_lo - 4,
                     _lengths(suit, 4),
                 ),
@@ -2463,7 +2491,7 @@ def _notrump_convention_rebids(state: _State) -> list[_Rule] | None:
         or not _quiet(state)
     ):
         return None
-    _, lo, _ = opened
+    _, lo, hi = opened
     asked = state.meanings[me.partner][0]
     answer = state.actions[me][1]
     then = state.actions[me.partner][1]
@@ -2473,7 +2501,7 @@ def _notrump_convention_rebids(state: _State) -> list[_Rule] | None:
         return [
             _Rule(
                 _bid(6, NOTRUMP),
-                _Meaning(f"{_span(lo + 1, lo + 2)} (maximum), accepts", lo + 1),
+                _Meaning(f"{_span(lo + 1, hi)} (maximum), accepts", lo + 1, hi),
                 lambda f: f.hcp > lo,
             ),
             _Rule(PASS, _Meaning("minimum, declines"), _always),
@@ -2505,7 +2533,7 @@ def _notrump_convention_rebids(state: _State) -> list[_Rule] | None:
                     )
                 )
         if then.level < 3 or then.strain != NOTRUMP:
-            rules.append(_accept(then, lo))
+            rules.append(_accept(then, lo, hi))
     else:
         major = asked.suit
         name = _NAMES[major]
@@ -2526,19 +2554,20 @@ def _notrump_convention_rebids(state: _State) -> list[_Rule] | None:
                         lambda f: f.lengths[major] >= 3,
                     )
                 )
-                rules.append(_accept(then, lo))
+                rules.append(_accept(then, lo, hi))
         else:
-            rules.append(_accept(then, lo))
+            rules.append(_accept(then, lo, hi))
     rules.append(_Rule(PASS, _Meaning("to play"), _always))
     return rules
 
 
-def _accept(invitation: Bid, lo: int) -> _Rule:
-    """Game over responder's invitation (2NT or three of the major) with a maximum."""
+def _accept(invitation: Bid, lo: int, hi: int) -> _Rule:
+    """Game over responder's invitation (2NT or three of the major) with a maximum of the
+    opening's range ``lo``-``hi``."""
     game = _bid(_game_level(invitation.strain), invitation.strain)
     return _Rule(
         game,
-        _Meaning(f"{_span(lo + 1, lo + 2)} (maximum), accepts", lo + 1),
+        _Meaning(f"{_span(lo + 1, hi)} (maximum), accepts", lo + 1, hi),
         lambda f: invitation.level == game.level - 1 and f.hcp > lo,
     )
 
@@ -2584,9 +2613,19 @@ def _with_keycard_ask(state: _State, rules: list[_Rule] | None) -> list[_Rule] |
     for index, rule in enumerate(rules):
         call = rule.call
         if isinstance(call, Bid) and call.level >= 6 and call.strain == trump:
-            ask = _Rule(_bid(4, NOTRUMP), _keycard_ask(trump), rule.test)
+            ask = _Rule(
+                _bid(4, NOTRUMP),
+                _keycard_ask(trump),
+                lambda f, test=rule.test: test(f) and _may_ask(trump, f),  # type: ignore[misc]
+            )
             return [*rules[:index], ask, *rules[index:]]
     return rules
+
+
+def _may_ask(trump: int, f: _Facts) -> bool:
+    """Whether this hand may ask for key cards: with hearts agreed, only holding two (else
+    an answer of 5♠, two with the queen, would leave two missing and no stop below six)."""
+    return trump == SPADES or f.keycards(trump) >= 2
 
 
 _KEYCARD_ANSWERS = (

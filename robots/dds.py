@@ -31,7 +31,7 @@ from typing import Any
 from bridge import Card, Seat, Strain
 from bridge.cards import Rank, Suit
 
-__all__ = ["Position", "endplay_without_its_package", "solve"]
+__all__ = ["Position", "endplay_without_its_package", "solve", "use_one_thread"]
 
 _LOCK = threading.Lock()
 _BATCH = 200
@@ -71,6 +71,12 @@ def _solver() -> Any:
     from endplay import _dds
 
     return _dds
+
+
+def use_one_thread() -> None:
+    """Have the solver keep to one thread (by default it takes every core for a batch): for
+    a process of its own that must leave the other cores to others."""
+    _solver().SetMaxThreads(1)
 
 
 def solve(positions: Sequence[Position]) -> list[dict[Card, int]]:

@@ -97,6 +97,7 @@ from server.metrics import Metrics
 from server.records import lin_record, match_record
 from server.state import BoardSpec, MatchConfig, StoredEvent, default_movement
 from server.store import Grant, Store, StoreClient
+from server.thinking import Thinker
 from server.views import Player, Viewer, Watcher, seated
 
 if TYPE_CHECKING:
@@ -228,6 +229,27 @@ def movement_for(request: CreateMatch) -> Movement:
     players = request.players
     default = INDIVIDUAL_BOARDS[players][0]
     return individual(players, boards or default, scoring or "imps")
+
+
+def _mixed_partnership(config: MatchConfig) -> str | None:
+    """Why two players who partner each other in some round have robot levels that differ,
+    or None: partners' robots must bid one system (a seat with a person may get a robot
+    later, from the director, at its level)."""
+    movement = config.movement
+    for sitting in movement.sittings:
+        for seat in (Seat.NORTH, Seat.EAST):
+            pair = (sitting.player(seat), sitting.player(seat.partner))
+            if any(player in movement.robots for player in pair):
+                continue  # the robots' table 2 of robot-table, always at the seed level
+            keys = [config.first_seat(player) for player in pair]
+            levels = [config.robot_level_of(key) for key in keys]
+            if levels[0] != levels[1]:
+                return (
+                    f"seats {keys[0]} and {keys[1]} partner each other (round {sitting.round}) "
+                    f"at robot levels {levels[0]} and {levels[1]}: partners' robots play one "
+                    "system, so give them one level"
+                )
+    return None
 
 
 def robot_seats(names: list[str]) -> set[tuple[int, str]]:
@@ -404,6 +426,9 @@ class Server:
         self.connections: set[Connection] = set()
         self.robots: dict[tuple[str, str], asyncio.Task[None]] = {}
         """The robot playing each (match id, seat key ``"1N"``), while it plays."""
+        self.thinker = Thinker()
+        """The worker processes in which the server's strong robots think (started at the
+        first decision)."""
         self.robot_players: list[Robot] = []
         """Every robot this server started (for inspection: a correct robot has no errors)."""
         self._robot_keeper: asyncio.Task[None] | None = None
@@ -473,6 +498,7 @@ class Server:
         for runtime in self.runtimes.values():
             await runtime.close()
         await self.fanout.close()
+        self.thinker.close()
 
     @property
     def ws_url(self) -> str:
@@ -928,18 +954,25 @@ class Server:
         count = len(movement.boards)
         first = movement.round(movement.rounds[0])
         robots = robot_seats(request.robots)
-        levelled = [key if key[0] != "t" else f"{key[1]}N" for key in request.robot_levels]
-        for key in [f"{t}{letter}" for t, letter in robots] + list(request.names) + levelled:
+        for key in [f"{t}{letter}" for t, letter in robots] + list(request.names):
             if int(key[0]) > len(first):
                 raise ProtocolError(
                     ErrorCode.INVALID_MESSAGE,
                     f"seat {key}: this match has {len(first)} table(s) in its first round",
                 )
+        for key in request.robot_levels:
+            if int(key[-1] if key[0] == "t" else key[0]) > len(first):
+                raise ProtocolError(
+                    ErrorCode.INVALID_MESSAGE,
+                    f"robot level for {key}: this match has {len(first)} table(s) in its "
+                    "first round",
+                )
+        levelled = [key[-1] if key[0] == "t" else key[0] for key in request.robot_levels]
         if robot_table and any(table == 2 for table, _ in robots):
             raise ProtocolError(
                 ErrorCode.INVALID_MESSAGE, "table 2 of a robot-table match is the robots' already"
             )
-        if robot_table and any(key[0] == "2" for key in levelled):
+        if robot_table and "2" in levelled:
             raise ProtocolError(
                 ErrorCode.INVALID_MESSAGE,
                 "table 2 of a robot-table match plays as the seeds say (RULES.md 6.2): "
@@ -1004,6 +1037,8 @@ class Server:
             robot_level=request.robot_level,
             robot_levels=levels,
         )
+        if (mixed := _mixed_partnership(config)) is not None:
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE, mixed)
         for table, letter in robots:
             names.setdefault(f"{table}{letter}", config.robot_name(f"{table}{letter}"))
         config = replace(config, names=tuple(sorted(names.items())))
@@ -1254,11 +1289,15 @@ class Server:
                 continue  # another process plays it
             token = self.robot_token(match_id, seat, nonce)
             self._robot_tokens.add(token)
+            level = config.robot_level_of(seat)
             robot = Robot(
                 Link(self.ws_url, token),
                 name=f"robot {match_id} {seat}",
                 delay=self.robot_delay_for(config, seat),
-                level=config.robot_level_of(seat),
+                level=level,
+                # A strong robot's thought would take the cores from the event loop: it
+                # thinks in a worker process. A seed robot's takes a few milliseconds.
+                think=self.thinker.think if level == "strong" else None,
                 headers={ROBOT_HEADER: self._robot_pass},
                 keep_messages=self.keep_robot_messages,
             )

@@ -360,6 +360,17 @@ class TestDescribe:
 
 class TestStayman:
     @pytest.mark.parametrize(
+        ("calls", "meaning"),
+        [
+            ("1NT P 2C P 2D P 4NT P 6NT", "16-17 HCP (maximum), accepts"),
+            ("2NT P 3C P 3D P 4NT P 6NT", "21 HCP (maximum), accepts"),  # a 20-21 opening
+        ],
+    )
+    def test_a_maximum_is_the_top_of_the_opening_range(self, calls: str, meaning: str) -> None:
+        auction = [Call.parse(call) for call in calls.split()]
+        assert describe(Seat.NORTH, auction, len(auction) - 1, "strong") == meaning
+
+    @pytest.mark.parametrize(
         ("calls", "hand", "call", "meaning", "seed"),
         [
             ("1NT P", "KJ84.Q732.84.A52", "2C", "Stayman: asks for a 4-card major, 8+ HCP", "3NT"),
@@ -573,7 +584,11 @@ class TestKeyCardBlackwood:
             "7H",
             "grand slam in hearts: all the key cards",
         )
-        assert strong("1H P 4H P 4NT P 5S P", "KQ2.KQJ83.KQJ4.2")[0] == "6H"
+        # Asking with one key card, an answer of 5♠ (two, with the queen) would leave two
+        # missing and no stop below six: in hearts only a hand with two asks.
+        assert strong("1H P 4H P", "AQ2.KQJ83.KQJ4.2")[0] == "4NT"
+        assert strong("1H P 4H P", "KQ2.KQJ83.KQJ4.2")[0] != "4NT"
+        assert strong("1H P 4H P 4NT P 5S P", "AQ2.KQJ83.KQJ4.2")[0] == "6H"  # four of five
 
     def test_answerer_leaves_the_decision_alone(self) -> None:
         assert strong("1S P 4S P 4NT P 5C P 5S P", "AJ4.K83.Q92.AJ53") == (
@@ -657,7 +672,7 @@ class TestCompetitiveConventions:
                 "cue-bid: 3+ spades, 11+ points, a limit raise or better",
                 "3S",
             ),
-            ("1H 1S P", "K842.72.Q9432.42", "3S", "preemptive: 4+ spades, 0-10 points", "2S"),
+            ("1H 1S P", "K842.72.Q9432.42", "3S", "preemptive: 4+ spades, 6-10 points", "2S"),
             ("1H 1S P", "K84.72.QJ432.942", "2S", "6-10 points, 3+ spades", "2S"),
             ("1H 1S P", "K842.72.KQ92.AJ4", "4S", "14-22 points, 3+ spades, to play", "4S"),
         ],

@@ -42,10 +42,11 @@ from tests.server.harness import (
 
 STRONG = {"t1": "strong"}
 """The robots' levels in :data:`FORMATS`: table 1's players of round 1 strong, the others
-seed (as the robots' table 2 of ``robot-table`` always is). In the individuals, where
-everyone meets everyone, one strong player (the strong level's card play costs the most
-time of the suite's robots)."""
-ONE_STRONG = {"1N": "strong"}
+seed (as the robots' table 2 of ``robot-table`` always is). In an individual everyone
+partners everyone, and partners' robots play one system: the individual of 8 is played by
+strong robots, the individual of 12 by seed robots (the strong level's card play is the
+costliest part of the suite's robots)."""
+ALL_STRONG = {"t1": "strong", "t2": "strong"}
 FORMATS: dict[str, dict[str, object]] = {
     "teams": {"format": "teams", "boards": 2, "robots": ["t1", "t2"], "robot_levels": STRONG},
     "robot-table": {"format": "robot-table", "boards": 4, "robots": ["t1"], "robot_levels": STRONG},
@@ -73,7 +74,7 @@ FORMATS: dict[str, dict[str, object]] = {
         "players": 8,
         "boards": 14,
         "robots": ["t1", "t2"],
-        "robot_levels": ONE_STRONG,
+        "robot_levels": ALL_STRONG,
     },
     "individual of 12, matchpoints": {
         "format": "individual",
@@ -81,7 +82,7 @@ FORMATS: dict[str, dict[str, object]] = {
         "boards": 11,
         "scoring": "matchpoints",
         "robots": ["t1", "t2", "t3"],
-        "robot_levels": ONE_STRONG,
+        "robot_levels": {},
     },
 }
 
@@ -283,7 +284,7 @@ async def test_a_format_played_to_its_end(server: Server, options: dict[str, obj
     # The players set strong played strong, wherever they moved; the rest seed.
     levels = options["robot_levels"]
     assert isinstance(levels, dict)
-    strong = {f"1{seat}" for seat in "NESW"} if "t1" in levels else set(levels)
+    strong = {f"{key[-1]}{seat}" for key in levels for seat in "NESW"}
     assert {robot.name.split()[-1]: robot.level for robot in robots} == {
         robot.name.split()[-1]: "strong" if robot.name.split()[-1] in strong else "seed"
         for robot in robots

@@ -5,9 +5,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import random
 import sys
 import time
+from collections.abc import Callable
+from typing import TypeVar
 
 import pytest
 from redis.asyncio import Redis
@@ -30,6 +33,7 @@ from protocol.messages import BoardCompared, Update, WatchView
 from robots.table2 import play_robot_table
 from server.app import Server
 from server.state import MATCH_EVENTS
+from server.thinking import NICENESS
 from server.views import Player
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import (
@@ -167,6 +171,8 @@ async def test_eight_robots_play_a_whole_match(server: Server) -> None:
     assert sum(isinstance(e, BoardCompared) for e in compared) == 4
     await director.close()
 
+
+T = TypeVar("T")
 
 # North-South hold every top card but the ace of spades, which East holds.
 CLAIM_DEAL = one_board("N:KQJT.AKQ.AKQ.AKQ A98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432")
@@ -326,10 +332,10 @@ async def test_robots_of_both_levels_play_a_match_at_the_levels_set(server: Serv
         boards=2,
         robots=["t1", "t2"],
         robot_level="strong",
-        robot_levels={"t2": "seed", "2N": "strong"},  # a seat's entry wins over its table's
+        robot_levels={"t2": "seed"},
     )
     names = {f"{seat.table}{seat.seat}": seat.name for seat in created.seats}
-    strong = {"1N", "1E", "1S", "1W", "2N"}
+    strong = {"1N", "1E", "1S", "1W"}
     assert names == {key: "Robot (strong)" if key in strong else "Robot" for key in names}
     director = await Client.connect(created.director)
     final = await director.wait_for(lambda v: v if v.match.finished else None, timeout=180)
@@ -355,17 +361,57 @@ async def test_robots_of_both_levels_play_a_match_at_the_levels_set(server: Serv
             {"format": "robot-table", "robot_levels": {"2W": "strong"}},
             "table 2 of a robot-table match plays as the seeds say",
         ),
-        ({"robot_levels": {"3N": "strong"}}, "seat 3N: this match has 2 table(s)"),
-        ({"format": "replay", "robot_levels": {"t2": "strong"}}, "seat 2N: this match has 1"),
+        ({"robot_levels": {"3N": "strong"}}, "robot level for 3N: this match has 2 table(s)"),
+        ({"format": "replay", "robot_levels": {"t2": "strong"}}, "robot level for t2: this"),
+        (
+            {"robot_levels": {"1N": "strong"}},
+            "seats 1N and 1S partner each other (round 1) at robot levels strong and seed",
+        ),
+        (
+            {"format": "individual", "boards": 14, "robot_levels": {"t2": "strong"}},
+            "partner each other",
+        ),
     ],
 )
 async def test_a_robot_level_for_a_seat_the_match_cannot_give_is_refused(
     server: Server, options: dict[str, object], message: str
 ) -> None:
     with pytest.raises(ClientError) as refused:
-        await create(server, boards=4, **options)
+        await create(server, **({"boards": 4} | options))
     assert refused.value.code == "invalid_message"
     assert message in str(refused.value)
+
+
+# North opens 1NT; South holds four spades and four hearts and 10 HCP.
+STAYMAN_DEAL = one_board("N:AQ4.KJ3.Q984.K72 T97.T98.J76.QJT9 KJ85.Q762.T5.A54 632.A54.AK32.863")
+
+
+@pytest.mark.asyncio
+async def test_a_strong_robot_alerts_its_conventions(
+    server: Server,
+) -> None:
+    created = await create(
+        server,
+        boards=1,
+        deals_pbn=STAYMAN_DEAL,
+        robots=["t2", "1N", "1E", "1S"],
+        robot_level="strong",
+    )
+    # West, a person, sees the strong robots' auction: South's Stayman is alerted, North's
+    # natural 1NT is not (it is explained when asked, in the strong system).
+    west = await Client.connect(next(s.link for s in created.seats if s.link) or "")
+    view = await west.wait_for(lambda v: v if v.board and len(v.board.auction) >= 3 else None)
+    assert view.board is not None
+    north, _east, south = view.board.auction[:3]
+    assert (north.call, north.alert) == ("1NT", None)
+    assert (south.call, south.alert) == ("2C", "Stayman: asks for a 4-card major, 8+ HCP")
+    await west.wait_for(lambda v: v if v.board and v.board.acting == "W" else None)
+    await west.call("P")
+    await west.ask(0)
+    told = await west.wait_for(lambda v: v if v.board and v.board.auction[0].alert else None)
+    assert told.board is not None
+    assert told.board.auction[0].alert == "15-17 HCP, balanced"
+    await west.close()
 
 
 @pytest.mark.asyncio
@@ -375,7 +421,7 @@ async def test_a_robot_the_director_seats_plays_at_its_seats_level(server: Serve
         boards=1,
         deals_pbn=CLAIM_DEAL,
         robots=["t2", "1E", "1W"],
-        robot_levels={"1S": "strong"},
+        robot_levels={"t1": "strong"},
     )
     links = {s.seat: s.link for s in created.seats if s.table == 1}
     north = await Client.connect(links["N"] or "")
@@ -399,7 +445,7 @@ async def test_a_thinking_robot_never_holds_up_the_event_loop(
     # Every call takes the robots 0.4 s of thought (a strong robot's slowest cards take
     # about that): the server and the robots share one event loop, which must stay free.
     # At a human pace each call is decided once, while the robot waits out its delay.
-    from clients import robot as robot_module
+    from robots import levels
 
     decided: list[float] = []
 
@@ -408,7 +454,7 @@ async def test_a_thinking_robot_never_holds_up_the_event_loop(
         decided.append(time.monotonic())
         return PASS, "no further action"
 
-    monkeypatch.setattr(robot_module, "call_at", slow_call)
+    monkeypatch.setattr(levels, "call_at", slow_call)
     await forget_earlier_robots(redis)
     server = Server(redis, ORGANISER_KEY, robot_delay=0.5)
     await server.start()
@@ -437,4 +483,61 @@ async def test_a_thinking_robot_never_holds_up_the_event_loop(
             await ticking
         await server.close()
     assert len(decided) == 3  # East, South, West: one decision each, no second thought
+    assert max(lags) < 0.2, f"the loop stalled {max(lags):.2f} s"
+
+
+@pytest.mark.asyncio
+async def test_strong_robots_think_in_worker_processes_of_lower_priority(
+    redis: Redis,
+) -> None:
+    # Four strong robots play a board among themselves (they never wait): each decision is
+    # worked out in the server's thinker, whose workers run below the server's priority,
+    # and the server's event loop stays free throughout.
+    await forget_earlier_robots(redis)
+    server = Server(redis, ORGANISER_KEY, robot_delay=0)
+    await server.start()
+    thought = 0
+    think = server.thinker.think
+
+    async def counted(decide: Callable[[], T]) -> T:
+        nonlocal thought
+        thought += 1
+        return await think(decide)
+
+    server.thinker.think = counted  # type: ignore[method-assign]
+    lags: list[float] = []
+
+    async def ticker() -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            before = loop.time()
+            await asyncio.sleep(0.01)
+            lags.append(loop.time() - before - 0.01)
+
+    ticking = asyncio.create_task(ticker())
+    try:
+        created = await create(
+            server, boards=1, robots=["t1"], robot_level="strong", spectators="off"
+        )
+        table = [r for r in server.robot_players if created.match_id in r.name]
+        director = await Client.connect(created.director)
+        await director.wait_for(
+            lambda v: v if v.tables and v.tables[0].phase == "finished" else None, timeout=120
+        )
+        await director.close()
+        workers = server.thinker._pool._processes  # type: ignore[union-attr]
+        assert workers
+        for pid in workers:
+            assert (
+                os.getpriority(os.PRIO_PROCESS, pid)
+                == os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
+            )
+    finally:
+        ticking.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await ticking
+        await server.close()
+    assert [robot.level for robot in table] == ["strong"] * 4
+    assert [robot.errors for robot in table] == [[]] * 4
+    assert thought >= 52  # every card at least (and the calls)
     assert max(lags) < 0.2, f"the loop stalled {max(lags):.2f} s"
