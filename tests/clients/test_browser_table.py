@@ -62,18 +62,18 @@ async def test_a_strong_robot_is_marked_by_its_level(server: Server, browser: Br
     created = await create(
         server,
         boards=1,
-        robots=["t2", "1E", "1W"],
-        robot_levels={"1W": "strong"},
+        robots=["t2", "1E", "1S", "1W"],
+        robot_levels={"1E": "strong", "1W": "strong"},  # partners: one level
         deals_pbn=ONE_BOARD,
     )
     page = await open_page(browser, link_of(created, 1, "N"), 1280, 900)
     try:
-        west, east = page.locator('[data-seat-tag="W"]'), page.locator('[data-seat-tag="E"]')
+        west, south = page.locator('[data-seat-tag="W"]'), page.locator('[data-seat-tag="S"]')
         await expect(west.locator(".robot-mark")).to_have_text("Robot (strong)")
-        await expect(east.locator(".robot-mark")).to_have_text("Robot")
+        await expect(south.locator(".robot-mark")).to_have_text("Robot")
         # The server's names for its robots are the marks, not names shown beside them.
         await expect(west.locator(".player-name")).to_have_count(0)
-        await expect(east.locator(".player-name")).to_have_count(0)
+        await expect(south.locator(".player-name")).to_have_count(0)
     finally:
         await page.close()
         await end_match(created)
