@@ -377,6 +377,7 @@ class Server:
         limits: Limits | None = None,
         presence_grace: float = 2.0,
         keep_robot_messages: bool = True,
+        thinker: Thinker | None = None,
     ) -> None:
         self.redis = redis
         self.keep_robot_messages = keep_robot_messages
@@ -426,9 +427,9 @@ class Server:
         self.connections: set[Connection] = set()
         self.robots: dict[tuple[str, str], asyncio.Task[None]] = {}
         """The robot playing each (match id, seat key ``"1N"``), while it plays."""
-        self.thinker = Thinker()
+        self.thinker = thinker or Thinker()
         """The worker processes in which the server's strong robots think (started at the
-        first decision)."""
+        first decision; ended with the server)."""
         self.robot_players: list[Robot] = []
         """Every robot this server started (for inspection: a correct robot has no errors)."""
         self._robot_keeper: asyncio.Task[None] | None = None

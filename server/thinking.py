@@ -38,10 +38,10 @@ NICENESS = 10
 the lowest, 19: nobody waits for it; a player may be waiting for a robot's card)."""
 
 
-def _start_worker(parent: int) -> None:
+def _start_worker(parent: int, niceness: int) -> None:
     """Each worker, first of all: a lower priority, an end with the server, a solver that
     keeps to one thread."""
-    os.nice(NICENESS)
+    os.nice(niceness)
     set_death_signal = death_signal(parent)
     if set_death_signal is not None:
         set_death_signal()
@@ -54,10 +54,13 @@ class Thinker:
     """A pool of ``workers`` processes (default: one per core) that answers robots'
     decisions, started at the first one. A decision is a picklable function of no
     arguments (``functools.partial`` of a module's function); a pool whose worker died is
-    replaced, and the decision asked once more."""
+    replaced, and the decision asked once more. ``niceness`` lowers the workers' priority
+    (:data:`NICENESS`; a test suite that runs beside itself on every core may ask for 0,
+    lest robots wait behind the other tests)."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, niceness: int = NICENESS) -> None:
         self.workers = workers or os.cpu_count() or 1
+        self.niceness = niceness
         self._pool: ProcessPoolExecutor | None = None
 
     async def think(self, decide: Callable[[], T]) -> T:
@@ -78,7 +81,7 @@ class Thinker:
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_start_worker,
-                initargs=(os.getpid(),),
+                initargs=(os.getpid(), self.niceness),
             )
         return self._pool
 
