@@ -95,7 +95,13 @@ from server.matches import MatchRuntime, Subscriber, TableAction, fold, now_ms
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
 from server.records import lin_record, match_record
-from server.state import BoardSpec, MatchConfig, StoredEvent, default_movement
+from server.state import (
+    BoardSpec,
+    MatchConfig,
+    StoredEvent,
+    default_movement,
+    mixed_partnership,
+)
 from server.store import Grant, Store, StoreClient
 from server.thinking import Thinker
 from server.views import Player, Viewer, Watcher, seated
@@ -229,27 +235,6 @@ def movement_for(request: CreateMatch) -> Movement:
     players = request.players
     default = INDIVIDUAL_BOARDS[players][0]
     return individual(players, boards or default, scoring or "imps")
-
-
-def _mixed_partnership(config: MatchConfig) -> str | None:
-    """Why two players who partner each other in some round have robot levels that differ,
-    or None: partners' robots must bid one system (a seat with a person may get a robot
-    later, from the director, at its level)."""
-    movement = config.movement
-    for sitting in movement.sittings:
-        for seat in (Seat.NORTH, Seat.EAST):
-            pair = (sitting.player(seat), sitting.player(seat.partner))
-            if any(player in movement.robots for player in pair):
-                continue  # the robots' table 2 of robot-table, always at the seed level
-            keys = [config.first_seat(player) for player in pair]
-            levels = [config.robot_level_of(key) for key in keys]
-            if levels[0] != levels[1]:
-                return (
-                    f"seats {keys[0]} and {keys[1]} partner each other (round {sitting.round}) "
-                    f"at robot levels {levels[0]} and {levels[1]}: partners' robots play one "
-                    "system, so give them one level"
-                )
-    return None
 
 
 def robot_seats(names: list[str]) -> set[tuple[int, str]]:
@@ -979,6 +964,9 @@ class Server:
                 "table 2 of a robot-table match plays as the seeds say (RULES.md 6.2): "
                 "it has no robot level to set",
             )
+        mixed = mixed_partnership(movement, request.robot_level, request.robot_levels)
+        if mixed is not None:
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE, mixed)
         if robot_table and any(key.startswith("2") for key in request.names):
             raise ProtocolError(
                 ErrorCode.INVALID_MESSAGE, "table 2 of a robot-table match has no players to name"
@@ -1038,8 +1026,6 @@ class Server:
             robot_level=request.robot_level,
             robot_levels=levels,
         )
-        if (mixed := _mixed_partnership(config)) is not None:
-            raise ProtocolError(ErrorCode.INVALID_MESSAGE, mixed)
         for table, letter in robots:
             names.setdefault(f"{table}{letter}", config.robot_name(f"{table}{letter}"))
         config = replace(config, names=tuple(sorted(names.items())))

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Literal
 
@@ -189,8 +189,7 @@ class MatchConfig:
     def robot_level_of(self, key: str) -> Level:
         """The level of the server's robot for the player whose first-round seat is ``key``
         (``"1N"``): the seat's own entry, else its table's, else the match's level."""
-        levels = dict(self.robot_levels)
-        return levels.get(key, levels.get(f"t{key[0]}", self.robot_level))
+        return robot_level_at(key, self.robot_level, dict(self.robot_levels))
 
     def robot_name(self, key: str) -> str:
         """The name of the server's robot for the player whose first-round seat is ``key``,
@@ -302,6 +301,46 @@ class MatchConfig:
     def review_seconds_at(self, table: int) -> int:
         """The robots' table of the robot-table format was played at once: no review there."""
         return 0 if self.format == "robot-table" and table == 2 else self.review_seconds
+
+
+def robot_level_at(key: str, level: Level, levels: Mapping[str, Level]) -> Level:
+    """The robot level of first-round seat ``key`` (``"1N"``): its own entry of ``levels``,
+    else its table's (``"t1"``), else ``level``."""
+    return levels.get(key, levels.get(f"t{key[0]}", level))
+
+
+def mixed_partnership(movement: Movement, level: Level, levels: Mapping[str, Level]) -> str | None:
+    """Why two players who partner each other in some round of ``movement`` would have
+    robots of different levels, or None: partners' robots must bid one system (a seat with
+    a person may get a robot later, from the director, at its level). The robots' table 2
+    of robot-table always plays at the seed level, and is not asked about.
+
+    >>> from bridge import Deal, Seat, Vulnerability
+    >>> movement = default_movement("teams", (BoardSpec(1, Seat.NORTH, Vulnerability.NONE, Deal.from_pbn("N:AKQJ.AKQ.AKQ.AKQ T987.JT9.JT9.JT9 6543.876.876.876 2.5432.5432.5432")),))
+    >>> mixed_partnership(movement, "seed", {"t1": "strong"}) is None
+    True
+    >>> mixed_partnership(movement, "seed", {"1N": "strong"})
+    "seats 1N and 1S partner each other (round 1) at robot levels strong and seed: partners' robots play one system, so give them one level"
+    """
+    first = movement.rounds[0]
+    for sitting in movement.sittings:
+        for seat in (Seat.NORTH, Seat.EAST):
+            pair = (sitting.player(seat), sitting.player(seat.partner))
+            if any(player in movement.robots for player in pair):
+                continue
+            keys = []
+            for player in pair:
+                where = movement.seat_of(player, first)
+                assert where is not None
+                keys.append(f"{where[0]}{where[1].letter}")
+            found = [robot_level_at(key, level, levels) for key in keys]
+            if found[0] != found[1]:
+                return (
+                    f"seats {keys[0]} and {keys[1]} partner each other (round {sitting.round}) "
+                    f"at robot levels {found[0]} and {found[1]}: partners' robots play one "
+                    "system, so give them one level"
+                )
+    return None
 
 
 def default_movement(format: str, boards: tuple[BoardSpec, ...]) -> Movement:

@@ -27,7 +27,7 @@ from bridge import (
     score,
 )
 from bridge.pbn import parse_games
-from clients.client import Client, ClientError
+from clients.client import Client, ClientError, Link
 from clients.robot import Robot
 from protocol.messages import BoardCompared, Update, WatchView
 from robots.table2 import play_robot_table
@@ -380,6 +380,20 @@ async def test_a_robot_level_for_a_seat_the_match_cannot_give_is_refused(
         await create(server, **({"boards": 4} | options))
     assert refused.value.code == "invalid_message"
     assert message in str(refused.value)
+
+
+@pytest.mark.asyncio
+async def test_a_refused_robot_level_changes_nothing(server: Server) -> None:
+    # Refused before anything is taken: the sealed seed is still there for the match.
+    organiser = await Client.connect(Link(server.ws_url, ORGANISER_KEY))
+    sealed = await organiser.seal_deals()
+    with pytest.raises(ClientError, match="partner each other"):
+        await organiser.create_match(
+            boards=1, seal=sealed.seal, public_value="dice 3", robot_levels={"1N": "strong"}
+        )
+    created = await organiser.create_match(boards=1, seal=sealed.seal, public_value="dice 3")
+    assert created.deals_commitment
+    await organiser.close()
 
 
 # North opens 1NT; South holds four spades and four hearts and 10 HCP.
