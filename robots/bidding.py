@@ -2201,17 +2201,27 @@ def _transfer_test(major: int) -> Callable[[_Facts], bool]:
 # The notrump opener answers Stayman or a transfer.
 
 
-def _notrump_convention_answers(state: _State) -> list[_Rule] | None:
+def _opener_again(state: _State, calls: int) -> tuple[int, int, int] | None:
+    """Our 1NT or 2NT opening (as :func:`_notrump_opening`) when its opener is on turn after
+    ``calls`` calls of each partner, responder's last just made, the opponents silent."""
     me = state.turn
     opened = _notrump_opening(state)
     if (
         opened is None
         or state.opener != me
-        or len(state.actions[me]) != 1
-        or len(state.actions[me.partner]) != 1
-        or state.calls[-2] != state.actions[me.partner][0]
+        or len(state.actions[me]) != calls
+        or len(state.actions[me.partner]) != calls
+        or state.calls[-2] != state.actions[me.partner][calls - 1]
         or not _quiet(state)
     ):
+        return None
+    return opened
+
+
+def _notrump_convention_answers(state: _State) -> list[_Rule] | None:
+    me = state.turn
+    opened = _opener_again(state, 1)
+    if opened is None:
         return None
     level, _, hi = opened
     asked = state.meanings[me.partner][0]
@@ -2481,15 +2491,8 @@ def _second_suit_after_transfer(major: int, side: int, game_lo: int) -> Callable
 
 def _notrump_convention_rebids(state: _State) -> list[_Rule] | None:
     me = state.turn
-    opened = _notrump_opening(state)
-    if (
-        opened is None
-        or state.opener != me
-        or len(state.actions[me]) != 2
-        or len(state.actions[me.partner]) != 2
-        or state.calls[-2] != state.actions[me.partner][1]
-        or not _quiet(state)
-    ):
+    opened = _opener_again(state, 2)
+    if opened is None:
         return None
     _, lo, hi = opened
     asked = state.meanings[me.partner][0]
