@@ -244,7 +244,7 @@ async def test_duplicate_bot_plays_a_seat_from_its_link(server: Server) -> None:
     created = await create(server, boards=1, robots=robots, spectators="off")
     link = next(s.link for s in created.seats if s.link is not None)
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "duplicate", "bot", link, "--delay", "0",
+        sys.executable, "-m", "duplicate", "bot", link, "--delay", "0", "--level", "strong",
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
     )  # fmt: skip
     output, _ = await asyncio.wait_for(process.communicate(), timeout=120)
