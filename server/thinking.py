@@ -55,8 +55,7 @@ class Thinker:
     decisions, started at the first one. A decision is a picklable function of no
     arguments (``functools.partial`` of a module's function); a pool whose worker died is
     replaced, and the decision asked once more. ``niceness`` lowers the workers' priority
-    (:data:`NICENESS`; a test suite that runs beside itself on every core may ask for 0,
-    lest robots wait behind the other tests)."""
+    (:data:`NICENESS`)."""
 
     def __init__(self, workers: int | None = None, niceness: int = NICENESS) -> None:
         self.workers = workers or os.cpu_count() or 1

@@ -19,7 +19,6 @@ from server.heap import freeze_survivors
 from server.limits import Limits
 from server.redis_process import RedisProcess
 from server.store import ROBOT_MATCHES_KEY
-from server.thinking import Thinker
 
 ORGANISER_KEY = "test-organiser-key"
 TEST_LIMITS = Limits(
@@ -109,17 +108,7 @@ async def server(redis: Redis) -> AsyncIterator[Server]:
     The run's Redis holds every earlier test's matches: a server starting on it would seat
     robots again in each one left unfinished (:func:`forget_earlier_robots`)."""
     await forget_earlier_robots(redis)
-    # Its strong robots' workers at the server's own priority: beside the rest of the suite
-    # on every core, lower-priority workers wait behind the other tests (the priority
-    # itself is tested in tests/server/test_robots.py).
-    instance = Server(
-        redis,
-        ORGANISER_KEY,
-        robot_delay=0,
-        presence_grace=0.2,
-        limits=TEST_LIMITS,
-        thinker=Thinker(niceness=0),
-    )
+    instance = Server(redis, ORGANISER_KEY, robot_delay=0, presence_grace=0.2, limits=TEST_LIMITS)
     await instance.start()
     yield instance
     await instance.close()
