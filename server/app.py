@@ -1035,6 +1035,8 @@ class Server:
         """Draw a secret seed for a match's boards and commit to it (see SealDeals)."""
         seed = secrets.token_hex(32)
         seal = secrets.token_urlsafe(24)
+        while seal.startswith("-"):  # typed after --seal on a command line: not an option
+            seal = secrets.token_urlsafe(24)
         await self.store.seal(seal, seed, SEAL_DAYS * 86_400)
         return DealsSealed(seal=seal, seed_commitment=seed_commitment(seed), ref=request.ref)
 

@@ -157,3 +157,14 @@ async def test_only_the_organiser_seals(server: Server) -> None:
         await player.seal_deals()
     assert refused.value.code == ErrorCode.FORBIDDEN
     await player.close()
+
+
+@pytest.mark.asyncio
+async def test_a_seal_never_starts_with_a_dash(server: Server) -> None:
+    # The organiser types it after --seal; one that began with "-" was taken for an option
+    # (a URL-safe token does one time in 64: over 300 seals, all but certainly once).
+    organiser = await Client.connect(Link(server.ws_url, ORGANISER_KEY))
+    seals = [(await organiser.seal_deals()).seal for _ in range(300)]
+    await organiser.close()
+    assert len(set(seals)) == 300
+    assert not [seal for seal in seals if seal.startswith("-")]
