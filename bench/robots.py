@@ -238,6 +238,25 @@ def timing(seconds: list[float]) -> str:
     )
 
 
+def timing_rows(times: DecisionTimes, card_target: str = "") -> list[tuple[str, str, str, str]]:
+    """A table's rows of the time per call and per card of each level, all sections so far
+    (``card_target``: what the strong level's cards must meet, if this table says)."""
+    return [
+        (
+            "time per call (all sections so far)",
+            timing(times.calls["seed"]),
+            timing(times.calls["strong"]),
+            "",
+        ),
+        (
+            "time per card (all sections so far)",
+            timing(times.cards["seed"]),
+            timing(times.cards["strong"]),
+            card_target,
+        ),
+    ]
+
+
 def play_board(
     deal: Deal,
     dealer: Seat,
@@ -330,22 +349,7 @@ def dd_section(deals: int, seed: int, times: DecisionTimes) -> bool:
     )
     strong_cards = times.cards["strong"]
     p99 = percentile(strong_cards, 0.99) * 1e3 if strong_cards else math.nan
-    rows.append(
-        (
-            "time per call (all sections so far)",
-            timing(times.calls["seed"]),
-            timing(times.calls["strong"]),
-            "",
-        )
-    )
-    rows.append(
-        (
-            "time per card (all sections so far)",
-            timing(times.cards["seed"]),
-            timing(strong_cards),
-            f"p99 <= {STRONG_DECISION_P99_MS:g} ms",
-        )
-    )
+    rows += timing_rows(times, f"p99 <= {STRONG_DECISION_P99_MS:g} ms")
     print_table(
         f"each level at all four seats against double dummy ({counted(deals, 'deal')})", rows
     )
@@ -522,22 +526,7 @@ def real_section(limit: int | None, times: DecisionTimes) -> bool:
             "",
         )
     )
-    rows.append(
-        (
-            "time per call (all sections so far)",
-            timing(times.calls["seed"]),
-            timing(times.calls["strong"]),
-            "",
-        )
-    )
-    rows.append(
-        (
-            "time per card (all sections so far)",
-            timing(times.cards["seed"]),
-            timing(times.cards["strong"]),
-            "",
-        )
-    )
+    rows += timing_rows(times)
     print_table(
         f"the robots against real tables ({counted(len(boards), 'board')}): cross-IMPs "
         "for the side with more HCP, net of the robots' defence",

@@ -301,6 +301,15 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
 _LEVELS: dict[str, RobotLevel] = {level: level for level in LEVELS}
 
 
+def _seat_key(text: str) -> str:
+    """A seat as an organiser writes it, table first: ``"n1"`` and ``"1N"`` are ``"1N"``
+    (anything else comes back upper-cased, for the caller to refuse)."""
+    key = text.strip().upper()
+    if len(key) == 2 and key[0] in "NESW" and key[1] in "123":
+        return key[1] + key[0]
+    return key
+
+
 def parse_robot_levels(entries: list[str]) -> tuple[RobotLevel, dict[str, RobotLevel]]:
     """``--robot-level`` entries -> (the match's level, levels by seat or table).
 
@@ -317,9 +326,7 @@ def parse_robot_levels(entries: list[str]) -> tuple[RobotLevel, dict[str, RobotL
         if not equals:
             level = value
             continue
-        key = seat.strip().upper()
-        if len(key) == 2 and key[0] in "NESW" and key[1] in "123":
-            key = key[1] + key[0]
+        key = _seat_key(seat)
         if len(key) == 2 and key[0] == "T" and key[1] in "123":
             key = "t" + key[1]
         elif len(key) != 2 or key[0] not in "123" or key[1] not in "NESW":
@@ -340,9 +347,7 @@ def parse_names(text: str) -> dict[str, str]:
     names: dict[str, str] = {}
     for item in filter(None, (part.strip() for part in text.split(","))):
         seat, equals, name = item.partition("=")
-        key = seat.strip().upper()
-        if len(key) == 2 and key[0] in "NESW" and key[1] in "123":
-            key = key[1] + key[0]
+        key = _seat_key(seat)
         if not equals or len(key) != 2 or key[0] not in "123" or key[1] not in "NESW":
             raise CommandFailed(f"bad --names entry {item!r}: write SEAT=NAME, like N1=Ann")
         if not name.strip():
