@@ -132,8 +132,17 @@ ROBOT_LEASE = 5 * HEARTBEAT
 heartbeat): after a process dies, another takes its robots over within about this."""
 ANALYSIS_LEASE = 5 * HEARTBEAT
 """Seconds a process's lease on working out a match's double-dummy analysis lasts unless
-renewed (every heartbeat while it waits and works): one process analyses a match, and when
-it dies another that holds the match takes over within about this."""
+renewed (every heartbeat while it works): one process analyses a match, and when it dies
+another that holds the match (or this one, restarted, once it loads it) takes over as soon
+as the lease runs out: within this of the death."""
+ANALYSIS_ATTEMPTS = 3
+"""Analyses a process asks of its worker for a match before it gives up on it (the worker
+died each time, or the solver refused a deal), a lease's time apart: another process that
+holds or loads the match then tries, or this one once restarted. A store that cannot be
+reached is waited for as long as it takes."""
+LEASE_WAIT_LEAST = 0.05
+"""Seconds a process waiting for another's analysis lease waits at the least before it asks
+again (the lease was running out just as it asked)."""
 STORE_CHECKED_FOR = 1.0
 """Seconds ``/health`` answers from its last PING of the store: a flood of health checks is
 not a flood of PINGs."""
@@ -1198,37 +1207,65 @@ class Server:
             return
         task = asyncio.create_task(self._analyse(match_id, boards), name=f"analysis {match_id}")
         self._analysing[match_id] = task
-        task.add_done_callback(lambda _task: self._analysing.pop(match_id, None))
+
+        def forget(_task: asyncio.Task[None]) -> None:
+            if self._analysing.get(match_id) is task:
+                del self._analysing[match_id]
+
+        task.add_done_callback(forget)
 
     async def _analyse(self, match_id: str, boards: tuple[BoardSpec, ...]) -> None:
-        """Analyse the boards under the match's analysis lease: another process that holds
-        the match (it loaded it too) waits, and takes over if the holder dies first."""
+        """Analyse the boards under the match's analysis lease and log the analysis, in
+        whatever state the match is (one that is over gets it too). Another process that
+        holds the match (it loaded it too) waits while the lease stands, and takes over the
+        moment it runs out (its holder died, or gave up). What fails (the store, the worker)
+        is tried again a lease later, until the analysis is logged, here or by another
+        process; the worker at most ANALYSIS_ATTEMPTS times."""
         process = self.fanout.process
-        try:
-            while not await self.store.claim_analysis(match_id, process, ANALYSIS_LEASE):
-                await asyncio.sleep(ANALYSIS_LEASE)
-                boards = (await self.runtime(match_id)).unanalysed()
-                if not boards:
-                    return  # the holder logged it
-            keeping = asyncio.create_task(self._keep_analysis_lease(match_id))
+        failures = 0
+        while True:
+            wait = ANALYSIS_LEASE  # after a failure
             try:
-                found = await self.analyst.analyse(boards)
-                runtime = await self.runtime(match_id)
-                await runtime.note_analyses(found)
-            finally:
-                await stop(keeping)
-                with contextlib.suppress(RedisError, OSError):
-                    await self.store.release_analysis(match_id, process)
-        except (AnalysisError, ProtocolError, RedisError, OSError) as error:
-            # Tried again when a process next loads the match.
-            log.warning("match %s: analysis not logged: %s", match_id, error)
+                if await self.store.claim_analysis(match_id, process, ANALYSIS_LEASE):
+                    keeping = asyncio.create_task(self._keep_analysis_lease(match_id))
+                    try:
+                        found = await self.analyst.analyse(boards)
+                        runtime = await self.runtime(match_id)
+                        await runtime.note_analyses(found)  # once, whoever else logs it
+                    finally:
+                        await stop(keeping)
+                        with contextlib.suppress(RedisError, OSError):
+                            await self.store.release_analysis(match_id, process)
+                    return
+                wait = min(await self.store.analysis_lease_left(match_id), ANALYSIS_LEASE)
+            except AnalysisError as error:
+                failures += 1
+                if failures >= ANALYSIS_ATTEMPTS:
+                    log.warning("match %s: analysis not logged, given up: %s", match_id, error)
+                    return
+                log.warning("match %s: analysis not logged, trying again: %s", match_id, error)
+            except ProtocolError as error:
+                if error.code == ErrorCode.BAD_TOKEN:
+                    return  # the match is no longer in the store
+                log.warning("match %s: analysis not logged, trying again: %s", match_id, error)
+            except (RedisError, OSError) as error:
+                log.warning("match %s: analysis not logged, trying again: %s", match_id, error)
+            await asyncio.sleep(max(wait, LEASE_WAIT_LEAST))
+            # Logged meanwhile (by the lease's holder), or only some boards still to come?
+            with contextlib.suppress(RedisError, OSError, ProtocolError):  # then tried as it was
+                boards = (await self.runtime(match_id)).unanalysed()
+            if not boards:
+                return
 
     async def _keep_analysis_lease(self, match_id: str) -> None:
-        """Renew the analysis lease every heartbeat while the analysis waits and runs."""
+        """Renew the analysis lease every heartbeat while the analysis runs; a lease lost
+        (the store lost it, or this process stalled past it) is taken again if it is free."""
+        process = self.fanout.process
         while True:
             await asyncio.sleep(HEARTBEAT)
             with contextlib.suppress(RedisError, OSError):
-                await self.store.renew_analysis(match_id, self.fanout.process, ANALYSIS_LEASE)
+                if not await self.store.renew_analysis(match_id, process, ANALYSIS_LEASE):
+                    await self.store.claim_analysis(match_id, process, ANALYSIS_LEASE)
 
     # -- the server's robots -------------------------------------------------------------
 

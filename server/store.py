@@ -363,14 +363,19 @@ class Store:
         """Note that ``process`` is alive at ``now`` (seconds since the epoch)."""
         await self.redis.zadd(PROCESSES_KEY, {process: now})
 
-    async def processes(self, since: float) -> set[str]:
-        """The processes whose last heartbeat was at ``since`` or later; older ones are
-        forgotten."""
+    async def processes(self, since: float) -> tuple[set[str], set[str]]:
+        """The processes alive (their last heartbeat at ``since`` or later) and the dead
+        (their last one in the hour before); those older still are forgotten."""
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.zremrangebyscore(PROCESSES_KEY, "-inf", f"({since - 3600}")
-            pipe.zrangebyscore(PROCESSES_KEY, since, "+inf")
-            _removed, alive = await pipe.execute()
-        return {p.decode() if isinstance(p, bytes) else str(p) for p in alive}
+            pipe.zrange(PROCESSES_KEY, 0, -1, withscores=True)
+            _removed, beats = await pipe.execute()
+        alive: set[str] = set()
+        dead: set[str] = set()
+        for name, beat in beats:
+            process = name.decode() if isinstance(name, bytes) else str(name)
+            (alive if beat >= since else dead).add(process)
+        return alive, dead
 
     async def forget_process(self, process: str) -> None:
         """``process`` stopped: it is no longer alive."""
@@ -462,6 +467,14 @@ class Store:
         seconds, if no process holds it: one process analyses a match, whichever loaded it."""
         key = _analysis_lease(match_id)
         return bool(await self.redis.set(key, process, nx=True, px=int(ttl * 1000)))
+
+    async def analysis_lease_left(self, match_id: str) -> float:
+        """Seconds until the match's analysis lease runs out unless its holder renews it (0:
+        nobody holds it): when a process that waits for it should try to take it over."""
+        left = int(await self.redis.pttl(_analysis_lease(match_id)))
+        if left == -1:  # held with no end (never so set here): as good as for ever
+            return float("inf")
+        return max(left, 0) / 1000
 
     async def renew_analysis(self, match_id: str, process: str, ttl: float) -> bool:
         """Extend the analysis lease ``process`` holds; False if it holds it no more."""
