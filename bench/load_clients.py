@@ -38,7 +38,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketExce
 
 from protocol.changes import patch
 
-PROTOCOL_VERSION = 6
+PROTOCOL_VERSION = 7
 """protocol.messages.PROTOCOL_VERSION, written out: a load process does not import the
 protocol's models (tests/bench/test_load.py checks that the two agree)."""
 PASSED_OUT_SHARE = 0.15

@@ -36,7 +36,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from protocol.changes import ChangeError, patch
 from protocol.codec import MAX_SERVER_FRAME, decode_server, encode
-from protocol.errors import ErrorCode
+from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     PROTOCOL_VERSION,
     Ack,
@@ -233,6 +233,7 @@ class Client:
             raise ClientError("closed", f"could not connect: {failed}") from None
         hello = Hello(
             version=PROTOCOL_VERSION,
+            versions=[PROTOCOL_VERSION],
             token=self.link.token,
             last_seq=last_seq,
             client=self.name,
@@ -281,7 +282,12 @@ class Client:
     async def _read(self, websocket: ClientConnection) -> None:
         try:
             async for frame in websocket:
-                message = decode_server(frame)
+                try:
+                    message = decode_server(frame)
+                except ProtocolError as unknown:
+                    if unknown.code == ErrorCode.UNKNOWN_TYPE:
+                        continue  # a message of a newer server: ignored, as SPEC.md says
+                    raise
                 self.received.append(message)
                 if isinstance(message, Update):
                     is_snapshot = any(isinstance(e, Snapshot) for e in message.events)

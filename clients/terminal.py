@@ -1596,11 +1596,8 @@ def _review_lines(view: PlayerView, now: int) -> list[Text]:
         starts = "the round ends"
     else:
         starts = "the review ends"
-    if review.until is not None:
-        seconds = max(0, math.ceil((review.until - now) / 1000))
-        when = f"{starts} in {seconds} s, or as soon as all four type next-board"
-    else:
-        when = f"{starts} when all four type next-board"
+    seconds = max(0, math.ceil((review.until - now) / 1000))
+    when = f"{starts} in {seconds} s, or as soon as all four type next-board"
     lines = [Text(f"REVIEW of board {review.board}: {when}", style="bold cyan")]
     ready = [SEAT_NAMES[s] for s in "NESW" if s in review.ready]
     waiting = [SEAT_NAMES[s] for s in "NESW" if s not in review.ready]

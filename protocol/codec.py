@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import reprlib
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +31,7 @@ import msgpack
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from protocol.errors import ErrorCode, ProtocolError
-from protocol.messages import ClientMessage, ServerMessage
+from protocol.messages import ClientMessage, Event, ServerMessage
 
 __all__ = [
     "CLIENT_LIMITS",
@@ -92,6 +93,8 @@ def _tags(union: Any) -> frozenset[str]:
 
 _CLIENT_TAGS = _tags(ClientMessage)
 _SERVER_TAGS = _tags(ServerMessage)
+_EVENT_TAGS = _tags(Event)
+_ERROR_CODES = frozenset(code.value for code in ErrorCode)
 
 
 def encode(message: BaseModel, *, exclude: set[str] | None = None) -> bytes:
@@ -110,13 +113,39 @@ def decode_client(frame: bytes | str) -> ClientMessage:
 
 
 def decode_server(frame: bytes | str) -> ServerMessage:
-    """A server's frame as a typed message, or :class:`ProtocolError`."""
-    result: ServerMessage = _decode(frame, SERVER_LIMITS, _SERVER_TAGS, _SERVER)
+    """A server's frame as a typed message, or :class:`ProtocolError` (``unknown_type``
+    for a message this code does not know, which a client skips).
+
+    As a client must (SPEC.md, "Versions"), it takes what a newer server of the same
+    version may add, and leaves out what it does not know: fields (the models ignore
+    them), an update's events of unknown types, and an error code it does not know,
+    which it reads as ``internal`` with the code named in the message."""
+    result: ServerMessage = _decode(frame, SERVER_LIMITS, _SERVER_TAGS, _SERVER, _known)
     return result
 
 
+def _known(value: dict[str, Any]) -> dict[str, Any]:
+    """A server message with what this code does not know taken out (:func:`decode_server`)."""
+    if value["type"] == "update" and isinstance(value.get("events"), list):
+        events = value["events"]
+        known = [e for e in events if not isinstance(e, dict) or e.get("type") in _EVENT_TAGS]
+        if len(known) != len(events):
+            value = {**value, "events": known}
+    elif value["type"] == "error":
+        code = value.get("code")
+        if isinstance(code, str) and code not in _ERROR_CODES:
+            text = value.get("message")
+            text = f"{code}: {text}" if isinstance(text, str) else text
+            value = {**value, "code": ErrorCode.INTERNAL.value, "message": text}
+    return value
+
+
 def _decode(
-    frame: bytes | str, limits: FrameLimits, tags: frozenset[str], adapter: TypeAdapter[Any]
+    frame: bytes | str,
+    limits: FrameLimits,
+    tags: frozenset[str],
+    adapter: TypeAdapter[Any],
+    known: Callable[[dict[str, Any]], dict[str, Any]] | None = None,
 ) -> Any:
     value = _unpack(frame, limits)
     ref = _ref(value)
@@ -131,6 +160,8 @@ def _decode(
         if not isinstance(key, str):
             message = f"{tag}: field names are strings, not {_echo(key)}"
             raise ProtocolError(ErrorCode.INVALID_MESSAGE, _clip(message), ref)
+    if known is not None:
+        value = known(value)
     try:
         return adapter.validate_python(value)
     except ValidationError as error:

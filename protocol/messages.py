@@ -14,10 +14,12 @@ from pydantic import BaseModel, ConfigDict, Field, JsonValue, StringConstraints,
 
 from protocol.errors import ErrorCode
 
-PROTOCOL_VERSION = 6
-"""The protocol version this code speaks; ``hello`` must ask for it."""
+PROTOCOL_VERSION = 7
+"""The protocol version this code speaks (every model here is of this version)."""
 
-SUPPORTED_VERSIONS = frozenset({PROTOCOL_VERSION})
+SUPPORTED_VERSIONS = frozenset({6, PROTOCOL_VERSION})
+"""The versions the server serves: the current one, and version 6 through the translation at
+the connection's edge (``protocol.versions``)."""
 
 SEAL_DAYS = 30
 """How long a seal from ``seal_deals`` may wait for its match."""
@@ -85,9 +87,17 @@ Action = Literal[
 
 
 class Message(BaseModel):
-    """Base of every message: frozen, no unknown fields, no type coercion."""
+    """Base of every client message: frozen, no unknown fields, no type coercion."""
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class Sent(BaseModel):
+    """Base of every server message and of the values inside them: frozen, no type
+    coercion, and fields this code does not know are ignored (a newer server may add
+    optional fields within a version: protocol/SPEC.md, "Versions")."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore", strict=True)
 
 
 # --------------------------------------------------------------------------------------
@@ -98,9 +108,12 @@ class Message(BaseModel):
 class Hello(Message):
     """The first message on every connection: the protocol version and a link's token.
 
-    ``last_seq`` is the last sequence number this viewer saw (resume), or None for a
-    fresh start. ``client`` names the client software, for the server's log. ``robot``
-    says the client is a program playing by itself: its seat is shown as a robot.
+    ``versions`` (since version 7), when given, is every version the client speaks: the
+    server speaks the newest of them that it serves (``welcome.version``), and ``version``
+    is then only a fallback for a server older than version 7. ``last_seq`` is the last
+    sequence number this viewer saw (resume), or None for a fresh start. ``client`` names
+    the client software, for the server's log. ``robot`` says the client is a program
+    playing by itself: its seat is shown as a robot.
     """
 
     type: Literal["hello"] = "hello"
@@ -109,6 +122,16 @@ class Hello(Message):
     last_seq: Annotated[int | None, Field(ge=0)] = None
     client: Annotated[str, StringConstraints(max_length=100)] = ""
     robot: bool = False
+    versions: Annotated[list[Annotated[int, Field(ge=1, le=999)]], Field(max_length=16)] | None = (
+        None
+    )
+
+    def spoken(self, served: frozenset[int]) -> int | None:
+        """The version to speak with this client: the newest it names that ``served``
+        holds (None: none)."""
+        named = set(self.versions or ()) | {self.version}
+        common = named & served
+        return max(common) if common else None
 
 
 RobotSeats = Annotated[str, StringConstraints(pattern=r"^(t[1-3]|[1-3][NESW])$")]
@@ -474,7 +497,7 @@ ClientMessage = Annotated[
 # --------------------------------------------------------------------------------------
 
 
-class AuctionEntry(Message):
+class AuctionEntry(Sent):
     """One call of the auction. ``alert`` is the caller's explanation, present only for
     the caller's opponents (and the caller), spectators and the director."""
 
@@ -483,14 +506,14 @@ class AuctionEntry(Message):
     alert: str | None = None
 
 
-class PlayedCard(Message):
+class PlayedCard(Sent):
     """A card and the seat it came from."""
 
     seat: Seat
     card: CardText
 
 
-class TrickView(Message):
+class TrickView(Sent):
     """A trick: its leader, the cards in the order played, and the winner once complete."""
 
     leader: Seat
@@ -501,7 +524,7 @@ class TrickView(Message):
 ClaimStatus = Literal["pending", "accepted", "rejected", "withdrawn"]
 
 
-class ClaimView(Message):
+class ClaimView(Sent):
     """A claim: pending, or just settled (kept until the next card, or with the board it
     ended). ``deciders`` and ``accepted`` are in seat order N, E, S, W. ``cards`` are the
     claimer's remaining cards, shown to the deciders while the claim is pending (and to
@@ -517,7 +540,7 @@ class ClaimView(Message):
     cards: list[CardText] | None = None
 
 
-class UndoView(Message):
+class UndoView(Sent):
     """A player's pending request to take back their last call or card; ``deciders`` (the
     opponents) answer it."""
 
@@ -528,7 +551,7 @@ class UndoView(Message):
     accepted: list[Seat]
 
 
-class TableResultView(Message):
+class TableResultView(Sent):
     """A table's result on a board, in a round; ``ns_score`` is signed from North-South.
     ``assigned``: the director assigned it."""
 
@@ -542,7 +565,7 @@ class TableResultView(Message):
     assigned: bool = False
 
 
-class ParView(Message):
+class ParView(Sent):
     """The par result: the score (from North-South) of the contract that both sides, playing
     and bidding perfectly, would reach, and the contracts that score it."""
 
@@ -550,7 +573,7 @@ class ParView(Message):
     contracts: list[str]
 
 
-class ComparisonView(Message):
+class ComparisonView(Sent):
     """A board decided at every table that plays it. ``results`` are its plays (round,
     table) and ``points`` each competitor's score on it, as the match is scored.
 
@@ -575,7 +598,7 @@ class ComparisonView(Message):
     par: ParView | None = None
 
 
-class Standing(Message):
+class Standing(Sent):
     """A competitor's total over the boards compared so far: a team (``"A"``), a pair
     (``"1-3"``) or a player (``"7"``), its members and their names joined (or the team's)."""
 
@@ -585,7 +608,7 @@ class Standing(Message):
     points: float
 
 
-class MatchSummary(Message):
+class MatchSummary(Sent):
     """The match panel: the format, how it is scored, the boards and rounds, every board
     compared so far, the standings (best first) and the match's settings that players see.
     ``imps_a`` and ``imps_b`` are the teams' totals in the team formats (0 in the others).
@@ -622,7 +645,7 @@ class MatchSummary(Message):
     """The public value those boards were drawn with."""
 
 
-class PlayerInfo(Message):
+class PlayerInfo(Sent):
     """Who sits at a seat and whether they are there. ``since`` is when ``connected`` last
     changed (None: never connected); ``robot``: a program plays the seat."""
 
@@ -635,7 +658,7 @@ class PlayerInfo(Message):
     since: Millis | None = None
 
 
-class ChatLine(Message):
+class ChatLine(Sent):
     """A line of table chat: ``seat`` None is the director; ``to`` the players it reached."""
 
     table: TableNumber
@@ -644,7 +667,7 @@ class ChatLine(Message):
     to: list[Seat]
 
 
-class DirectorCallView(Message):
+class DirectorCallView(Sent):
     """A call for the director not yet answered (the director answers in the table's chat)."""
 
     table: TableNumber
@@ -654,19 +677,20 @@ class DirectorCallView(Message):
     at: Millis
 
 
-class ReviewView(Message):
+class ReviewView(Sent):
     """A finished board on review at the table: the next board starts when every seat in
-    ``ready`` (all four) asked for it, or at ``until`` (None: no time limit)."""
+    ``ready`` (all four) asked for it, or at ``until`` (a match without review time puts no
+    board on review: the view's ``review`` is then None)."""
 
     board: int
-    until: Millis | None
+    until: Millis
     ready: list[Seat]
 
 
 Phase = Literal["auction", "play", "claim", "finished"]
 
 
-class BoardView(Message):
+class BoardView(Sent):
     """One table's board as one viewer may see it.
 
     ``hands`` holds only the hands this viewer may see (remaining cards): their own; dummy
@@ -714,7 +738,7 @@ class BoardView(Message):
     saw them). None before."""
 
 
-class NextSeat(Message):
+class NextSeat(Sent):
     """Where a player sits in the next round: table, seat, partner and opponents (player
     numbers; names in ``names``)."""
 
@@ -727,7 +751,7 @@ class NextSeat(Message):
     """Player number (as text) -> name, for those with one."""
 
 
-class PlayerView(Message):
+class PlayerView(Sent):
     """Everything one player may see now: where they sit this round (``round``, ``table``,
     ``seat``, ``partner`` and ``opponents``), their table's current board, their results so
     far, the match panel, the players at the table, the table chat, the finished board's
@@ -762,7 +786,7 @@ class PlayerView(Message):
     director_calls: list[DirectorCallView] = []
 
 
-class WatchView(Message):
+class WatchView(Sent):
     """What spectators and the director see: both tables (``live`` and ``director``: as they
     are played; ``delayed``: the latest board finished at both tables), every table's
     results so far (``delayed``: of the compared boards), the match panel and the players.
@@ -786,13 +810,13 @@ View = Annotated[PlayerView | WatchView, Field(discriminator="type")]
 # --------------------------------------------------------------------------------------
 
 
-class Snapshot(Message):
+class Snapshot(Sent):
     """The update replaces everything before it (sent on resume after a long gap)."""
 
     type: Literal["snapshot"] = "snapshot"
 
 
-class BoardStarted(Message):
+class BoardStarted(Sent):
     """A board started at a table: its players' hands are now in their views."""
 
     type: Literal["board_started"] = "board_started"
@@ -801,7 +825,7 @@ class BoardStarted(Message):
     round: int = 1
 
 
-class CallMade(Message):
+class CallMade(Sent):
     """A call was made. ``alert`` as in :class:`AuctionEntry`."""
 
     type: Literal["call_made"] = "call_made"
@@ -811,7 +835,7 @@ class CallMade(Message):
     alert: str | None = None
 
 
-class CardPlayed(Message):
+class CardPlayed(Sent):
     """A card was played; ``trick_winner`` is set when it completed a trick."""
 
     type: Literal["card_played"] = "card_played"
@@ -821,7 +845,7 @@ class CardPlayed(Message):
     trick_winner: Seat | None = None
 
 
-class ClaimMade(Message):
+class ClaimMade(Sent):
     """A claim (or concession) was made; the view's ``claim`` has the details."""
 
     type: Literal["claim_made"] = "claim_made"
@@ -830,7 +854,7 @@ class ClaimMade(Message):
     tricks: int
 
 
-class ClaimAnswered(Message):
+class ClaimAnswered(Sent):
     """A decider accepted or rejected the claim; after a rejection the play goes on."""
 
     type: Literal["claim_answered"] = "claim_answered"
@@ -839,7 +863,7 @@ class ClaimAnswered(Message):
     accept: bool
 
 
-class ClaimWithdrawn(Message):
+class ClaimWithdrawn(Sent):
     """The claimer withdrew the pending claim; the play goes on."""
 
     type: Literal["claim_withdrawn"] = "claim_withdrawn"
@@ -847,7 +871,7 @@ class ClaimWithdrawn(Message):
     seat: Seat
 
 
-class ConcessionWithdrawn(Message):
+class ConcessionWithdrawn(Sent):
     """A concession was withdrawn after the board ended: the play resumes where it stopped."""
 
     type: Literal["concession_withdrawn"] = "concession_withdrawn"
@@ -855,7 +879,7 @@ class ConcessionWithdrawn(Message):
     seat: Seat
 
 
-class UndoRequested(Message):
+class UndoRequested(Sent):
     """``seat`` asked to take back their last call or card; the opponents decide."""
 
     type: Literal["undo_requested"] = "undo_requested"
@@ -865,7 +889,7 @@ class UndoRequested(Message):
     card: CardText | None = None
 
 
-class UndoAnswered(Message):
+class UndoAnswered(Sent):
     """An opponent (``seat``; None: the director) agreed to the undo or refused it."""
 
     type: Literal["undo_answered"] = "undo_answered"
@@ -874,7 +898,7 @@ class UndoAnswered(Message):
     accept: bool
 
 
-class Undone(Message):
+class Undone(Sent):
     """A call or card was taken back (the opponents agreed, or the director ruled it):
     ``seat`` made it."""
 
@@ -885,7 +909,7 @@ class Undone(Message):
     card: CardText | None = None
 
 
-class DirectorRuled(Message):
+class DirectorRuled(Sent):
     """The director ended the board with declarer's side taking ``declarer_tricks``."""
 
     type: Literal["director_ruled"] = "director_ruled"
@@ -893,7 +917,7 @@ class DirectorRuled(Message):
     declarer_tricks: int
 
 
-class ResultAssigned(Message):
+class ResultAssigned(Sent):
     """The director assigned a table's result on a board (an assigned adjusted score)."""
 
     type: Literal["result_assigned"] = "result_assigned"
@@ -901,7 +925,7 @@ class ResultAssigned(Message):
     result: TableResultView
 
 
-class BoardFinished(Message):
+class BoardFinished(Sent):
     """A table finished a board (13 tricks, an accepted claim, a ruling, four passes, an
     assigned result)."""
 
@@ -910,7 +934,7 @@ class BoardFinished(Message):
     result: TableResultView
 
 
-class ReadyForNext(Message):
+class ReadyForNext(Sent):
     """A player asked for the next board while the finished one is on review."""
 
     type: Literal["ready_for_next"] = "ready_for_next"
@@ -918,7 +942,7 @@ class ReadyForNext(Message):
     seat: Seat
 
 
-class ReviewEnded(Message):
+class ReviewEnded(Sent):
     """The finished board's review is over at the table (all asked for the next board, or
     the time was up); the next board starts, if there is one."""
 
@@ -927,7 +951,7 @@ class ReviewEnded(Message):
     board: int
 
 
-class BoardCompared(Message):
+class BoardCompared(Sent):
     """A board is decided at both tables: the comparison, with the swing and running total.
     A director's adjustment publishes a board's comparison again; the later one stands."""
 
@@ -935,7 +959,7 @@ class BoardCompared(Message):
     comparison: ComparisonView
 
 
-class MatchFinished(Message):
+class MatchFinished(Sent):
     """Every board is compared: the final totals and the winner (or a draw)."""
 
     type: Literal["match_finished"] = "match_finished"
@@ -945,7 +969,7 @@ class MatchFinished(Message):
     standings: list[Standing] = []
 
 
-class ChatSent(Message):
+class ChatSent(Sent):
     """A line of table chat (``seat`` None: the director); ``to``: the players it reached."""
 
     type: Literal["chat_sent"] = "chat_sent"
@@ -955,7 +979,7 @@ class ChatSent(Message):
     to: list[Seat]
 
 
-class QuestionAsked(Message):
+class QuestionAsked(Sent):
     """``seat`` asked about call ``index``: sent to the caller (and the asker) only."""
 
     type: Literal["question_asked"] = "question_asked"
@@ -964,7 +988,7 @@ class QuestionAsked(Message):
     index: int
 
 
-class CallExplained(Message):
+class CallExplained(Sent):
     """The caller explained call ``index``: sent to the caller's opponents (and the caller);
     the auction's entry carries the explanation as its ``alert`` from now on."""
 
@@ -975,7 +999,7 @@ class CallExplained(Message):
     text: str
 
 
-class DirectorCalled(Message):
+class DirectorCalled(Sent):
     """``seat`` called the director to the table, during ``board``."""
 
     type: Literal["director_called"] = "director_called"
@@ -985,7 +1009,7 @@ class DirectorCalled(Message):
     text: str | None = None
 
 
-class NameSet(Message):
+class NameSet(Sent):
     """A seat's player's name changed (None: no name, after a substitution)."""
 
     type: Literal["name_set"] = "name_set"
@@ -994,7 +1018,7 @@ class NameSet(Message):
     name: str | None
 
 
-class PresenceChanged(Message):
+class PresenceChanged(Sent):
     """A seat's player connected or went away; ``robot``: a program plays the seat."""
 
     type: Literal["presence_changed"] = "presence_changed"
@@ -1004,7 +1028,7 @@ class PresenceChanged(Message):
     robot: bool
 
 
-class SeatSubstituted(Message):
+class SeatSubstituted(Sent):
     """The director gave a seat a new player (the old link no longer works)."""
 
     type: Literal["seat_substituted"] = "seat_substituted"
@@ -1048,12 +1072,14 @@ Event = Annotated[
 # --------------------------------------------------------------------------------------
 
 
-class Welcome(Message):
+class Welcome(Sent):
     """The answer to a good ``hello``. ``seq`` is the newest sequence number for this
     viewer: the updates after the client's ``last_seq`` up to ``seq`` follow at once."""
 
     type: Literal["welcome"] = "welcome"
     version: int
+    versions: list[int] = []
+    """Every version this server serves (since version 7)."""
     role: Literal["player", "spectator", "director", "organiser"]
     match_id: str | None = None
     player: PlayerNumber | None = None
@@ -1063,7 +1089,7 @@ class Welcome(Message):
     seq: int = 0
 
 
-class Change(Message):
+class Change(Sent):
     """One operation of a JSON Patch (RFC 6902): ``add`` (a new key of a map, or an item at
     the end of a list) or ``replace``, at ``path``, a JSON Pointer (RFC 6901) into the view
     (``"/board/auction/3"``, ``"/tables/0/turn"``)."""
@@ -1074,7 +1100,7 @@ class Change(Message):
     """A part of the view: null, a boolean, a number, a string, a list or a map of them."""
 
 
-class Update(Message):
+class Update(Sent):
     """A sequenced frame of a viewer's log: what happened, and how the viewer's view changed.
 
     ``seq`` counts this viewer's updates from 1 without gaps (a ``snapshot`` may skip ahead).
@@ -1088,7 +1114,7 @@ class Update(Message):
     seq: Annotated[int, Field(ge=1)]
     events: list[Event]
     view: View | None = None
-    changes: list[Change] = []
+    changes: list[Change]
 
     @model_validator(mode="after")
     def _whole_or_changes(self) -> Update:
@@ -1099,7 +1125,7 @@ class Update(Message):
         return self
 
 
-class Ack(Message):
+class Ack(Sent):
     """The action with this ``ref`` was accepted and stored; ``seq`` is the update recording it.
     ``repeated``: the action's ``action_id`` had been applied already, and this is its ack."""
 
@@ -1109,18 +1135,20 @@ class Ack(Message):
     repeated: bool = False
 
 
-class ErrorMessage(Message):
+class ErrorMessage(Sent):
     """A refused frame or action; nothing was changed. ``ref`` echoes the message's ``ref``;
-    ``retry_after_ms`` (with ``rate_limited``) says when to try again."""
+    ``retry_after_ms`` (with ``rate_limited``) says when to try again; ``versions`` (with
+    ``unsupported_version``) the versions the server serves."""
 
     type: Literal["error"] = "error"
     code: Annotated[ErrorCode, Field(strict=False)]
     message: str
     ref: int | None = None
     retry_after_ms: int | None = None
+    versions: list[int] | None = None
 
 
-class SeatLink(Message):
+class SeatLink(Sent):
     """A player's join link, for the whole match (it holds the player's secret token);
     None for a player the server's robots play (``robot``). ``table`` and ``seat`` are
     where the player sits in round 1; ``team`` is their team in the team formats (None in
@@ -1138,7 +1166,7 @@ class SeatLink(Message):
     name: str | None = None
 
 
-class MatchCreated(Message):
+class MatchCreated(Sent):
     """The organiser's answer: a link for each player (four, eight or twelve), a spectator
     link (None when off), a director link."""
 
@@ -1152,7 +1180,7 @@ class MatchCreated(Message):
     ref: int | None = None
 
 
-class DealsSealed(Message):
+class DealsSealed(Sent):
     """The answer to ``seal_deals``: ``seal`` names the secret seed for ``create_match``
     (once, within :data:`SEAL_DAYS` days); ``seed_commitment`` is the SHA-256 of
     ``duplicate deal seed 1``, a newline, the seed (64 lowercase hex digits) and a newline:
@@ -1164,7 +1192,7 @@ class DealsSealed(Message):
     ref: int | None = None
 
 
-class MatchRecord(Message):
+class MatchRecord(Sent):
     """The answer to ``get_record``: every board finished at both tables, both tables'
     auctions (with their alerts) and play, card for card, as the ``format`` asked for.
     A PBN record also states the commitment to the deals, and publishes the deal set it
@@ -1176,7 +1204,7 @@ class MatchRecord(Message):
     ref: int | None = None
 
 
-class BoardRecord(Message):
+class BoardRecord(Sent):
     """The answer to ``get_board``: the board as each table played it (table 1 first), as
     the asker may see it, and its comparison once there is one."""
 
@@ -1187,7 +1215,7 @@ class BoardRecord(Message):
     ref: int | None = None
 
 
-class Substituted(Message):
+class Substituted(Sent):
     """The director's answer to ``substitute``: the player's new link (None for a robot)."""
 
     type: Literal["substituted"] = "substituted"
@@ -1198,7 +1226,7 @@ class Substituted(Message):
     ref: int | None = None
 
 
-class Pong(Message):
+class Pong(Sent):
     """The answer to ``ping``."""
 
     type: Literal["pong"] = "pong"

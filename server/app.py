@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel
 from redis.exceptions import RedisError
 from websockets.asyncio.server import Server as WebSocketServer
 from websockets.asyncio.server import ServerConnection, serve
@@ -74,6 +75,7 @@ from protocol.messages import (
     Substituted,
     Welcome,
 )
+from protocol.versions import OLDER, Older, older
 from server.analysis import AnalysisError, Analyst
 from server.fanout import HEARTBEAT, Fanout, stop
 from server.formats import (
@@ -115,9 +117,13 @@ log = logging.getLogger(__name__)
 
 CLOSE_TIMEOUT = 5.0
 """Seconds a shutdown waits for connections to close before dropping them."""
-NEWER_ERROR_FIELDS = {"retry_after_ms"}
-"""An error's fields that protocol 2 did not have: left out of an answer to an older client's
-``hello``, which is refused in words its decoder can read."""
+NEWER_ERROR_FIELDS = {"retry_after_ms", "versions"}
+"""An error's fields that protocol 2 did not have: left out of the answer to the ``hello`` of
+a client older than version 6, which is refused in words its strict decoder can read."""
+SPOKEN = sorted(SUPPORTED_VERSIONS)
+"""The versions this server serves, as ``welcome`` and ``unsupported_version`` say them."""
+TOO_FAST = "too many refusals for going too fast: wait retry_after_ms before sending again"
+"""The close reason (code 1008) after :attr:`Limits.strikes` refusals in a row."""
 PROTOCOL_LIMIT = MAX_CLIENT_FRAME + 64 * 1024
 """What websockets itself accepts: a bit over our limit, so that a frame between the two
 gets a ``too_large`` error from the codec instead of a dropped connection."""
@@ -191,6 +197,15 @@ def web_file(path: str) -> tuple[str, bytes] | None:
 def _response(status: http.HTTPStatus, content_type: str, body: bytes) -> Response:
     headers = Headers([("Content-Type", content_type), ("Content-Length", str(len(body)))])
     return Response(status.value, status.phrase, headers, body)
+
+
+def error_frame(error: ErrorMessage, *, old: bool = False) -> bytes:
+    """An error frame: ``versions`` only where it is said (``unsupported_version``), and
+    (``old``) nothing newer than version 2 had, for the strict decoder of a client older
+    than version 6."""
+    if old:
+        return encode(error, exclude=NEWER_ERROR_FIELDS)
+    return encode(error, exclude=None if error.versions is not None else {"versions"})
 
 
 def _rate_limited(what: str, wait: float) -> ProtocolError:
@@ -278,6 +293,14 @@ class Connection:
     joining: bool = False
     """Its ``hello`` is being served (the match loading, a long log folding)."""
     overflowed: bool = False
+    closing: tuple[int, str] = (1000, "")
+    """The close code and reason the connection closes with once its queue is sent."""
+    older: Older | None = None
+    """The older protocol version the client speaks (its frames are turned into it), or
+    None: the current one."""
+    view: str = "player_view"
+    """The type of the client's view (``watch_view`` for spectators and the director), for
+    turning changes into an older version."""
     strikes: int = 0
     """Refusals for going too fast since the last frame served."""
     queued_bytes: int = 0
@@ -299,6 +322,11 @@ class Connection:
         its last sequence number."""
         if self.overflowed:
             return
+        if self.older is not None:
+            turned = self.older.encoded(frame, self.view)
+            if turned is None:
+                return  # a frame the client's version does not have
+            frame = turned
         now = time.monotonic()
         oldest = self.outbox[self.head][0] if self.head < len(self.outbox) else now
         too_much = self.queued_bytes + len(frame) > self.limits.max_queued_bytes
@@ -340,10 +368,12 @@ class Connection:
         """Close once what is queued now is sent."""
         self._queue(time.monotonic(), None)
 
-    def close(self) -> None:
-        """Send what is queued, then close (the seat went to someone else)."""
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Send what is queued, then close with ``code`` and ``reason`` (the seat went to
+        someone else; 1008 after too many refusals for going too fast)."""
         if not self.overflowed:
             self.overflowed = True
+            self.closing = (code, reason)
             self.end()
 
     def drop(self, why: str) -> None:
@@ -490,9 +520,11 @@ class Server:
             self._server = None
         if self._store_check is not None:
             await self._store_check  # a PING in flight: over within STORE_PING_TIMEOUT
+        # This process stops being one of those serving matches first: no settling of
+        # presence runs on a runtime closed meanwhile, and the others see it gone at once.
+        await self.fanout.close()
         for runtime in self.runtimes.values():
             await runtime.close()
-        await self.fanout.close()
         self.thinker.close()
 
     @property
@@ -653,6 +685,7 @@ class Server:
         deadline = asyncio.get_running_loop().call_later(
             limits.hello_timeout, self._hello_overdue, connection
         )
+        struck = False
         try:
             async for frame in websocket:
                 ref = None
@@ -693,7 +726,15 @@ class Server:
                         # Too fast (the per-board bound, without a retry, is no strike).
                         connection.strikes += 1
                         if connection.strikes > limits.strikes:
-                            connection.drop("it keeps sending faster than it is allowed")
+                            # Closed with a reason once the refusals queued are sent; a
+                            # client that does not read them either is dropped in time.
+                            log.info("closing a connection from %s: too fast", address)
+                            connection.close(1008, TOO_FAST)
+                            loop = asyncio.get_running_loop()
+                            loop.call_later(
+                                limits.max_queue_age, connection.websocket.transport.abort
+                            )
+                            struck = True
                             break
                     ref = ref if ref is not None else error.ref
                     refusals[error.code].inc()
@@ -703,9 +744,17 @@ class Server:
                         ref=ref,
                         retry_after_ms=error.retry_after_ms,
                     )
-                    # Told in words every version's client can read: no newer fields.
-                    old = error.code == ErrorCode.UNSUPPORTED_VERSION
-                    connection.send(encode(refusal, exclude=NEWER_ERROR_FIELDS if old else None))
+                    old = False
+                    if error.code == ErrorCode.UNSUPPORTED_VERSION:
+                        refusal = refusal.model_copy(update={"versions": SPOKEN})
+                        # A client older than version 6 is told in words its strict
+                        # decoder can read.
+                        old = (
+                            isinstance(message, Hello)
+                            and message.versions is None
+                            and message.version < min(SUPPORTED_VERSIONS)
+                        )
+                    connection.send(error_frame(refusal, old=old))
                 except (RedisError, OSError) as error:
                     log.warning("store unavailable: %s", error)
                     refusals[ErrorCode.UNAVAILABLE].inc()
@@ -714,20 +763,24 @@ class Server:
                         message="the store is unavailable; try again",
                         ref=ref,
                     )
-                    connection.send(encode(unavailable))
+                    connection.send(error_frame(unavailable))
                 except Exception:
                     log.exception("internal error")
                     refusals[ErrorCode.INTERNAL].inc()
-                    connection.send(
-                        encode(
-                            ErrorMessage(code=ErrorCode.INTERNAL, message="internal error", ref=ref)
-                        )
+                    internal = ErrorMessage(
+                        code=ErrorCode.INTERNAL, message="internal error", ref=ref
                     )
+                    connection.send(error_frame(internal))
                 # Kept until the next frame comes, they would hold a kilobyte a connection.
                 del frame, message
                 # Let other connections in between two frames of this one, even when its
                 # frames wait queued and nothing above had to wait (refused ones too).
                 await asyncio.sleep(0)
+            if struck:
+                # What it sent meanwhile is read and thrown away unread, so that the closing
+                # handshake completes as soon as its client answers the close.
+                async for _ in websocket:
+                    pass
         except ConnectionClosed:
             pass
         finally:
@@ -771,7 +824,7 @@ class Server:
         except ConnectionClosed:
             pass
         finally:
-            await connection.websocket.close()
+            await connection.websocket.close(*connection.closing)
 
     async def _dispatch(self, connection: Connection, message: object, decoded: float) -> None:
         """Serve one decoded message (``decoded``: when, by ``time.perf_counter``)."""
@@ -781,6 +834,10 @@ class Server:
         if isinstance(message, Ping):
             connection.send(encode(Pong(ref=message.ref)))
             return
+        if connection.older is not None and isinstance(message, BaseModel):
+            refused = connection.older.refusal(message)
+            if refused is not None:
+                raise ProtocolError(ErrorCode.INVALID_MESSAGE, refused)
         if connection.organiser:
             if isinstance(message, CreateMatch):
                 connection.send(encode(await self.create_match(message)))
@@ -830,9 +887,11 @@ class Server:
             raise ProtocolError(
                 ErrorCode.ALREADY_AUTHENTICATED, "this connection already said hello"
             )
-        if hello.version not in SUPPORTED_VERSIONS:
+        version = hello.spoken(SUPPORTED_VERSIONS)
+        if version is None:
             speaks = sorted(SUPPORTED_VERSIONS)
-            if hello.version < min(SUPPORTED_VERSIONS):
+            asked = sorted(set(hello.versions or ()) | {hello.version})
+            if max(asked) < min(SUPPORTED_VERSIONS):
                 raise ProtocolError(
                     ErrorCode.UNSUPPORTED_VERSION,
                     f"protocol version {hello.version} is too old: this server speaks {speaks}; "
@@ -840,13 +899,13 @@ class Server:
                 )
             raise ProtocolError(
                 ErrorCode.UNSUPPORTED_VERSION,
-                f"protocol version {hello.version} is not supported; this server speaks {speaks}",
+                f"protocol version {asked[-1]} is not supported; this server speaks {speaks}",
             )
-        version = hello.version
         address = connection.address
         if hmac.compare_digest(hello.token.encode(), self.organiser_key.encode()):
             connection.organiser = True
-            connection.send(encode(Welcome(version=version, role="organiser")))
+            self._speak(connection, version)
+            connection.send(encode(Welcome(version=version, versions=SPOKEN, role="organiser")))
             return
         digest = hashlib.sha256(hello.token.encode()).digest()
         known = digest in self._welcomed or hello.token in self._robot_tokens
@@ -866,7 +925,8 @@ class Server:
         if grant is None:
             self._bad_hellos.note(connection.address)
             raise ProtocolError(ErrorCode.BAD_TOKEN, "this link's token is not known here")
-        version = hello.version
+        version = hello.spoken(SUPPORTED_VERSIONS)
+        assert version is not None
         connection.trusted = hello.token in self._robot_tokens
         if grant.role == "revoked":
             raise ProtocolError(
@@ -883,6 +943,7 @@ class Server:
             return encode(
                 Welcome(
                     version=version,
+                    versions=SPOKEN,
                     role=role,
                     match_id=grant.match_id,
                     player=viewer.number if isinstance(viewer, Player) else None,
@@ -892,6 +953,8 @@ class Server:
                 )
             )
 
+        self._speak(connection, version)
+        connection.view = "player_view" if isinstance(viewer, Player) else "watch_view"
         await runtime.join(subscriber, hello.last_seq, welcome)
         connection.subscriber = subscriber
         connection.runtime = runtime
@@ -899,6 +962,12 @@ class Server:
         self._welcomed.move_to_end(digest)
         if len(self._welcomed) > WELCOMED_KEPT:
             self._welcomed.popitem(last=False)
+
+    @staticmethod
+    def _speak(connection: Connection, version: int) -> None:
+        """From now on the connection's frames are of ``version`` (an older one's are turned
+        into it at the edge, protocol.versions)."""
+        connection.older = older(version) if version in OLDER else None
 
     @staticmethod
     def _viewer(grant: Grant, runtime: MatchRuntime) -> Viewer:

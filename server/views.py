@@ -995,10 +995,10 @@ def _review(state: MatchState, table: int) -> Data | None:
     board = state.tables[table].current
     if board is None or not board.is_reviewing or board.abandoned:
         return None
-    until = state.review_deadline(table) if state.config.review_seconds_at(table) else None
+    # A table without review time puts no board on review: a board on review has a deadline.
     return {
         "board": board.spec.number,
-        "until": until,
+        "until": state.review_deadline(table),
         "ready": [s.letter for s in sorted(board.ready)],
     }
 

@@ -8,7 +8,7 @@
 import { applyUpdate, ChangeError } from "./changes.js";
 import { decode, encode } from "./vendor/msgpack.mjs";
 
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
 const CLIENT_NAME = "duplicate-web";
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 const PING_EVERY_MS = 15000;
@@ -204,7 +204,7 @@ export class Connection {
         this.answer(message);
         break;
       default:
-        break; // match_created: never asked for here
+        break; // match_created (never asked for here), and any message of a newer server: ignored
     }
   }
 

@@ -398,9 +398,7 @@ function renderReview(view, reviewing) {
         { type: "button", id: "next-board", class: "primary", disabled: !(mayGo && canAct()) },
         mayGo ? (last ? "Done with the last board" : roundOver ? `On to round ${view.next_seat.round}` : "Next board") : "Waiting for the others…",
       ),
-      review.until != null
-        ? h("span", { class: "countdown" }, last ? "(the match ends by itself in " : roundOver ? "(the round ends by itself in " : "(it starts by itself in ", clock(review.until, "in", { "data-countdown": "" }), ")")
-        : null,
+      h("span", { class: "countdown" }, last ? "(the match ends by itself in " : roundOver ? "(the round ends by itself in " : "(it starts by itself in ", clock(review.until, "in", { "data-countdown": "" }), ")"),
     ),
   ];
   box.append(...parts.filter(Boolean));

@@ -1912,10 +1912,10 @@ class TestMovements:
         playing = individual_view(next_seat=ROUND_4)
         assert "Round 4:" not in screen_of(playing)
         # The finished board's review is on, and a board of the round is still to come.
-        review = ReviewView(board=3, until=None, ready=[])
+        review = ReviewView(board=3, until=NOW + 20_000, ready=[])
         reviewing = playing.model_copy(update={"board": FINISHED_BOARD_3, "review": review})
         screen = screen_of(reviewing)
-        assert "REVIEW of board 3: the next board starts when all four type next-board" in screen
+        assert "REVIEW of board 3: the next board starts in 20 s, or as soon as all four" in screen
         assert "Round 4:" not in screen
         assert "Waiting for" not in screen
 

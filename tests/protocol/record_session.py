@@ -30,12 +30,13 @@ import random
 import sys
 import tempfile
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import msgpack
 from redis.asyncio import Redis
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 
 import clients.client
 from bridge import Deal
@@ -43,9 +44,11 @@ from clients.client import Client, ClientError, Link
 from protocol import codec
 from protocol.messages import (
     PROTOCOL_VERSION,
+    SUPPORTED_VERSIONS,
     ErrorMessage,
     Hello,
     MakeCall,
+    MatchCreated,
     MatchRecord,
     Ping,
     PlayerView,
@@ -284,18 +287,20 @@ def playing(card: str) -> Callable[[Client], Awaitable[object]]:
 
 
 async def old_client(server: Server, record: Recorder) -> None:
-    """A client of the protocol version before this one says hello, and is told to update
-    (in a frame that such a client can read: the raw map is recorded, not what this
-    version would read)."""
+    """A client of a protocol version the server no longer serves says hello, and is told to
+    update (in a frame that such a client can read: the raw map is recorded, not what this
+    version would read); then a client of a version newer than the server's, told the
+    versions served as data."""
     record.at("old client")
-    hello = Hello(version=PROTOCOL_VERSION - 1, token=ORGANISER_KEY, client="example-old")
-    record.sent("old", hello)
-    async with connect(server.ws_url) as websocket:
-        await websocket.send(codec.encode(hello))
-        answer = msgpack.unpackb(await websocket.recv(), raw=False)
-    record.frames.append(
-        {"step": record.step, "client": "old", "direction": "received", "frame": answer}
-    )
+    for label, version in (("old", min(SUPPORTED_VERSIONS) - 1), ("new", PROTOCOL_VERSION + 1)):
+        hello = Hello(version=version, token=ORGANISER_KEY, client=f"example-{label}")
+        record.sent(label, hello)
+        async with connect(server.ws_url) as websocket:
+            await websocket.send(codec.encode(hello, exclude={"versions"}))
+            answer = msgpack.unpackb(await websocket.recv(), raw=False)
+        record.frames.append(
+            {"step": record.step, "client": label, "direction": "received", "frame": answer}
+        )
 
 
 async def first_match(server: RecordingServer, record: Recorder) -> None:
@@ -790,6 +795,118 @@ async def rate_limited(record: Recorder, link: str) -> None:
     await client.close()
 
 
+async def refusals(server: RecordingServer, record: Recorder) -> None:
+    """Frames that the server refuses, each sent on a raw connection (so that every byte and
+    ``ref`` is the story's): what cannot be read, what is not a message, what comes before
+    ``hello`` or from the wrong role, a ``ping`` and its ``pong``; then, in a match of one
+    board whose chat is off, a spectator's call, a player's chat, a ``last_seq`` far ahead,
+    a seat's old token after the director gave it away, and a deal file too short."""
+    record.at("refusals")
+    deals = one_board_pbn()
+    organiser = await raw(server, record, "raw-organiser", ORGANISER_KEY)
+    await organiser.ask({"type": "create_match", "boards": 2, "deals_pbn": deals, "ref": 5})
+    created = MatchCreated.model_validate(
+        await organiser.ask(
+            {"type": "create_match", "boards": 1, "deals_pbn": deals, "chat": "off", "ref": 6}
+        )
+    )
+    await organiser.ask({"type": "hello", "version": PROTOCOL_VERSION, "token": ORGANISER_KEY})
+    await organiser.close()
+    await server.analysed(created.match_id)
+    anyone = await raw(server, record, "raw")
+    await anyone.ask('{"type": "ping"}')
+    await anyone.ask(b"\xc1")
+    await anyone.ask(msgpack.packb([1, 2]))
+    await anyone.ask(b"\x00" * (codec.MAX_CLIENT_FRAME + 1))
+    await anyone.ask({"type": "bid", "call": "1S"})
+    await anyone.ask({"call": "1S"})
+    await anyone.ask({"type": "card", "card": "S1", "ref": 9})
+    await anyone.ask({"type": "call", "call": "1S", "ref": 4})
+    await anyone.ask({"type": "chat", **{f"field{n}": n for n in range(41)}})
+    await anyone.ask({"type": "x" * 5000})
+    await anyone.ask({"type": "ping", "ref": 1})
+    await anyone.ask({"type": "hello", "version": PROTOCOL_VERSION, "token": "no-such-token"})
+    await anyone.close()
+    assert created.spectator is not None
+    spectator = await raw(server, record, "raw-spectator", Link.parse(created.spectator).token)
+    await spectator.ask({"type": "call", "call": "1C", "ref": 3})
+    await spectator.close()
+    north = next(s for s in created.seats if (s.table, s.seat) == (1, "N"))
+    assert north.link is not None
+    token = Link.parse(north.link).token
+    player = await raw(server, record, "raw-N1", token)
+    await player.ask({"type": "chat", "text": "hello partner", "ref": 6})
+    await player.close()
+    ahead = await raw(server, record, "raw-N1-ahead")
+    await ahead.ask({"type": "hello", "version": PROTOCOL_VERSION, "token": token, "last_seq": 999})
+    await ahead.close()
+    director = await raw(server, record, "raw-director", Link.parse(created.director).token)
+    await director.ask({"type": "substitute", "table": 1, "seat": "N", "ref": 1})
+    await director.close()
+    replaced = await raw(server, record, "raw-N1-replaced")
+    await replaced.ask({"type": "hello", "version": PROTOCOL_VERSION, "token": token})
+    await replaced.close()
+
+
+def one_board_pbn() -> str:
+    """The first recorded match's deal, as a deal file of one board."""
+    return DEALS
+
+
+@dataclass
+class Raw:
+    """A raw connection of the story: each frame sent is recorded (as the map it was, or as
+    the bytes' description when it is no map), and the answers that came before the pong
+    of a ping sent after it."""
+
+    websocket: ClientConnection
+    record: Recorder
+    name: str
+    refs: int = 2**31 - 1
+
+    async def ask(self, frame: dict[str, Any] | bytes | str) -> dict[str, Any]:
+        """Send a frame; return the last answer to it (every answer is recorded)."""
+        if isinstance(frame, dict):
+            shown: Any = frame
+            data: bytes | str = msgpack.packb(frame)
+        else:
+            shown = {"raw": repr(frame[:40]), "bytes": len(frame)}
+            data = frame
+        self.record.frames.append(
+            {"step": self.record.step, "client": self.name, "direction": "sent", "frame": shown}
+        )
+        await self.websocket.send(data)
+        await self.websocket.send(msgpack.packb({"type": "ping", "ref": self.refs}))
+        answers = []
+        while True:
+            answer = msgpack.unpackb(await self.websocket.recv(), raw=False)
+            if answer == {"type": "pong", "ref": self.refs}:
+                break
+            answers.append(answer)
+            self.record.frames.append(
+                {
+                    "step": self.record.step,
+                    "client": self.name,
+                    "direction": "received",
+                    "frame": answer,
+                }
+            )
+        assert answers, frame
+        last: dict[str, Any] = answers[-1]
+        return last
+
+    async def close(self) -> None:
+        await self.websocket.close()
+
+
+async def raw(server: Server, record: Recorder, name: str, token: str | None = None) -> Raw:
+    """A raw connection, after a ``hello`` with ``token`` when one is given."""
+    connection = Raw(await connect(server.ws_url, max_size=None), record, name)
+    if token is not None:
+        await connection.ask({"type": "hello", "version": PROTOCOL_VERSION, "token": token})
+    return connection
+
+
 async def main(out: Path) -> None:
     with tempfile.TemporaryDirectory() as folder, RedisProcess(Path(folder)) as redis_process:
         redis = Redis.from_url(redis_process.url)
@@ -806,11 +923,20 @@ async def main(out: Path) -> None:
                 await imported_match(server, record)
                 await sealed_match(server, record)
                 await levels_match(server, record)
+                await refusals(server, record)
         finally:
             record.note_received()
             await server.close()
             await redis.aclose()
-    out.write_text(json.dumps(record.frames, indent=1))
+    if out.suffix == ".jsonl":
+        # The frames only, one a line (tests/protocol/golden/spec.jsonl: SPEC.md's examples
+        # are taken from it, and tests/protocol/test_schema.py finds each of them there).
+        lines = [
+            json.dumps({k: v for k, v in f.items() if k != "view_after"}) for f in record.frames
+        ]
+        out.write_text("\n".join(lines) + "\n")
+    else:
+        out.write_text(json.dumps(record.frames, indent=1))
     print(f"{len(record.frames)} frames written to {out}", file=sys.stderr)
 
 
