@@ -21,7 +21,7 @@ before it reads that connection's next frame, so what arrived before the pongs i
 that step caused, whatever the machine's pace. Nothing else happens on its own in these
 scenarios: no review time, no robots but the robot table's (played when the match is
 made), a presence grace longer than any run, and each match's double-dummy analysis
-logged before anyone joins (:func:`settle`).
+logged before anyone says ``hello`` (``Session.settle``).
 
 What differs from run to run is written as placeholders, the same way in the recording
 and in the replay (:class:`Normalizer`): link tokens, match ids, SHA-256 digests, seals,
@@ -171,8 +171,15 @@ class Session:
             self.refs[conn] = self.refs.get(conn, 0) + 1
             message["ref"] = self.refs[conn]
         step: Step = {"do": "send", "conn": conn, "message": self.norm.normal(message)}
-        await self.sockets[conn].send(msgpack.packb(message))
+        await self._send(conn, message)
         return await self._finish(step, conn)
+
+    async def _send(self, conn: str, message: dict[str, Any]) -> None:
+        if message["type"] == "hello":
+            # Whoever joins a match finds its double-dummy analysis logged (it never comes
+            # while anyone watches, at a moment the machine's pace would choose).
+            await self.settle()
+        await self.sockets[conn].send(msgpack.packb(message))
 
     async def play(self, steps: list[Step]) -> None:
         """Take the steps of a recording again: the same connections opened and closed, the
@@ -185,8 +192,7 @@ class Session:
             elif step["do"] == "close":
                 await self.close(conn)
             else:
-                message = self.norm.actual(step["message"])
-                await self.sockets[conn].send(msgpack.packb(message))
+                await self._send(conn, self.norm.actual(step["message"]))
                 await self._finish({"do": "send", "conn": conn, "message": step["message"]}, conn)
 
     async def hello(self, conn: str, token: str, last_seq: int | None = None) -> None:
@@ -209,7 +215,6 @@ class Session:
             for frame in frames:
                 self._follow(conn, frame)
             received[conn] = frames
-        await self.settle()
         for conn in order:  # learnt in a fixed order: placeholders number alike
             for frame in received[conn]:
                 self.norm.learn(frame)
