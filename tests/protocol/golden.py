@@ -21,15 +21,15 @@ before it reads that connection's next frame, so what arrived before the pongs i
 that step caused, whatever the machine's pace. Nothing else happens on its own in these
 scenarios: no review time, no robots but the robot table's (played when the match is
 made), a presence grace longer than any run, and each match's double-dummy analysis
-logged before anyone says ``hello`` (``Session.settle``).
+logged before a connection opens (``Session.settle``).
 
 What differs from run to run is written as placeholders, the same way in the recording
 and in the replay (:class:`Normalizer`): link tokens, match ids, SHA-256 digests, seals,
 moments (milliseconds since the epoch), dates, the server's address. A message sent is
 recorded with placeholders too, and turned back into this run's values when replayed.
 
-This module uses nothing of the project but the server it starts, so that it records an
-older checkout as well (the version-6 transcripts were recorded from 5471dc0, before any
+This module uses nothing of the project but the server it starts (and the test suite's
+limits), so that it records an older checkout as well (the version-6 transcripts were recorded from 5471dc0, before any
 change for version 7).
 """
 
@@ -156,6 +156,10 @@ class Session:
     norm: Normalizer = field(default_factory=Normalizer)
 
     async def open(self, conn: str) -> None:
+        # Whoever joins a match finds its double-dummy analysis logged (it never comes while
+        # anyone watches, at a moment the machine's pace would choose). Waited for before
+        # the connection opens: the server closes one that has not said hello within 10 s.
+        await self.settle()
         self.sockets[conn] = await connect(self.url, max_size=None, compression=None)
         await self._finish({"do": "open", "conn": conn}, conn)
 
@@ -175,10 +179,6 @@ class Session:
         return await self._finish(step, conn)
 
     async def _send(self, conn: str, message: dict[str, Any]) -> None:
-        if message["type"] == "hello":
-            # Whoever joins a match finds its double-dummy analysis logged (it never comes
-            # while anyone watches, at a moment the machine's pace would choose).
-            await self.settle()
         await self.sockets[conn].send(msgpack.packb(message))
 
     async def play(self, steps: list[Step]) -> None:
@@ -418,6 +418,19 @@ async def _organiser(session: Session) -> None:
     await session.hello("organiser", ORGANISER_KEY)
 
 
+async def _seated(
+    session: Session, claim_tricks: int = 7, **options: Any
+) -> tuple[dict[str, str], Table]:
+    """The organiser makes a match of ``create_match`` ``options``, every one of its links
+    joins, and its players are seated at a :class:`Table`."""
+    await _organiser(session)
+    created = await _create(session, **options)
+    links = _links(created)
+    await _everyone_in(session, links)
+    players = [k for k in links if k[0].isdigit()]
+    return links, Table(session, players, claim_tricks=claim_tricks)
+
+
 async def teams(session: Session) -> None:
     """Two boards of a teams match with live spectators and the director at work: an
     alert, a question and its answer, an undo, a claim, chat, a call for the director,
@@ -506,8 +519,7 @@ def _last_player(session: Session, conn: str) -> str:
 async def robot_table(session: Session) -> None:
     """Four people against the robots' table (played when the match is made), watched with
     the delay; boards played to a claim, or passed out."""
-    await _organiser(session)
-    created = await _create(
+    _, table = await _seated(
         session,
         format="robot-table",
         boards=4,
@@ -515,9 +527,6 @@ async def robot_table(session: Session) -> None:
         review_seconds=0,
         spectators="delayed",
     )
-    links = _links(created)
-    await _everyone_in(session, links)
-    table = Table(session, [k for k in links if k[0].isdigit()])
     table.auctions[(1, 1)] = ["1C", "1H", "2C"]
     table.auctions[(1, 3)] = ["1S", "P", "2S"]
     await table.play()
@@ -526,18 +535,15 @@ async def robot_table(session: Session) -> None:
 
 async def team_of_four(session: Session) -> None:
     """Two teams of four with board exchange: team B's pairs change tables at half-time."""
-    await _organiser(session)
-    created = await _create(
+    _, table = await _seated(
         session,
+        claim_tricks=5,
         format="team-of-four",
         boards=4,
         deals_pbn=_deals(4, first=2),
         review_seconds=0,
         spectators="live",
     )
-    links = _links(created)
-    await _everyone_in(session, links)
-    table = Table(session, [k for k in links if k[0].isdigit()], claim_tricks=5)
     table.auctions[(1, 1)] = ["1D", "P", "1H"]
     table.auctions[(2, 2)] = ["1S"]
     table.auctions[(1, 4)] = ["2C", "P", "2D"]
@@ -548,9 +554,9 @@ async def team_of_four(session: Session) -> None:
 async def replay(session: Session) -> None:
     """Replay duplicate whose second stage waits for the director, with a review: every
     player asks for the next board."""
-    await _organiser(session)
-    created = await _create(
+    _, table = await _seated(
         session,
+        claim_tricks=8,
         format="replay",
         boards=2,
         deals_pbn=_deals(2, first=3),
@@ -559,9 +565,6 @@ async def replay(session: Session) -> None:
         spectators="live",
         chat="opponents",
     )
-    links = _links(created)
-    await _everyone_in(session, links)
-    table = Table(session, [k for k in links if k[0].isdigit()], claim_tricks=8)
     table.auctions[(1, 1)] = ["1H", "P", "4H"]
     await table.play()
     await session.send("1N", {"type": "start_round", "round": 2})  # a player may not
@@ -572,9 +575,9 @@ async def replay(session: Session) -> None:
 async def individual(session: Session) -> None:
     """An individual of 8: seven rounds of two boards, a new partner every round; most
     boards passed out, one a round played to a claim."""
-    await _organiser(session)
-    created = await _create(
+    _, table = await _seated(
         session,
+        claim_tricks=6,
         format="individual",
         players=8,
         boards=14,
@@ -583,9 +586,6 @@ async def individual(session: Session) -> None:
         spectators="delayed",
         scoring="imps",
     )
-    links = _links(created)
-    await _everyone_in(session, links)
-    table = Table(session, [k for k in links if k[0].isdigit()], claim_tricks=6)
     for board in range(1, 15, 2):
         for number in (1, 2):
             table.auctions[(number, board)] = ["1NT"]
@@ -673,21 +673,9 @@ async def record(version: int, out: Path, names: list[str]) -> None:
     from redis.asyncio import Redis
 
     from server.app import Server
-    from server.limits import Limits
     from server.redis_process import RedisProcess
+    from tests.conftest import TEST_LIMITS
 
-    limits = Limits(
-        bytes_per_second=1e9,
-        bytes_burst=1e9,
-        address_bytes_per_second=1e9,
-        address_bytes_burst=1e9,
-        connections_per_second=10_000,
-        connections_burst=10_000,
-        frames_per_second=10_000,
-        frames_burst=10_000,
-        actions_per_second=10_000,
-        actions_burst=10_000,
-    )
     with tempfile.TemporaryDirectory() as folder:
         redis_process = RedisProcess(Path(folder))
         await redis_process.astart()
@@ -695,7 +683,7 @@ async def record(version: int, out: Path, names: list[str]) -> None:
         try:
             for name in names:
                 server = Server(
-                    redis, ORGANISER_KEY, robot_delay=0, presence_grace=3600, limits=limits
+                    redis, ORGANISER_KEY, robot_delay=0, presence_grace=3600, limits=TEST_LIMITS
                 )
                 await server.start()
                 try:

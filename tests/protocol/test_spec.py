@@ -13,8 +13,6 @@ import asyncio
 import json
 import re
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,7 +29,7 @@ from protocol.messages import BoardView, MatchCreated, PlayerView, Update
 from server.app import Server
 from server.redis_process import RedisProcess
 from tests.protocol import golden
-from tests.server.harness import SEATS, bid, board_view, create, one_board, settle
+from tests.server.harness import SEATS, bid, board_view, create, http_get, one_board, settle
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC_FILE = ROOT / "protocol" / "SPEC.md"
@@ -114,16 +112,6 @@ async def hello(server: Server, token: str) -> dict[str, Any]:
         await websocket.send(msgpack.packb(message))
         answer: dict[str, Any] = msgpack.unpackb(await websocket.recv())
         return answer
-
-
-def http_get(url: str) -> tuple[int, str, bytes]:
-    """GET ``url``: the status, the content type and the body (of an error response too)."""
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return response.status, response.headers["Content-Type"], response.read()
-    except urllib.error.HTTPError as error:
-        with error:
-            return error.code, error.headers["Content-Type"], error.read()
 
 
 async def get(server: Server, path: str) -> tuple[int, str, bytes]:

@@ -9,6 +9,8 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +39,16 @@ SEATS = "NESW"
 ROOT = Path(__file__).resolve().parents[2]
 STRONG_NORTH = "N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432"
 """North holds every ace, king and queen: contracts by North-South make their top tricks."""
+
+
+def http_get(url: str) -> tuple[int, str, bytes]:
+    """GET ``url``: the status, the content type and the body (of an error response too)."""
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.headers["Content-Type"], response.read()
+    except urllib.error.HTTPError as error:
+        with error:
+            return error.code, error.headers["Content-Type"], error.read()
 
 
 async def stored_events(
@@ -78,8 +90,13 @@ class Match:
 async def create(server: Server, **options: object) -> MatchCreated:
     """Create a match as the organiser; unless the test says otherwise, a table's next board
     starts as soon as it finished one (no review time)."""
+    return await create_at(server.ws_url, **options)
+
+
+async def create_at(ws_url: str, **options: object) -> MatchCreated:
+    """:func:`create` through whatever server listens at ``ws_url`` (another process)."""
     options.setdefault("review_seconds", 0)
-    organiser = await Client.connect(Link(server.ws_url, ORGANISER_KEY), name="test organiser")
+    organiser = await Client.connect(Link(ws_url, ORGANISER_KEY), name="test organiser")
     try:
         return await organiser.create_match(**options)  # type: ignore[arg-type]
     finally:

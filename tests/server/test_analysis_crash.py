@@ -24,8 +24,8 @@ from protocol.messages import MatchCreated, ParView, Update
 from server.app import ANALYSIS_LEASE
 from server.redis_process import RedisProcess
 from server.solver import DELAY_VARIABLE, analyse
-from tests.conftest import ORGANISER_KEY, forget_earlier_robots
-from tests.server.harness import SEATS, ServeProcess, bid, stored_events
+from tests.conftest import forget_earlier_robots
+from tests.server.harness import SEATS, ServeProcess, bid, create_at, stored_events
 from tests.server.test_formats import deals_file
 
 BOARDS = 2
@@ -72,15 +72,6 @@ def at(link: str, ws_url: str) -> Link:
 def lease_of(match_id: str) -> str:
     """The store's key of the match's analysis lease."""
     return f"{{m:{match_id}}}:analysis"
-
-
-async def create_at(ws_url: str, deals: str) -> MatchCreated:
-    """A teams match of BOARDS boards, created as the organiser at ``ws_url``."""
-    organiser = await Client.connect(Link(ws_url, ORGANISER_KEY), name="organiser")
-    try:
-        return await organiser.create_match(boards=BOARDS, deals_pbn=deals, review_seconds=0)
-    finally:
-        await organiser.close()
 
 
 async def pass_out_every_board(created: MatchCreated, ws_url: str) -> None:
@@ -171,7 +162,7 @@ async def test_a_server_killed_before_its_analysis_works_it_out_when_restarted(
     await forget_earlier_robots(redis)
     deals, dealt = deals_file(BOARDS, seed=31)
     first = serve("first", held=True)
-    created = await create_at(first.ws_url, deals)
+    created = await create_at(first.ws_url, boards=BOARDS, deals_pbn=deals)
     match_id = created.match_id
     await pass_out_every_board(created, first.ws_url)
     await kill_before_the_analysis(redis, first, match_id)
@@ -201,7 +192,7 @@ async def test_a_creator_killed_holding_the_lease_is_taken_over_by_a_survivor(
     a = serve("a", held=True)
     b = serve("b")
     c = serve("c")
-    created = await create_at(a.ws_url, deals)
+    created = await create_at(a.ws_url, boards=BOARDS, deals_pbn=deals)
     match_id = created.match_id
     assert created.spectator is not None
     director = await Client.connect(at(created.director, b.ws_url), name="director")

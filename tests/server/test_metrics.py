@@ -6,8 +6,6 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 
 import pytest
@@ -19,20 +17,10 @@ from protocol.errors import ErrorCode
 from server.app import Server
 from server.metrics import ACTION_TYPES, RENDERED_FOR, Metrics
 from server.redis_process import RedisProcess
-from tests.server.harness import bid, create, one_board, play_cards, seat_everyone
+from tests.server.harness import bid, create, http_get, one_board, play_cards, seat_everyone
 
 DEALS = one_board()
 Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
-
-
-def http_get(url: str) -> tuple[int, str, bytes]:
-    """GET ``url``: the status, the content type and the body (of an error response too)."""
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return response.status, response.headers["Content-Type"], response.read()
-    except urllib.error.HTTPError as error:
-        with error:
-            return error.code, error.headers["Content-Type"], error.read()
 
 
 async def scrape(server: Server) -> tuple[str, Samples]:

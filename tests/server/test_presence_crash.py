@@ -157,23 +157,33 @@ async def test_after_a_kill_and_a_restart_who_did_not_come_back_is_away(
             await client.close()
 
 
+async def north_on_one_south_on_another(
+    serving: list[ServeProcess], redis: RedisProcess, tmp_path: Path
+) -> tuple[ServeProcess, MatchCreated, tuple[Client, Client, Client]]:
+    """Two processes, P1 and P2, and a match made on P2: North connected to P1, South and
+    a spectator to P2, once the spectator sees both connected. Returns P1, the match and
+    (north, south, spectator)."""
+    p1 = start(serving, redis, tmp_path / "p1")
+    p2 = start(serving, redis, tmp_path / "p2")
+    created = await create_at(p2)
+    north = await Client.connect(on(p1, seat_link(created, 1, "N")), name="north")
+    south = await Client.connect(on(p2, seat_link(created, 1, "S")), name="south")
+    watcher = await Client.connect(on(p2, created.spectator), name="watcher")
+    await watcher.wait_for(
+        lambda v: (seat_info(v, 1, "N").connected and seat_info(v, 1, "S").connected) or None
+    )
+    return p1, created, (north, south, watcher)
+
+
 @pytest.mark.asyncio
 async def test_a_killed_process_players_go_away_for_the_others(
     own_redis: RedisProcess, store: Redis, serving: list[ServeProcess], tmp_path: Path
 ) -> None:
-    p1 = start(serving, own_redis, tmp_path / "p1")
-    p2 = start(serving, own_redis, tmp_path / "p2")
-    created = await create_at(p2)
-    # North on P1; South on P2, and the spectator on P2.
-    north = await Client.connect(on(p1, seat_link(created, 1, "N")), name="north")
-    south = await Client.connect(on(p2, seat_link(created, 1, "S")), name="south")
-    watcher = await Client.connect(on(p2, created.spectator), name="watcher")
+    p1, created, (north, south, watcher) = await north_on_one_south_on_another(
+        serving, own_redis, tmp_path
+    )
     clients = [north, south, watcher]
     try:
-        await watcher.wait_for(
-            lambda v: (seat_info(v, 1, "N").connected and seat_info(v, 1, "S").connected) or None
-        )
-
         p1.kill()
         killed = time.monotonic()
         view = await watcher.wait_for(
@@ -250,18 +260,12 @@ async def test_a_process_that_stalled_shows_its_players_again(
 ) -> None:
     # P1 stops (SIGSTOP) long enough for P2 to count it dead and mark its North away; when P1
     # goes on, North, connected there all along, shows as connected again.
-    p1 = start(serving, own_redis, tmp_path / "p1")
-    p2 = start(serving, own_redis, tmp_path / "p2")
-    created = await create_at(p2)
-    north = await Client.connect(on(p1, seat_link(created, 1, "N")), name="north")
-    south = await Client.connect(on(p2, seat_link(created, 1, "S")), name="south")
-    watcher = await Client.connect(on(p2, created.spectator), name="watcher")
+    p1, created, (north, south, watcher) = await north_on_one_south_on_another(
+        serving, own_redis, tmp_path
+    )
     clients = [north, south, watcher]
     stopped = False
     try:
-        await watcher.wait_for(
-            lambda v: (seat_info(v, 1, "N").connected and seat_info(v, 1, "S").connected) or None
-        )
         p1.popen.send_signal(signal.SIGSTOP)
         stopped = True
         await watcher.wait_for(

@@ -29,7 +29,7 @@ from server.app import Server
 from server.fanout import HEARTBEAT
 from server.redis_process import RedisProcess
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
-from tests.server.harness import ServeProcess, analysed, create, stored_events
+from tests.server.harness import ServeProcess, analysed, create, create_at, stored_events
 from tests.server.test_formats import deals_file
 
 BOARDS = 3
@@ -104,15 +104,6 @@ async def one_process_result(server: Server, deals: str) -> dict[object, list[An
         for robot in robots.values():
             await robot.close()
     return await played(server.redis, created.match_id)
-
-
-async def create_at(ws_url: str, deals: str) -> MatchCreated:
-    """A match of BOARDS boards created as the organiser through the server at ``ws_url``."""
-    organiser = await Client.connect(Link(ws_url, ORGANISER_KEY), name="organiser")
-    try:
-        return await organiser.create_match(boards=BOARDS, deals_pbn=deals, review_seconds=0)
-    finally:
-        await organiser.close()
 
 
 async def watch_to_the_end(link: str, url: str) -> Client:
@@ -225,7 +216,7 @@ async def test_a_process_killed_mid_board_loses_nothing(
     deals, _ = deals_file(BOARDS, seed=12)
     expected = await one_process_result(reference, deals)
     a, b, c = processes
-    created = await create_at(a.ws_url, deals)
+    created = await create_at(a.ws_url, boards=BOARDS, deals_pbn=deals)
     assert created.spectator is not None
     spectating = asyncio.create_task(watch_to_the_end(created.spectator, c.ws_url))
     # A human pace at table 1, so that it is mid-board when A is killed.
