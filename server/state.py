@@ -1250,6 +1250,18 @@ class MatchState:
         (its review over), or voided or scored by the director (none to play: done)."""
         return self._every_board(table, round_number, lambda board: board.committed)
 
+    def table_known_done(self, table: int, round_number: int) -> bool:
+        """Whether the players at the other tables may know that ``table`` is done with its
+        boards of ``round_number``: the round is over at every table (they are all told: it
+        ends, or the next starts), or each of its boards is compared (a comparison is
+        public) or voided or scored by the director. Its own players know it sooner
+        (:meth:`table_played`)."""
+        if self.round_done(round_number):
+            return True
+        return self._every_board(
+            table, round_number, lambda board: board.spec.number in self.compared
+        )
+
     def table_played(self, table: int, round_number: int) -> bool:
         """Whether ``table`` has played its boards of ``round_number``: each finished (maybe
         still on review), or voided or scored by the director (none to play: played)."""

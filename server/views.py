@@ -259,7 +259,7 @@ def view_data(
             "opponents": list(sitting.opponents(viewer.number)),
             "played_round": played,
             "waiting_for": (
-                _once(shared, "still playing", lambda: _still_playing(state))
+                _once(shared, ("still playing", at.table), lambda: _still_playing(state, at.table))
                 if played and not state.finished
                 else []
             ),
@@ -923,9 +923,14 @@ def _replay_pending(state: MatchState, player: int, number: int) -> bool:
     return False
 
 
-def _still_playing(state: MatchState) -> list[int]:
-    """The tables not yet done with the match's round."""
-    return [t for t in state.config.tables if not state.table_played(t, state.round)]
+def _still_playing(state: MatchState, table: int) -> list[int]:
+    """The other tables that ``table``'s players may not know to be done with the match's
+    round (:meth:`MatchState.table_known_done`): that another table has finished its boards
+    is not theirs to know before they are told, or a view made afresh would show it where
+    the one they were sent does not."""
+    return [
+        t for t in state.config.tables if t != table and not state.table_known_done(t, state.round)
+    ]
 
 
 def _next_seat(state: MatchState, player: int) -> Data | None:

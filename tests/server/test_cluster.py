@@ -16,12 +16,11 @@ import pytest
 from redis.asyncio.cluster import RedisCluster
 
 from server.redis_process import find_redis_server
-from tests.server.harness import ServeProcess
+from tests.server.harness import ServeProcess, create_at
 from tests.server.test_formats import deals_file
 from tests.server.test_processes import (
     BOARDS,
     assert_each_compared_once,
-    create_at,
     robots_for,
     run_all,
     watch_to_the_end,
@@ -127,7 +126,7 @@ async def test_a_match_on_a_redis_cluster_through_two_processes(
     redis = RedisCluster.from_url(cluster.url)
     try:
         deals, _ = deals_file(BOARDS, seed=13)
-        created = await create_at(a.ws_url, deals)
+        created = await create_at(a.ws_url, boards=BOARDS, deals_pbn=deals)
         assert created.spectator is not None
         spectating = asyncio.create_task(watch_to_the_end(created.spectator, b.ws_url))
         robots = robots_for(created, {1: a.ws_url, 2: b.ws_url}, 0.0)

@@ -195,3 +195,40 @@ async def test_a_board_whose_link_cannot_be_made_is_shown_without_it(
     assert [board.phase for board in record.tables] == ["finished", "finished"]
     assert any("no hand-viewer link" in r.getMessage() for r in caplog.records)
     await director.close()
+
+
+@pytest.mark.asyncio
+async def test_the_other_tables_finish_is_not_in_a_view_made_afresh(server: Server) -> None:
+    """Table 1 has played the match's last board and waits for table 2; table 2 finishes
+    it and looks at it on review. Nobody at table 1 is told (nothing is compared yet), so a
+    view made afresh for a table-1 player, at the same sequence number, must be the view
+    they were sent: still waiting for table 2 (#23: it said nobody, and a player who
+    reconnected learnt that the other table had finished before any comparison)."""
+    created = await create(server, boards=1, deals_pbn=one_board(), review_seconds=600)
+    match = await seat_everyone(server, created)
+    await finish_board_one(match, 1)
+    north = match.players[(1, "N")]
+    waiting = await north.wait_for(lambda v: v if v.played_round else None)
+    assert waiting.waiting_for == [2]
+    await finish_board_one(match, 2)
+    assert match.players[(2, "N")].view is not None
+    assert match.players[(2, "N")].view.waiting_for == [1]  # nor the other way round
+    await settle(match.table(1))
+    live = north.view
+    link = next(s.link for s in created.seats if (s.table, s.seat) == (1, "N"))
+    assert link is not None
+    afresh = await Client.connect(link, name="afresh")
+    try:
+        assert afresh.seq == north.seq
+        assert afresh.view == live
+        assert afresh.view is not None
+        assert afresh.view.waiting_for == [2]
+    finally:
+        await afresh.close()
+    # Once both tables are done reviewing, the board is compared: now everyone knows.
+    for table in (1, 2):
+        for seat in "NESW":
+            await match.players[(table, seat)].next_board()
+    done = await north.wait_for(lambda v: v if v.match.comparisons else None)
+    assert done.waiting_for == []
+    await match.close()
