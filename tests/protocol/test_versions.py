@@ -161,3 +161,19 @@ def test_decoding_ignores_what_a_newer_server_adds() -> None:
     error = decode_server(msgpack.packb({"type": "error", "code": "too_cold", "message": "brr"}))
     assert error.code == "internal"  # type: ignore[union-attr]
     assert "too_cold" in error.message  # type: ignore[union-attr]
+
+
+def test_every_older_schema_is_shipped_with_the_package() -> None:
+    """An installed server (the Docker image installs a wheel) reads an older version's
+    frozen schema from the package: pyproject.toml's package data must hold it."""
+    import fnmatch
+    import tomllib
+
+    from protocol.versions import OLDER
+
+    pyproject = tomllib.loads((HERE.parent / "pyproject.toml").read_text())
+    shipped = pyproject["tool"]["setuptools"]["package-data"]["protocol"]
+    for version in OLDER:
+        name = f"schema-v{version}.json"
+        assert (HERE / name).is_file()
+        assert any(fnmatch.fnmatch(name, pattern) for pattern in shipped), (name, shipped)
