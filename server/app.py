@@ -889,7 +889,7 @@ class Server:
             )
         version = hello.spoken(SUPPORTED_VERSIONS)
         if version is None:
-            speaks = sorted(SUPPORTED_VERSIONS)
+            speaks = SPOKEN
             asked = sorted(set(hello.versions or ()) | {hello.version})
             if max(asked) < min(SUPPORTED_VERSIONS):
                 raise ProtocolError(
@@ -916,17 +916,18 @@ class Server:
             raise _rate_limited("too many unknown tokens from your address", wait)
         connection.joining = True
         try:
-            await self._join(connection, hello, digest)
+            await self._join(connection, hello, digest, version)
         finally:
             connection.joining = False
 
-    async def _join(self, connection: Connection, hello: Hello, digest: bytes) -> None:
+    async def _join(
+        self, connection: Connection, hello: Hello, digest: bytes, version: int
+    ) -> None:
+        """Join the viewer of ``hello``'s token, speaking ``version`` with it."""
         grant = await self.store.grant(hello.token)
         if grant is None:
             self._bad_hellos.note(connection.address)
             raise ProtocolError(ErrorCode.BAD_TOKEN, "this link's token is not known here")
-        version = hello.spoken(SUPPORTED_VERSIONS)
-        assert version is not None
         connection.trusted = hello.token in self._robot_tokens
         if grant.role == "revoked":
             raise ProtocolError(

@@ -666,15 +666,34 @@ def drawn_alike() -> Iterator[None]:
         module.__dict__["random"] = real
 
 
+def quiet_server(redis: Any) -> Any:
+    """A server (not started) on which nothing happens on its own: seats stay connected however
+    long the run, robots act at once, and the suite's limits (no rate met)."""
+    from server.app import Server
+    from tests.conftest import TEST_LIMITS
+
+    return Server(redis, ORGANISER_KEY, robot_delay=0, presence_grace=3600, limits=TEST_LIMITS)
+
+
+def analyses_logged(server: Any) -> Callable[[], Awaitable[None]]:
+    """A :attr:`Session.settle` for ``server``: wait until no double-dummy analysis of it is
+    under way."""
+
+    async def settle() -> None:
+        async with asyncio.timeout(120):
+            while server._analysing:
+                await asyncio.sleep(0.02)
+
+    return settle
+
+
 # -- recording from the command line --------------------------------------------------------
 
 
 async def record(version: int, out: Path, names: list[str]) -> None:
     from redis.asyncio import Redis
 
-    from server.app import Server
     from server.redis_process import RedisProcess
-    from tests.conftest import TEST_LIMITS
 
     with tempfile.TemporaryDirectory() as folder:
         redis_process = RedisProcess(Path(folder))
@@ -682,18 +701,10 @@ async def record(version: int, out: Path, names: list[str]) -> None:
         redis = Redis.from_url(redis_process.url)
         try:
             for name in names:
-                server = Server(
-                    redis, ORGANISER_KEY, robot_delay=0, presence_grace=3600, limits=TEST_LIMITS
-                )
+                server = quiet_server(redis)
                 await server.start()
                 try:
-
-                    async def settle(server: Server = server) -> None:
-                        async with asyncio.timeout(120):
-                            while server._analysing:
-                                await asyncio.sleep(0.02)
-
-                    session = Session(server.ws_url, version, settle)
+                    session = Session(server.ws_url, version, analyses_logged(server))
                     with drawn_alike():
                         await SCENARIOS[name](session)
                     for socket in session.sockets.values():

@@ -5,7 +5,6 @@ was recorded with; the current version gets them or more, by addition only."""
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ from redis.asyncio import Redis
 
 from protocol.messages import PROTOCOL_VERSION
 from server.app import Server
-from tests.conftest import TEST_LIMITS, forget_earlier_robots
+from tests.conftest import forget_earlier_robots
 from tests.protocol import golden
 
 TRANSCRIPTS = sorted(golden.HERE.glob("v*/*.jsonl"))
@@ -28,12 +27,9 @@ def _id(path: Path) -> str:
 
 @pytest_asyncio.fixture
 async def quiet_server(redis: Redis) -> AsyncIterator[Server]:
-    """A server on which nothing happens on its own: the players' seats stay connected
-    however long the run, robots act at once."""
+    """:func:`golden.quiet_server`, started on the run's Redis."""
     await forget_earlier_robots(redis)
-    server = Server(
-        redis, golden.ORGANISER_KEY, robot_delay=0, presence_grace=3600, limits=TEST_LIMITS
-    )
+    server = golden.quiet_server(redis)
     await server.start()
     yield server
     await server.close()
@@ -93,12 +89,7 @@ async def test_transcript_replays(quiet_server: Server, path: Path) -> None:
     version = header["version"]
     additive = version == PROTOCOL_VERSION
 
-    async def settle() -> None:
-        async with asyncio.timeout(120):
-            while quiet_server._analysing:
-                await asyncio.sleep(0.02)
-
-    session = golden.Session(quiet_server.ws_url, version, settle)
+    session = golden.Session(quiet_server.ws_url, version, golden.analyses_logged(quiet_server))
     with golden.drawn_alike():
         try:
             await session.play(steps)
