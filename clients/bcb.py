@@ -11,8 +11,12 @@ does for our robots. It imports nothing of ``server``.
 
 **Tables and seats.** Each table of the given links has its own TCP port: table 1 listens
 on ``--port``, table 2 on ``--port`` + 1, and so on. A robot connects to its table's port
-and names its seat (``North`` ... ``West``; ``ANYPL``: the first free seat); the team
-name it gives is only shown (it becomes the seat's name when the organiser gave none).
+and names its seat (``North`` ... ``West``; ``ANYPL``: the first free seat) and its team.
+Partners give the same team name: a robot whose partner's robot is connected with another
+is refused (``Error: Team name mismatch: ...``), as Blue Chip's TM does. The ``Teams``
+line carries the names the robots gave (its own side's, and the other side's once a robot
+of it has connected: the TM waits for one), the match's for a side no robot plays from
+here; the name also becomes the seat's name when the organiser gave none.
 
 **The protocol as this TM speaks it** (texts from the Blue Chip document, version 18, and
 from a session trace of the championships' TM; the robot's lines are matched without
@@ -22,7 +26,7 @@ regard to case, runs of spaces, or a final period):
 Robot                                                      Table manager
 =========================================================  ================================
 ``Connecting "Team" as North using protocol version 18``   ``North ("Team") seated``
-``North ready for teams``                                  ``Teams : N/S : "A" E/W : "B"``
+``North ready for teams``                                  ``Teams : N/S : "Team" E/W : "Other"``
 ``North ready to start``                                   ``Start of board``
 ``North ready for deal``                                   ``Board number 1. Dealer North. Neither vulnerable.``
 ``North ready for cards``                                  ``North's cards : S A K 2. H -. D Q J 8 7 6. C 9 8 7 3 2.``
@@ -34,7 +38,8 @@ Robot                                                      Table manager
 ``North ready for dummy`` (all but dummy, after the lead)  ``Dummy's cards : S ... C ....``
 ``North ready for West's card to trick 1``                 ``West plays 7C``
 ``South ready for dummy's card to trick 2`` (dummy)        ``South plays 4D``
-(declarer plays dummy's cards: ``South plays 4D``)         (not echoed to declarer)
+(declarer, for dummy: ``South plays 4D``)                  (not echoed to declarer)
+(or, the same: ``Dummy plays 4D``)
 (after the last card, or four passes)                      ``Timing - N/S : this board  01:10,  total  0:05:21.  E/W : this board  00:58,  total  0:04:40.``
 (after the match)                                          ``End of session``
 =========================================================  ================================
@@ -320,12 +325,15 @@ def parse_call(line: str) -> CallLine:
     return CallLine(_seat_word(words[0]), call, alert, note)
 
 
-def parse_card(line: str) -> tuple[Seat, Card]:
-    """``West plays 7C`` (rank then suit; suit then rank and ``10`` are read too); raises
-    :class:`LineError`.
+def parse_card(line: str, dummy: Seat | None = None) -> tuple[Seat, Card]:
+    """``West plays 7C`` (rank then suit; suit then rank and ``10`` are read too), or, from
+    declarer, ``Dummy plays 7C``: ``Dummy`` stands for ``dummy``'s seat (None: there is no
+    dummy yet, and the line is refused); raises :class:`LineError`.
 
     >>> parse_card("south plays tD")
     (<Seat.SOUTH: 2>, Card.parse('DT'))
+    >>> parse_card("Dummy plays 5S", dummy=Seat.SOUTH)
+    (<Seat.SOUTH: 2>, Card.parse('S5'))
     """
     words = _normal(line).split()
     if len(words) != 3 or words[1] != "plays":
@@ -333,8 +341,14 @@ def parse_card(line: str) -> tuple[Seat, Card]:
     word = words[2].upper().replace("10", "T")
     if len(word) == 2 and word[0] in "AKQJT98765432":
         word = word[1] + word[0]
+    if words[0] == "dummy":
+        if dummy is None:
+            raise LineError("there is no dummy yet")
+        seat = dummy
+    else:
+        seat = _seat_word(words[0])
     try:
-        return _seat_word(words[0]), Card.parse(word)
+        return seat, Card.parse(word)
     except ParseError:
         raise LineError(f"{words[2]!r} is not a card (rank then suit: 7C, TD, AS)") from None
 
@@ -511,6 +525,45 @@ def _lowest_legal(board: BoardView) -> str:
     return str(min(legal, key=lambda card: (card.rank, card.suit)))
 
 
+# -- the teams at a table --------------------------------------------------------------------
+
+
+class TableTeams:
+    """The team names the robots at one table connected with, by side (``True``:
+    North-South), for its ``Teams`` line: each robot is told its own side's name as it gave
+    it, and the other side's once a robot of that side has connected (as the Blue Chip table
+    manager tells the teams once all four robots are seated). ``played(side)`` says whether a
+    seat of that side is played from here (when none is, the side's name is the match's).
+
+    >>> teams = TableTeams(lambda north_south: north_south)
+    >>> teams.seat(True, "Ben")
+    >>> asyncio.run(teams.name(True)), asyncio.run(teams.name(False))
+    ('Ben', None)
+    """
+
+    def __init__(self, played: Callable[[bool], bool]) -> None:
+        self.played = played
+        self._names: dict[bool, str] = {}
+        self._named = {True: asyncio.Event(), False: asyncio.Event()}
+
+    def seat(self, north_south: bool, team: str) -> None:
+        """A robot of the side was seated with ``team``: the side's name from now on."""
+        self._names[north_south] = team
+        self._named[north_south].set()
+
+    def is_named(self, north_south: bool) -> bool:
+        """Whether a robot of the side has connected (its team name is known)."""
+        return north_south in self._names
+
+    async def name(self, north_south: bool) -> str | None:
+        """The side's team name once a robot of it has connected (None: no seat of the side
+        is played from here)."""
+        if not self.played(north_south):
+            return None
+        await self._named[north_south].wait()
+        return self._names[north_south]
+
+
 # -- one seat ---------------------------------------------------------------------------------
 
 
@@ -532,6 +585,8 @@ class BcbSeat:
         self.notes: dict[tuple[int, int, int], str] = {}
         """The robot's ``Alert.``/``Infos.`` text of its calls, by (round, board, index)."""
         self.conversation: asyncio.Task[None] | None = None
+        self.team: str | None = None
+        """The team name the robot connected now gave (None: no robot is connected)."""
         self._seen = 0
         self._acting = asyncio.Lock()
         self._reconnecting = asyncio.Lock()
@@ -814,16 +869,17 @@ class BcbSeat:
 
     # -- the robot side ---------------------------------------------------------------------
 
-    async def converse(self, channel: Channel, request: Connect) -> None:
+    async def converse(self, channel: Channel, request: Connect, teams: TableTeams) -> None:
         """Seat the robot and play the match with it until ``End of session`` (or until
-        the connection ends: :class:`LineError`, :class:`RobotGone`)."""
+        the connection ends: :class:`LineError`, :class:`RobotGone`). ``teams``: the team
+        names the robots at its table connected with."""
         me = request.seat
         assert me is not None
         position = self.position
         await channel.send(f'{SEAT_NAMES[me]} ("{_plain(request.team)}") seated')
         await self._name(request.team)
         await self._expect(channel, f"{SEAT_NAMES[me]} ready for teams")
-        north_south, east_west = self._teams()
+        north_south, east_west = await self._teams(request.team, teams)
         await channel.send(f'Teams : N/S : "{north_south}" E/W : "{east_west}"')
         await self._expect(channel, f"{SEAT_NAMES[me]} ready to start")
         told: tuple[int, int] | None = None
@@ -870,16 +926,23 @@ class BcbSeat:
         if refused is not None:
             log.info("%s: name %r not set: %s", self.label, name, refused)
 
-    def _teams(self) -> tuple[str, str]:
-        """The names of the N-S and the E-W team at the seat's table."""
+    async def _teams(self, team: str, teams: TableTeams) -> tuple[str, str]:
+        """The names of the N-S and the E-W team at the seat's table: the robot's own
+        ``team`` for its side (robots such as ComputerBridge's check it), the other side's
+        robots' (once one has connected) for the other; the match's team name for a side
+        no robot plays from here."""
         view = self.view
-        if view.team is None:
-            return "N/S", "E/W"
-        mine, theirs = view.match.team_a, view.match.team_b
-        if view.team == "B":
-            mine, theirs = theirs, mine
         north_south = Seat.parse(view.seat).is_north_south
-        ns, ew = (mine, theirs) if north_south else (theirs, mine)
+        if teams.played(not north_south) and not teams.is_named(not north_south):
+            side = "East or West" if north_south else "North or South"
+            log.info("%s: waiting for a robot at %s before the Teams line", self.label, side)
+        theirs = await teams.name(not north_south)
+        if theirs is None:
+            if view.team is None:
+                theirs = "E/W" if north_south else "N/S"
+            else:
+                theirs = view.match.team_a if view.team == "B" else view.match.team_b
+        ns, ew = (team, theirs) if north_south else (theirs, team)
         return _plain(ns), _plain(ew)
 
     async def _board_after(
@@ -984,7 +1047,7 @@ class BcbSeat:
             if controller == me:
                 if position % 4 == 0:
                     await channel.send("Dummy to lead" if player == dummy else f"{name} to lead")
-                await self._own_card(channel, board, position, player, rewrites)
+                await self._own_card(channel, board, position, player, dummy, rewrites)
             else:
                 labels = [SEAT_NAMES[player]] + (["dummy"] if player == dummy else [])
                 trick = position // 4 + 1
@@ -1054,10 +1117,18 @@ class BcbSeat:
         )
 
     async def _own_card(
-        self, channel: Channel, board: BoardLog, position: int, player: Seat, rewrites: int
+        self,
+        channel: Channel,
+        board: BoardLog,
+        position: int,
+        player: Seat,
+        dummy: Seat,
+        rewrites: int,
     ) -> None:
+        """Read the robot's card for ``player`` (itself, or dummy when it is declarer: its
+        seat's name or ``Dummy``), check it and send it to the server."""
         me = board.me
-        seat, card = parse_card(await channel.read())
+        seat, card = parse_card(await channel.read(), dummy)
         if seat != player:
             whose = f"dummy's ({SEAT_NAMES[player]})" if player != me else f"{SEAT_NAMES[me]}'s"
             raise LineError(f"it is {whose} card to play, not {SEAT_NAMES[seat]}'s")
@@ -1166,6 +1237,8 @@ class BcbAdapter:
         self.seats: list[BcbSeat] = []
         self.ports: dict[int, int] = {}
         """Each table's TCP port, once started."""
+        self.teams: dict[int, TableTeams] = {}
+        """Each table's team names, as its robots connected with them."""
         self._servers: list[asyncio.Server] = []
         self._connections: dict[asyncio.Task[object], Channel] = {}
         """The robots' connections, each with its handler."""
@@ -1191,6 +1264,7 @@ class BcbAdapter:
             await self.close()
             raise BcbError("two links for the same seat")
         for table in sorted({table for table, _seat in places}):
+            self.teams[table] = TableTeams(functools.partial(self._plays_side, table))
             port = 0 if self.port == 0 else self.port + table - 1
 
             def accept(
@@ -1236,6 +1310,23 @@ class BcbAdapter:
                     await server.wait_closed()
         self._servers = []
 
+    def _plays_side(self, table: int, north_south: bool) -> bool:
+        """Whether a seat of that side of ``table`` is played from here."""
+        return any(
+            seat.position[0] == table and seat.position[1].is_north_south == north_south
+            for seat in self.seats
+        )
+
+    def _check_team(self, table: int, sits: Seat, team: str) -> None:
+        """Partners are one team: a robot whose partner's robot is connected with another
+        team name is refused, as the Blue Chip table manager does."""
+        for seat in self.seats:
+            if seat.position != (table, sits.partner) or seat.team is None:
+                continue  # not the partner, or no robot of the partner's is connected
+            if seat.team != team:
+                partner, theirs = SEAT_NAMES[sits.partner], _plain(seat.team)
+                raise LineError(f'Team name mismatch: {partner} is seated for "{theirs}"')
+
     def _seat_for(self, table: int, wanted: Seat | None) -> tuple[BcbSeat, Seat]:
         here = {seat.position[1]: seat for seat in self.seats if seat.position[0] == table}
         if wanted is None:
@@ -1262,7 +1353,10 @@ class BcbAdapter:
             request = parse_connect(first)
             seat, sits = self._seat_for(table, request.seat)
             where = seat.label
-            await self._converse(seat, channel, Connect(request.team, sits, request.version))
+            self._check_team(table, sits, request.team)
+            await self._converse(
+                seat, channel, Connect(request.team, sits, request.version), self.teams[table]
+            )
         except LineError as error:
             log.warning("%s: %s; the connection is closed", where, error)
             await channel.refuse(str(error))
@@ -1281,11 +1375,16 @@ class BcbAdapter:
                 self._connections.pop(this, None)
             await channel.close()
 
-    async def _converse(self, seat: BcbSeat, channel: Channel, request: Connect) -> None:
+    async def _converse(
+        self, seat: BcbSeat, channel: Channel, request: Connect, teams: TableTeams
+    ) -> None:
         """The robot's conversation, in a task of its own: a robot that connects again
         cancels it, and so does the end of the adapter."""
-        conversation = asyncio.create_task(seat.converse(channel, request))
+        assert request.seat is not None
+        conversation = asyncio.create_task(seat.converse(channel, request, teams))
         previous, seat.conversation = seat.conversation, conversation
+        seat.team = request.team
+        teams.seat(request.seat.is_north_south, request.team)
         if previous is not None and not previous.done():
             log.info("%s: a new connection replaces the robot's previous one", seat.label)
             previous.cancel()
@@ -1301,7 +1400,7 @@ class BcbAdapter:
             log.info("%s: the conversation ended (replaced, or the adapter closes)", seat.label)
         finally:
             if seat.conversation is conversation:
-                seat.conversation = None
+                seat.conversation, seat.team = None, None
 
 
 # -- the command ------------------------------------------------------------------------------

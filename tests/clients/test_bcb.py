@@ -15,6 +15,7 @@ import logging
 import random
 import re
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Protocol
@@ -224,7 +225,8 @@ class BcbRobot:
     connects again. ``mischief``: bad lines to send, each once, at the first chance;
     ``drop_after``: (board, cards) at which it drops its connection once, then comes back;
     ``pause``: (board, cards, event): once that many cards are played, it waits for the
-    event before it plays its next card."""
+    event before it plays its next card; ``say_dummy``: as declarer, it plays dummy's cards
+    as ``Dummy plays 7C`` (the protocol's other form) rather than with dummy's seat."""
 
     def __init__(
         self,
@@ -235,6 +237,7 @@ class BcbRobot:
         mischief: list[str] | None = None,
         drop_after: tuple[int, int] | None = None,
         pause: tuple[int, int, asyncio.Event] | None = None,
+        say_dummy: bool = False,
     ) -> None:
         self.port = port
         self.me = seat
@@ -244,6 +247,7 @@ class BcbRobot:
         self.mischief = list(mischief or [])
         self.drop_after = drop_after
         self.pause = pause
+        self.say_dummy = say_dummy
         self.sessions: list[list[tuple[str, str]]] = []
         """Each connection's lines: ("<", received) and (">", sent)."""
         self.errors: list[str] = []
@@ -434,7 +438,8 @@ class BcbRobot:
                 ):
                     release, self.pause = self.pause[2], None
                     await release.wait()
-                await self.send(f"{NAMES[player]} plays {card.rank.letter}{card.suit.letter}")
+                who = "Dummy" if self.say_dummy and player == dummy != self.me else NAMES[player]
+                await self.send(f"{who} plays {card.rank.letter}{card.suit.letter}")
             else:
                 label = "dummy" if player == dummy == self.me else NAMES[player]
                 await self.send(f"{name} ready for {label}'s card to trick {trick}")
@@ -498,12 +503,37 @@ def every_log_line(caplog: pytest.LogCaptureFixture) -> None:
             caplog.handler.removeFilter(found)
 
 
+@contextlib.contextmanager
+def logged(words: str) -> Iterator[asyncio.Event]:
+    """An event set once the adapter logs a message with ``words`` in it (the test's
+    caplog sets the level)."""
+    seen = asyncio.Event()
+
+    class Watch(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if words in record.getMessage():
+                seen.set()
+
+    watch = Watch()
+    logger = logging.getLogger("clients.bcb")
+    logger.addHandler(watch)
+    try:
+        yield seen
+    finally:
+        logger.removeHandler(watch)
+
+
 def seat_links(created: MatchCreated) -> dict[tuple[int, Seat], str]:
     return {(s.table, Seat.parse(s.seat)): s.link for s in created.seats if s.link is not None}
 
 
 def team_at(created: MatchCreated, table: int, seat: str) -> str | None:
     return next(s.team for s in created.seats if (s.table, s.seat) == (table, seat))
+
+
+def program(team: str | None) -> str:
+    """The team name the BCB program of the match's team ``team`` connects with."""
+    return f"Program {team}"
 
 
 async def finished_match(created: MatchCreated, timeout: float = 60) -> WatchView:
@@ -525,6 +555,41 @@ async def play(adapter: BcbAdapter, robots: list[BcbRobot], timeout: float = 60)
         await adapter.wait_finished()
 
 
+class Wire:
+    """A bare connection to a table's port, for the tests that say each line themselves."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader = reader
+        self.writer = writer
+
+    @classmethod
+    async def open(cls, port: int) -> Wire:
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        return cls(reader, writer)
+
+    async def say(self, line: str) -> None:
+        self.writer.write(line.encode("ascii") + b"\r\n")
+        await self.writer.drain()
+
+    async def hear(self) -> str:
+        """The table manager's next line ("" once it hung up)."""
+        async with asyncio.timeout(READ_TIMEOUT):
+            data = await self.reader.readline()
+        return data.decode("ascii").rstrip("\r\n")
+
+    async def rest(self) -> list[str]:
+        """Every line until the table manager hangs up."""
+        heard = []
+        while line := await self.hear():
+            heard.append(line)
+        return heard
+
+    async def close(self) -> None:
+        self.writer.close()
+        with contextlib.suppress(OSError):
+            await self.writer.wait_closed()
+
+
 # -- the tests ------------------------------------------------------------------------------
 
 
@@ -537,9 +602,13 @@ async def test_eight_bcb_robots_play_a_teams_match(server: Server) -> None:
     await adapter.start()
     try:
         assert set(adapter.ports) == {1, 2}
+        # Each team's program plays N-S at one table and E-W at the other, under one name.
         robots = [
             BcbRobot(
-                adapter.ports[table], seat, f"Robots {table}{seat.letter}", Plain(high=table == 2)
+                adapter.ports[table],
+                seat,
+                program(team_at(created, table, seat.letter)),
+                Plain(high=table == 2),
             )
             for table, seat in links
         ]
@@ -555,14 +624,14 @@ async def test_eight_bcb_robots_play_a_teams_match(server: Server) -> None:
         assert len(robot.sessions) == 1
         transcript = robot.sessions[0]
         name = NAMES[seat]
-        names = {"A": final.match.team_a, "B": final.match.team_b}
-        ns, ew = (
-            names[team_at(created, table, "N") or ""],
-            names[team_at(created, table, "E") or ""],
-        )
+        # The Teams line carries the names the programs connected with, not the match's:
+        # a program that checks its own side's name there (ComputerBridge's) plays on.
+        ns, ew = program(team_at(created, table, "N")), program(team_at(created, table, "E"))
+        assert robot.team == (ns if seat.is_north_south else ew)
+        assert robot.team not in (final.match.team_a, final.match.team_b)
         assert transcript[:6] == [
-            (">", f'Connecting "Robots {table}{seat.letter}" as {name} using protocol version 18'),
-            ("<", f'{name} ("Robots {table}{seat.letter}") seated'),
+            (">", f'Connecting "{robot.team}" as {name} using protocol version 18'),
+            ("<", f'{name} ("{robot.team}") seated'),
             (">", f"{name} ready for teams"),
             ("<", f'Teams : N/S : "{ns}" E/W : "{ew}"'),
             (">", f"{name} ready to start"),
@@ -892,6 +961,9 @@ async def test_an_opponent_asks_and_the_robots_alert_answers(server: Server) -> 
         await adapter.close()
     assert all(robot.ended and not robot.errors for robot in robots)
     assert len(robots[0].boards[1].cards) == 52
+    # No robot plays E-W from here: the Teams line names that side as the match does.
+    names = {"A": "Team A", "B": "Team B"}
+    assert all(robot.teams == ("Robots", names[team_at(created, 1, "E") or ""]) for robot in robots)
 
 
 @pytest.mark.asyncio
@@ -936,6 +1008,109 @@ async def test_who_may_connect_and_a_silent_robot(
     messages = [r.getMessage() for r in caplog.records]
     assert any("table 1 North: robot gone (nothing said in 0.5 seconds)" in m for m in messages)
     assert any("West at table 1 is not played from here" in m for m in messages)
+
+
+@pytest.mark.asyncio
+async def test_partners_must_give_one_team_name(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    every_log_line(caplog)
+    created = await create(server, boards=1, robots=["t2"], team_a="Sharks", team_b="Minnows")
+    links = seat_links(created)
+    adapter = BcbAdapter([links[(1, Seat.NORTH)], links[(1, Seat.SOUTH)]], port=0)
+    await adapter.start()
+    port = adapter.ports[1]
+    wires = [north := await Wire.open(port)]
+    try:
+        await north.say('Connecting "Alpha" as North using protocol version 18')
+        assert await north.hear() == 'North ("Alpha") seated'
+        # While North is seated for "Alpha", South cannot sit down for another team.
+        wires.append(south := await Wire.open(port))
+        await south.say('Connecting "Beta" as South using protocol version 18')
+        assert await south.rest() == ['Error: Team name mismatch: North is seated for "Alpha"']
+        # North was not disturbed, and South sits down under North's name.
+        wires.append(south := await Wire.open(port))
+        await south.say('Connecting "Alpha" as South using protocol version 18')
+        assert await south.hear() == 'South ("Alpha") seated'
+        east_west = {"A": "Sharks", "B": "Minnows"}[team_at(created, 1, "E") or ""]
+        for wire, name in ((south, "South"), (north, "North")):
+            await wire.say(f"{name} ready for teams")
+            assert await wire.hear() == f'Teams : N/S : "Alpha" E/W : "{east_west}"'
+    finally:
+        for wire in wires:
+            await wire.close()
+        await adapter.close()
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert any(w.startswith("table 1 South: Team name mismatch") for w in warnings), warnings
+
+
+@pytest.mark.asyncio
+async def test_the_teams_line_names_the_other_sides_robots_once_they_connect(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    every_log_line(caplog)
+    created = await create(server, boards=1, robots=["t2"])
+    links = seat_links(created)
+    adapter = BcbAdapter([links[(1, Seat.NORTH)], links[(1, Seat.EAST)]], port=0)
+    await adapter.start()
+    port = adapter.ports[1]
+    wires = [north := await Wire.open(port)]
+    try:
+        with logged("table 1 North: waiting for a robot at East or West") as waiting:
+            await north.say('Connecting "Alpha" as North using protocol version 18')
+            assert await north.hear() == 'North ("Alpha") seated'
+            await north.say("North ready for teams")
+            # North asked before any E-W robot connected: the table manager waits for one.
+            async with asyncio.timeout(READ_TIMEOUT):
+                await waiting.wait()
+        wires.append(east := await Wire.open(port))
+        await east.say('Connecting "Beta" as East using protocol version 18')
+        assert await east.hear() == 'East ("Beta") seated'
+        await east.say("East ready for teams")
+        assert await east.hear() == 'Teams : N/S : "Alpha" E/W : "Beta"'
+        assert await north.hear() == 'Teams : N/S : "Alpha" E/W : "Beta"'
+    finally:
+        for wire in wires:
+            await wire.close()
+        await adapter.close()
+
+
+@pytest.mark.asyncio
+async def test_declarer_may_play_dummys_cards_as_dummy(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=deals(STRONG_NORTH), robots=["t2"])
+    links = seat_links(created)
+    adapter = BcbAdapter([links[(1, seat)] for seat in Seat], port=0)
+    await adapter.start()
+    try:
+        robots = {
+            seat: BcbRobot(adapter.ports[1], seat, "Robots", Plain(), say_dummy=seat == Seat.NORTH)
+            for seat in Seat
+        }
+        await play(adapter, list(robots.values()), timeout=30)
+        final = await finished_match(created)
+    finally:
+        await adapter.close()
+    for robot in robots.values():
+        assert robot.ended
+        assert not robot.errors
+        assert len(robot.sessions) == 1
+    north = robots[Seat.NORTH]
+    board = north.boards[1]
+    assert board.declarer == Seat.NORTH
+    dummys = [card for seat, card in board.cards if seat == Seat.SOUTH]
+    said = [line for way, line in north.sessions[0] if way == ">" and line.startswith("Dummy ")]
+    assert said == [f"Dummy plays {card.rank.letter}{card.suit.letter}" for card in dummys]
+    # The others (dummy too) are told dummy's cards by dummy's seat, as ever.
+    for seat in (Seat.EAST, Seat.SOUTH, Seat.WEST):
+        heard = [
+            line
+            for way, line in robots[seat].sessions[0]
+            if way == "<" and line.startswith("South plays ")
+        ]
+        assert heard == [f"South plays {card.rank.letter}{card.suit.letter}" for card in dummys]
+        assert robots[seat].boards[1].cards == board.cards
+    result = next(r for r in final.match.comparisons[0].results if r.table == 1)
+    assert (result.declarer, result.tricks) == ("N", board.declarer_tricks())
 
 
 COMMAND = ["-m", "duplicate"]
@@ -1032,6 +1207,13 @@ def test_what_is_not_a_call_is_refused(line: str) -> None:
 )
 def test_cards_are_read_rank_then_suit(line: str, card: str) -> None:
     assert parse_card(line) == (Seat.WEST, Card.parse(card))
+
+
+def test_dummy_plays_is_dummys_card() -> None:
+    assert parse_card("Dummy plays 5S", Seat.SOUTH) == (Seat.SOUTH, Card.parse("S5"))
+    assert parse_card("dummy plays 10h.", Seat.WEST) == (Seat.WEST, Card.parse("HT"))
+    with pytest.raises(LineError):
+        parse_card("Dummy plays 5S")  # no dummy yet
 
 
 @pytest.mark.parametrize(
