@@ -390,7 +390,10 @@ def replay(
     pair holds the cards the other pair held, in another random order. Pairs 1-3 (North
     and South in stage 1) and 2-4. Scored by board-a-match or total points.
 
-    ``orders`` gives both stages' orders; else they are drawn from ``rng``."""
+    ``orders`` gives both stages' orders; else they are drawn from ``rng``, stage 2's
+    among the orders other than stage 1's (the seed: "ideally not in order"; a player who
+    remembers the order would know which board comes next). With one board there is no
+    other order."""
     _count(boards)
     if scoring not in ("board_a_match", "total_points"):
         raise MovementError(
@@ -400,11 +403,16 @@ def replay(
     if orders is None:
         if rng is None:
             raise MovementError("replay duplicate needs its two orders, or a random source")
-        first, second = rng.sample(numbers, boards), rng.sample(numbers, boards)
+        first = rng.sample(numbers, boards)
+        second = rng.sample(numbers, boards)
+        while second == first and boards > 1:  # uniform among the other orders
+            second = rng.sample(numbers, boards)
     else:
         first, second = list(orders[0]), list(orders[1])
         if sorted(first) != numbers or sorted(second) != numbers:
             raise MovementError("each stage plays every board once")
+        if first == second and boards > 1:
+            raise MovementError("stage 2 replays the boards in another order than stage 1")
     sittings = (
         Sitting(1, 1, (1, 2, 3, 4), tuple(first)),
         # The boards turned one seat: East's player holds North's cards, and so on round.

@@ -3,6 +3,7 @@ seed's tables and against calculations written out here independently."""
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from itertools import combinations
@@ -201,6 +202,21 @@ class TestReplay:
             replay(3, orders=((1, 2, 3), (1, 2, 2)))
         with pytest.raises(MovementError):
             replay(3)
+
+    @pytest.mark.parametrize("boards", [2, 3, 4])
+    def test_stage_2_never_repeats_stage_1s_order(self, boards: int) -> None:
+        # With 2 boards half of all draws would repeat the order, with 4 one in 24.
+        seen = set()
+        for seed in range(300):
+            movement = replay(boards, rng=random.Random(seed))
+            one, two = movement.sitting(1, 1).boards, movement.sitting(2, 1).boards
+            assert one != two, seed
+            seen.add(two)
+        # Every other order still comes up: stage 2's is drawn among all of them.
+        assert len(seen) == math.factorial(boards)
+        with pytest.raises(MovementError, match="another order"):
+            replay(2, orders=((2, 1), (2, 1)))
+        assert replay(1, rng=random.Random(1)).sitting(2, 1).boards == (1,)
 
     def test_board_a_match_and_total_points(self) -> None:
         # Stage 1: pair 1-3 N-S +420; stage 2: pair 2-4 N-S with those cards +170.
