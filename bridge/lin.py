@@ -16,11 +16,12 @@ the hands South, West, North, East; the fourth may be left out and is then what 
 three do not hold), ``sv`` the vulnerability (``o`` none, ``n`` N-S, ``e`` E-W, ``b`` both;
 ``0`` and ``-`` are read as none too), ``mb`` a call (``p``, ``d``, ``r``, bids like ``1N``
 or ``3C``; a ``!`` after it is an alert), ``an`` the explanation of the call just made, ``pc``
-a card, ``mc`` a claim (declarer's total tricks), ``pn`` the players, ``ah`` the heading
-(``Board 3`` gives the board number), ``qx``, ``vg`` and ``rs``. Every other tag (``nt``
-commentary, ``pg``, ``st``, ``rh``, ``sk``, ``bn``, ``pw``, ``mp`` ...) is skipped. Tag names
-are two letters in either case; line breaks are not part of the format (files break lines
-for readability, even inside a value) and are deleted wherever they are.
+a card, ``mc`` a claim (declarer's total tricks), ``nt`` a line of commentary (kept with its
+place among the calls and cards: :class:`LinComment`), ``pn`` the players, ``ah`` the heading
+(``Board 3`` gives the board number), ``qx``, ``vg`` and ``rs``. Every other tag (``pg``,
+``st``, ``rh``, ``sk``, ``bn``, ``pw``, ``mp`` ...) is skipped. Tag names are two letters in
+either case; line breaks are not part of the format (files break lines for readability, even
+inside a value) and are deleted wherever they are.
 
 The boards are replayed through the rules while reading: an illegal call or card, a card
 before the auction is over, a claim of more tricks than are left, all raise
@@ -29,12 +30,12 @@ other exception, whatever the text.
 
 Escaping: LIN has none. A value cannot hold ``|``, and a name, a team or an event cannot
 hold ``,`` either (they are written in comma-separated lists); line breaks would be lost.
-So :class:`LinCall`, :class:`LinBoard` and :class:`LinMatch` refuse such text with a
-:class:`~bridge.errors.BridgeError`, and whatever they accept is written and read back
-unchanged. Everything else is kept verbatim: ``!``, ``%``, ``,`` in an explanation and any
-Unicode (BBO's viewer shows ``!s`` ``!h`` ``!d`` ``!c`` in an explanation as suit symbols;
-this module leaves them as they are). :func:`handviewer_url` percent-encodes the whole line
-as UTF-8.
+So :class:`LinCall`, :class:`LinComment`, :class:`LinBoard` and :class:`LinMatch` refuse such
+text with a :class:`~bridge.errors.BridgeError`, and whatever they accept is written and read
+back unchanged. Everything else is kept verbatim: ``!``, ``%``, ``,`` in an explanation and
+any Unicode (BBO's viewer shows ``!s`` ``!h`` ``!d`` ``!c`` in an explanation as suit
+symbols; this module leaves them as they are). :func:`handviewer_url` percent-encodes the
+whole line as UTF-8.
 
 >>> board = parse_lin(
 ...     "pn|Meckstroth,Levin,Rodwell,Weinstein|st||"
@@ -72,6 +73,7 @@ __all__ = [
     "HANDVIEWER_URL",
     "LinBoard",
     "LinCall",
+    "LinComment",
     "LinError",
     "LinMatch",
     "LinResult",
@@ -196,6 +198,28 @@ def _call_text(call: Call) -> str:
     return "p"
 
 
+@dataclass(frozen=True, slots=True)
+class LinComment:
+    """A line of commentary, ``nt|...|``, and its place in the board: after the first
+    ``after`` of the board's calls, cards and claim, in that order (0: before the first call).
+
+    >>> board = parse_lin("md|1S9642H765DJTCQJ93,SK3HKQ8DKQ972CA84,SQJTHA432D8643CK2,|"
+    ...                   "mb|1C|nt|jlall: a strong club?|mb|p|")[0]
+    >>> board.commentary
+    (LinComment(after=1, text='jlall: a strong club?'),)
+    """
+
+    after: int
+    text: str
+
+    def __post_init__(self) -> None:
+        if isinstance(self.after, bool) or not isinstance(self.after, int) or self.after < 0:
+            raise BridgeError(
+                f"a comment comes after a number of calls and cards, got {self.after!r}"
+            )
+        _check_text("a comment", self.text, _VALUE_FORBIDDEN)
+
+
 _RESULT_RE = re.compile(r"([1-7])(NT|N|C|D|H|S)([NESW])(X{0,2})(=|[+-][0-9]{1,2})")
 
 
@@ -268,7 +292,8 @@ class LinBoard:
     """One table's board as LIN carries it: the deal, the players, the auction, the play.
 
     ``claim`` is an ``mc`` claim: declarer's total tricks, which ends the play. ``room`` is
-    set for a table of a vugraph match (it needs a ``number``). The value is replayed
+    set for a table of a vugraph match (it needs a ``number``). ``commentary``: the ``nt``
+    lines, in order, each placed among the calls, cards and claim. The value is replayed
     through the rules when made, so an illegal call or card, or a claim of more tricks than
     are left, raises :class:`~bridge.errors.IllegalCall` or :class:`~bridge.errors.IllegalPlay`,
     and :attr:`contract`, :attr:`declarer`, :attr:`result` and :attr:`score` follow.
@@ -293,6 +318,7 @@ class LinBoard:
     calls: tuple[LinCall, ...] = ()
     cards: tuple[Card, ...] = ()
     claim: int | None = None
+    commentary: tuple[LinComment, ...] = ()
     _contract: Contract | None = field(init=False, repr=False, compare=False)
     _declarer: Seat | None = field(init=False, repr=False, compare=False)
     _passed_out: bool = field(init=False, repr=False, compare=False)
@@ -321,6 +347,15 @@ class LinBoard:
             isinstance(self.claim, bool) or not isinstance(self.claim, int)
         ):
             raise BridgeError(f"a claim is declarer's total tricks, got {self.claim!r}")
+        if not all(isinstance(comment, LinComment) for comment in self.commentary):
+            raise BridgeError("the commentary of a LinBoard is LinComments")
+        places = [comment.after for comment in self.commentary]
+        events = len(self.calls) + len(self.cards) + (self.claim is not None)
+        if places != sorted(places) or any(place > events for place in places):
+            raise BridgeError(
+                f"comments come in order, each after at most the board's {events} calls, "
+                f"cards and claim, got places {places}"
+            )
         auction, play = _replay(self)
         object.__setattr__(self, "_contract", auction.contract)
         object.__setattr__(self, "_declarer", auction.declarer)
@@ -547,6 +582,8 @@ class _BoardDraft:
     vulnerability: Vulnerability | None = None
     events: list[tuple[_Tag, _CallDraft | Card | int]] = field(default_factory=list)
     calls: list[_CallDraft] = field(default_factory=list)
+    comments: list[tuple[int, str]] = field(default_factory=list)
+    """Each ``nt``'s text and how many calls, cards and claims came before it."""
 
 
 _TAG_RE = re.compile(r"[A-Za-z]{2}")
@@ -567,6 +604,7 @@ class _Reader:
         self.names: tuple[str, ...] = ()
         self.boards: list[LinBoard] = []
         self.draft: _BoardDraft | None = None
+        self.pending: list[str] = []  # commentary between boards: it opens the next one
 
     def error(self, message: str, offset: int) -> LinError:
         line = bisect_right(self.line_starts, offset)
@@ -631,7 +669,7 @@ class _Reader:
                     tag.value_at,
                 )
             room = Room(match[1].lower()) if match[1] else None
-            self.draft = _BoardDraft(tag, from_qx=True, room=room, number=int(match[2]))
+            self.start(_BoardDraft(tag, from_qx=True, room=room, number=int(match[2])))
         elif key == "md":
             if self.draft is not None and self.draft.deal_tag is not None:
                 self.close()
@@ -657,11 +695,24 @@ class _Reader:
                 self.board(tag).heading_number = int(match[1])
         elif key in ("mb", "an", "pc", "mc"):
             self.read_play(tag)
-        # Every other tag (nt, pg, st, rh, sk, bn, pw, mp, ...) is display or commentary.
+        elif key == "nt":
+            text = tag.value
+            if self.draft is None:
+                self.pending.append(text)
+            else:
+                self.draft.comments.append((len(self.draft.events), text))
+        # Every other tag (pg, st, rh, sk, bn, pw, mp, ...) is display.
+
+    def start(self, draft: _BoardDraft) -> _BoardDraft:
+        """A new board, opened by the commentary read since the last one ended."""
+        draft.comments = [(0, text) for text in self.pending]
+        self.pending = []
+        self.draft = draft
+        return draft
 
     def board(self, tag: _Tag) -> _BoardDraft:
         if self.draft is None:
-            self.draft = _BoardDraft(tag, from_qx=False)
+            return self.start(_BoardDraft(tag, from_qx=False))
         return self.draft
 
     def read_play(self, tag: _Tag) -> None:
@@ -723,11 +774,16 @@ class _Reader:
         if vulnerability is None:
             vulnerability = Vulnerability.NONE if number is None else board_vulnerability(number)
         calls, cards, claim = self.replay(draft, dealer)
+        # A comment after a claim that a later one replaced comes after the board's claim.
+        events = len(calls) + len(cards) + (claim is not None)
         names = draft.names or ("", "", "", "")
         if len(names) == 8:
             names = names[4:] if draft.room is Room.CLOSED else names[:4]
         south, west, north, east = names
         try:
+            commentary = tuple(
+                LinComment(min(after, events), text) for after, text in draft.comments
+            )
             board = LinBoard(
                 deal=draft.deal,
                 dealer=dealer,
@@ -741,6 +797,7 @@ class _Reader:
                 calls=calls,
                 cards=cards,
                 claim=claim,
+                commentary=commentary,
             )
         except BridgeError as error:
             raise self.error(f"{draft.start}: {error}", draft.start.key_at) from None
@@ -897,6 +954,8 @@ def parse_lin(text: str) -> list[LinBoard]:
     follow from the board number (no number and no ``sv``: nobody vulnerable). Two ``an``
     for one call are joined with ``"; "``; a later ``mc`` replaces an earlier one, and no
     card may follow a claim. ``qx|o46,BOARD 46|``: what follows the comma is ignored.
+    Commentary (``nt``) is kept in its board, in its place (:class:`LinComment`); commentary
+    between two boards (before the ``pn`` or ``md`` that starts one) opens the next.
     Raises :class:`LinError` for broken text.
     """
     reader = _Reader(text)
@@ -934,8 +993,9 @@ def dump_lin(board: LinBoard) -> str:
 
     ``pn`` (S, W, N, E), ``st``, ``md`` with all four hands, ``rh``, ``ah|Board n|`` when the
     number is known, ``sv``, the calls (``mb``, ``!`` for an alert, ``an`` for an
-    explanation), ``pg``, the cards (``pc``, ``pg`` after each trick) and ``mc`` for a claim.
-    A board with a room starts with ``qx|o46|`` so that the room is kept.
+    explanation), ``pg``, the cards (``pc``, ``pg`` after each trick) and ``mc`` for a claim;
+    each comment (``nt``, then ``pg``) in its place. A board with a room starts with
+    ``qx|o46|`` so that the room is kept.
     """
     head = []
     if board.room is not None:
@@ -1021,18 +1081,35 @@ def _board_pieces(board: LinBoard, heading: bool) -> list[str]:
         if board.number is not None:
             pieces.append(f"ah|Board {board.number}|")
     pieces.append(f"sv|{_VULNERABILITY_LETTERS[board.vulnerability]}|")
-    for lin_call in board.calls:
+    comments: dict[int, list[str]] = {}
+    for remark in board.commentary:
+        comments.setdefault(remark.after, []).append(remark.text)
+
+    def pause() -> None:
+        if pieces[-1] != "pg||":
+            pieces.append("pg||")
+
+    def comment(after: int) -> None:
+        for text in comments.get(after, ()):
+            pieces.append(f"nt|{text}|")
+            pause()  # as BBO writes it: the viewer stops on each comment
+
+    comment(0)
+    for position, lin_call in enumerate(board.calls, start=1):
         pieces.append(f"mb|{lin_call}|")
         if lin_call.explanation:
             pieces.append(f"an|{lin_call.explanation}|")
-    pieces.append("pg||")
+        comment(position)
+    pause()
     for position, card in enumerate(board.cards, start=1):
         pieces.append(f"pc|{card}|")
+        comment(len(board.calls) + position)
         if position % 4 == 0:
-            pieces.append("pg||")
+            pause()
     if board.claim is not None:
         pieces.append(f"mc|{board.claim}|")
-        pieces.append("pg||")
+        comment(len(board.calls) + len(board.cards) + 1)
+        pause()
     return pieces
 
 

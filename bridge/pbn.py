@@ -909,12 +909,23 @@ def dump_game(game: PbnGame) -> str:
     """
     lines: list[str] = []
     for tag in _output_tags(game):
-        lines.append(f'[{tag.name} "{_escape(tag.value)}"]')
+        lines.append(f'[{tag.name} "{_escape(tag.value, tag.name.endswith("Table"))}"]')
         lines.extend(tag.section)
     return "\n".join(lines) + "\n"
 
 
-def _escape(value: str) -> str:
+def _escape(value: str, table: bool = False) -> str:
+    r"""A tag value as PBN writes it: a quote as ``\"`` and a backslash as ``\\``, the
+    standard's two escapes (a note written ``2\\3`` read then written stays ``2\\3``;
+    written ``2\3`` it would hold a backslash before a ``3``, which the standard leaves
+    undefined and readers take differently).
+
+    ``table``: the value of a table tag (``ScoreTable``...), whose column formats are a lone
+    backslash (``Score\5R``): a backslash is escaped there only where a reader would take it
+    for an escape (before ``"`` or ``\``, or at the end).
+    """
+    if not table:
+        return value.replace("\\", "\\\\").replace('"', '\\"')
     out: list[str] = []
     for position, char in enumerate(value):
         if char == '"':

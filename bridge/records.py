@@ -62,7 +62,8 @@ class RecordError(BridgeError):
 
 
 Action = tuple[str, Seat, Call | Card | int, str | None]
-"""One thing a player did at the table, in order: ``("call", seat, call, alert)``,
+"""One thing a player did at the table, in order: ``("call", seat, call, alert)`` (the
+alert as :attr:`PlayedTable.calls` gives it),
 ``("card", seat, card, None)`` (declarer's seat for dummy's cards: declarer plays them) or
 ``("claim", declarer, tricks of those left, None)``."""
 
@@ -70,8 +71,9 @@ Action = tuple[str, Seat, Call | Card | int, str | None]
 @dataclass(frozen=True, slots=True)
 class PlayedTable:
     """One table's play of a board: who sat where, the calls (each with its alert's
-    explanation, or None when it was not alerted), the cards in the order played, and
-    the tricks declarer took (None for a board passed out)."""
+    explanation, ``""`` for an alert the record does not explain, or None when it was not
+    alerted), the cards in the order played, and the tricks declarer took (None for a
+    board passed out)."""
 
     names: tuple[str | None, str | None, str | None, str | None]
     """North, East, South, West."""
@@ -191,12 +193,7 @@ def _table(game: PbnGame, where: str) -> PlayedTable:
     if game.auction is None:
         raise RecordError(f"{where}: no auction (the board was not played there)")
     calls = tuple(
-        (
-            annotated.call,
-            ("; ".join(annotated.notes) or "alerted")
-            if annotated.alert or annotated.notes
-            else None,
-        )
+        (annotated.call, "; ".join(annotated.notes) if annotated.alert or annotated.notes else None)
         for annotated in game.auction.calls
     )
     if game.auction.dealer != game.dealer and game.dealer is not None:
@@ -367,7 +364,7 @@ def match_from_lin(match: LinMatch) -> PlayedMatch:
 def _lin_table(board: LinBoard) -> PlayedTable:
     names = (board.north or None, board.east or None, board.south or None, board.west or None)
     calls = tuple(
-        (lin.call, lin.explanation or ("alerted" if lin.alert else None)) for lin in board.calls
+        (lin.call, lin.explanation if lin.alert or lin.explanation else None) for lin in board.calls
     )
     tricks = None if board.is_passed_out else board.result
     return PlayedTable(names, calls, board.cards, tricks)

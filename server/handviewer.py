@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from bridge import Seat
-from bridge.lin import LinBoard, LinCall, Room, handviewer_url
+from bridge import Card, Contract, Deal, Play, Seat
+from bridge.formats.teams import TableResult
+from bridge.lin import LinBoard, LinCall, LinComment, Room, handviewer_url
 from server.state import BoardState, MatchState
 
-__all__ = ["handviewer", "lin_board", "lin_text"]
+__all__ = ["assigned_words", "handviewer", "lin_board", "lin_text", "shown_play"]
 
 
 def lin_text(text: str, list_item: bool = False) -> str:
@@ -26,7 +27,17 @@ def lin_board(
     """One table's play of a finished board as LIN: the players as they sat, the auction
     with its alerts (but those of ``hidden``'s calls: a partner never sees them), the play,
     and a claim (``mc``) when the play stopped before the last trick. ``room``: marked as
-    the open (table 1) or closed room of a team match."""
+    the open (table 1) or closed room of a team match.
+
+    The claim is the table's result: declarer's tricks in all. A result the director
+    assigned in the contract played may be one the play no longer allowed (declarer had
+    already won more tricks, or could no longer make as many): the play then shows as far
+    as the last trick after which the assigned total was still possible, and the claim
+    ends it there, so that the viewer counts the assigned tricks and no more. A result
+    the director assigned is also said in a last comment (``nt``): the only way LIN has to
+    say one in another contract than the auction's (its play and claim are that contract's,
+    so they show the play as it went).
+    """
     spec = board.spec
     sitting = state.config.movement.sitting(board.round, table)
     names = {seat: lin_text(state.people[sitting.player(seat)].name or "", True) for seat in Seat}
@@ -42,11 +53,16 @@ def lin_board(
     result = board.result
     if (
         play is not None
-        and len(cards) < 52
         and result is not None
         and (result.contract, result.declarer) == (play.contract, play.declarer)
     ):
-        claim = result.tricks  # the play ended at a claim or a ruling: declarer's tricks
+        cards = shown_play(spec.deal, play.contract, play.declarer, cards, result.tricks)
+        if len(cards) < 52:
+            claim = result.tricks  # the play ended at a claim or a ruling: declarer's tricks
+    commentary: tuple[LinComment, ...] = ()
+    if board.assigned and result is not None:
+        events = len(calls) + len(cards) + (claim is not None)
+        commentary = (LinComment(events, assigned_words(result)),)
     return LinBoard(
         deal=spec.deal,
         dealer=spec.dealer,
@@ -60,6 +76,53 @@ def lin_board(
         calls=tuple(calls),
         cards=cards,
         claim=claim,
+        commentary=commentary,
+    )
+
+
+def shown_play(
+    deal: Deal, contract: Contract, declarer: Seat, cards: tuple[Card, ...], tricks: int
+) -> tuple[Card, ...]:
+    """The cards of the play that a result of ``tricks`` for declarer can end: all of them
+    when declarer could still end with ``tricks`` after them (13 tricks played: when
+    declarer won ``tricks``); else the tricks up to the last after which declarer had won
+    no more than ``tricks`` and had enough left to play to make them.
+
+    >>> from bridge import Contract, Seat
+    >>> deal = Deal.from_pbn("N:AKQJ.AKQ.AKQ.AKQ T98.JT98.JT9.JT9 765.765.8765.876 432.432.432.5432")
+    >>> play = Play(deal, Contract.parse("3NT"), Seat.NORTH)
+    >>> while len(play.cards_played) < 22:
+    ...     play.play(play.legal_cards()[0])
+    >>> cards = tuple(card for _, card in play.cards_played)  # North won all five tricks
+    >>> len(shown_play(deal, play.contract, Seat.NORTH, cards, 9))
+    22
+    >>> len(shown_play(deal, play.contract, Seat.NORTH, cards, 3))  # three tricks, no more
+    12
+    """
+    replay = Play(deal, contract, declarer)
+    shown = 0
+    for count, card in enumerate(cards, start=1):
+        replay.play(card)
+        if count % 4 == 0:
+            won, left = replay.declarer_tricks, 13 - count // 4
+            if not won <= tricks <= won + left:
+                return cards[:shown]
+            shown = count
+    return cards
+
+
+def assigned_words(result: TableResult) -> str:
+    """A result the director assigned, as the hand viewer's comment says it.
+
+    >>> from bridge import Contract, Seat, Vulnerability
+    >>> assigned_words(TableResult(Contract.parse("3NT"), Seat.NORTH, 7, Vulnerability.NONE))
+    'Result assigned by the director: 3NT by North, 7 tricks'
+    """
+    if result.contract is None or result.declarer is None:
+        return "Result assigned by the director: passed out"
+    return (
+        f"Result assigned by the director: {result.contract} by "
+        f"{result.declarer.name.title()}, {result.tricks} tricks"
     )
 
 

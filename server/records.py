@@ -3,17 +3,19 @@ card."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bridge import Seat
 from bridge.auction import Auction
 from bridge.commitment import deal_set_lines
-from bridge.lin import LinBoard, LinMatch, dump_lin, dump_lin_lines
+from bridge.lin import LinBoard, LinCall, LinComment, LinMatch, dump_lin, dump_lin_lines
 from bridge.pbn import AnnotatedCall, PbnAuction, PbnGame, PbnPlay, PbnTag, dump_games
 from protocol.messages import ComparisonView
 from server.handviewer import lin_board, lin_text
 from server.state import BoardState, MatchState
 from server.views import match_summary
 
-__all__ = ["lin_record", "match_record"]
+__all__ = ["as_recorded", "lin_record", "match_record"]
 
 
 def _auction(board: BoardState) -> PbnAuction:
@@ -130,12 +132,15 @@ def _credit(state: MatchState, board: int, player: int) -> float:
     return state.config.movement.credits(board, scores)[player]
 
 
-def lin_record(state: MatchState) -> str:
+def lin_record(state: MatchState, source: LinMatch | None = None) -> str:
     """The match record as LIN, one hand-viewer line per table per board compared (the
     boards of :func:`match_record`, in its order). A team match's starts with a ``vg``
     header (the event, the teams: team A sits North-South in the open room, table 1) and
     marks each line's room (``qx|o12|`` table 1, ``qx|c12|`` table 2), so that it reads
-    back as a vugraph match file."""
+    back as a vugraph match file.
+
+    ``source``: the vugraph file a team match was imported from, which says more than the
+    match keeps; the record gives it back (:func:`as_recorded`)."""
     config = state.config
     teams = config.teams
     lines: list[LinBoard] = []
@@ -151,12 +156,68 @@ def lin_record(state: MatchState) -> str:
             lines.append(lin_board(state, board, table, room=teams))
     if not teams:
         return "".join(dump_lin(board) + "\n" for board in lines)
-    return dump_lin_lines(
-        LinMatch(
-            event=lin_text(f"duplicate match {config.match_id}", True),
-            scoring="I",
-            teams=(lin_text(config.team_a, True), lin_text(config.team_b, True)),
-            results=tuple("" if b.table_result is None else str(b.table_result) for b in lines),
-            boards=tuple(lines),
-        )
+    match = LinMatch(
+        event=lin_text(f"duplicate match {config.match_id}", True),
+        scoring="I",
+        teams=(lin_text(config.team_a, True), lin_text(config.team_b, True)),
+        results=tuple("" if b.table_result is None else str(b.table_result) for b in lines),
+        boards=tuple(lines),
     )
+    return dump_lin_lines(match if source is None else as_recorded(match, source))
+
+
+def as_recorded(match: LinMatch, source: LinMatch) -> LinMatch:
+    """``match``, imported from the vugraph file ``source``, with what the file said and the
+    match does not keep: the ``vg`` header (event, segment, scoring, first and last board,
+    teams, carry-overs); the ``rs`` results verbatim, in the file's order, while every
+    table's result is still the file's (a result the director changed since makes them
+    afresh); each table's commentary (``nt``, in its place, kept within the play shown);
+    and each call's alert as the file had it where the match has what the import made of
+    it (an alert without an explanation has no ``an``: the import explained it
+    ``"alerted"``; an explanation of a call not alerted has no ``!``)."""
+    recorded = {(board.number, board.room): board for board in source.boards}
+    boards = tuple(
+        _board_as_recorded(board, recorded.get((board.number, board.room)))
+        for board in match.boards
+    )
+    unchanged = all(
+        (original := recorded.get((board.number, board.room))) is not None
+        and original.table_result == board.table_result
+        for board in match.boards
+    )
+    return replace(
+        match,
+        event=source.event,
+        segment=source.segment,
+        scoring=source.scoring,
+        first_board=source.first_board,
+        last_board=source.last_board,
+        teams=source.teams,
+        carry_over=source.carry_over,
+        results=source.results if unchanged else match.results,
+        boards=boards,
+    )
+
+
+def _board_as_recorded(board: LinBoard, original: LinBoard | None) -> LinBoard:
+    if original is None:
+        return board
+    calls = board.calls
+    if [c.call for c in calls] == [c.call for c in original.calls]:
+        calls = tuple(
+            theirs if ours == _imported(theirs) else ours
+            for ours, theirs in zip(calls, original.calls, strict=True)
+        )
+    events = len(board.calls) + len(board.cards) + (board.claim is not None)
+    commentary = tuple(
+        LinComment(min(comment.after, events), comment.text) for comment in original.commentary
+    )
+    return replace(board, calls=calls, commentary=commentary + board.commentary)
+
+
+def _imported(call: LinCall) -> LinCall:
+    """``call`` as an imported match has it: alerted when the record alerted or explained
+    it, with the explanation as the import words it (``"alerted"`` when there is none)."""
+    if not (call.alert or call.explanation):
+        return call
+    return LinCall(call.call, True, lin_text(" ".join(call.explanation.split())[:300] or "alerted"))

@@ -43,6 +43,7 @@ from bridge.lin import (
     HANDVIEWER_URL,
     LinBoard,
     LinCall,
+    LinComment,
     LinError,
     LinMatch,
     LinResult,
@@ -226,13 +227,28 @@ class TestRealMatch:
         alerted_pass = [call for call in calls if call.call == PASS and call.alert]
         assert len(alerted_pass) == 1
 
-    def test_commentary_is_skipped(self, usbf: LinMatch, usbf_text: str) -> None:
-        # The closed room of board 46 opens with commentary before any call or card.
-        assert "|sv|o|nt|jlall: hi all|" in usbf_text
+    def test_commentary_is_kept_in_its_place(self, usbf: LinMatch, usbf_text: str) -> None:
+        flat = usbf_text.replace("\n", "")
+        every = re.findall(r"(?:^|\|)nt\|([^|]*)\|", flat)
+        assert len(every) == 549
+        assert [comment.text for board in usbf.boards for comment in board.commentary] == every
         assert not any("jlall" in call.explanation for board in usbf.boards for call in board.calls)
+        # The closed room of board 46 opens with commentary before any call; then a comment
+        # after its first call, and one after the opening lead (the auction's 12 calls).
+        assert "|sv|o|nt|jlall: hi all|" in usbf_text
+        closed = usbf.boards[1]
+        assert closed.commentary[:3] == (
+            LinComment(0, "jlall: hi all"),
+            LinComment(0, "Vugraphzfc: Players are discussing systems"),
+            LinComment(1, "bbramley: hello everybody"),
+        )
+        assert LinComment(13, "jlall: should be an easy 10 tricks") in closed.commentary
+        # Without its commentary, the match is the same but for the commentary.
         stripped, removed = re.subn(r"(^|\|)nt\|[^|]*\|", r"\1", usbf_text, flags=re.MULTILINE)
-        assert removed > 150
-        assert parse_lin_match(stripped) == usbf
+        assert removed == 549
+        assert parse_lin_match(stripped) == replace(
+            usbf, boards=tuple(replace(board, commentary=()) for board in usbf.boards)
+        )
 
     def test_agrees_with_endplay(self, usbf: LinMatch, usbf_text: str) -> None:
         # endplay reads a board from each "pn|" on, and trips on commentary before any call.
@@ -266,6 +282,26 @@ class TestRealMatch:
         assert parse_lin_match(written) == usbf
         assert dump_lin_match(parse_lin_match(written)) == written
         assert written.count("pn|") == 1  # the players never changed
+
+    def test_read_then_written_the_file_keeps_what_it_said(
+        self, usbf: LinMatch, usbf_text: str
+    ) -> None:
+        """The vg header and the rs results verbatim (rs in the file's order: each board's
+        open then closed room), every nt comment, and alerts as they were: an alert without
+        an explanation stays a bare ``!`` (no ``an``)."""
+        written = dump_lin_match(usbf)
+        assert written.splitlines()[:2] == usbf_text.splitlines()[:2]
+        assert written.startswith(
+            "vg|2010 USBF SF A,Segment 4 of 8,I,46,60,Nickell,80,Fleisher,99|\n"
+        )
+
+        def tags(text: str, key: str) -> list[str]:
+            return re.findall(rf"(?:^|\|){key}\|([^|]*)\|", text.replace("\n", ""))
+
+        for key in ("nt", "an", "mb", "mc", "rs", "vg"):
+            assert tags(written, key) == tags(usbf_text, key), key
+        assert "mb|2S!|mb|p|mb|2N!|" in written.replace("\n", "")
+        assert "alerted" not in written
 
     def test_the_match_round_trips_as_hand_viewer_lines(self, usbf: LinMatch) -> None:
         written = dump_lin_lines(usbf)
@@ -424,10 +460,31 @@ class TestReading:
         assert one(f"{MD}mb|p|an| 5+ !s, 100% |").calls[0].explanation == " 5+ !s, 100% "
 
     def test_unknown_tags_are_skipped(self) -> None:
-        noisy = BOARD_47.replace("st||", "st||sk|x|bn|1,2|zz|whatever|nt|hi|")
+        noisy = BOARD_47.replace("st||", "st||sk|x|bn|1,2|zz|whatever|pw|hi|")
         assert one(noisy) == one(BOARD_47)
         assert parse_lin("") == []
         assert parse_lin(" \n pg||\n") == []
+
+    def test_commentary(self) -> None:
+        board = one(
+            f"nt|before|{MD}nt|deal|{AUCTION}nt|after the auction|{TRICK_1}nt|x|mc|10|nt|end|"
+        )
+        assert board.commentary == (
+            LinComment(0, "before"),
+            LinComment(0, "deal"),
+            LinComment(11, "after the auction"),
+            LinComment(15, "x"),
+            LinComment(16, "end"),
+        )
+        # A comment between two calls does not part a call from its explanation.
+        assert one(f"{MD}mb|p|an|a|nt|chat|an|b|").commentary == (LinComment(1, "chat"),)
+        # Commentary between two boards opens the next; after a claim a later claim
+        # replaced, it follows the claim.
+        first, second = parse_lin(f"{BOARD_47}nt|ends 47|pn|a,b,c,d|nt|opens 46|{MD}")
+        assert first.commentary == (LinComment(16, "ends 47"),)
+        assert second.commentary == (LinComment(0, "opens 46"),)
+        assert one(f"{MD}{AUCTION}mc|8|nt|a|mc|9|").commentary == (LinComment(12, "a"),)
+        assert parse_lin("nt|no board|") == []
 
     def test_a_board_without_play(self) -> None:
         passed = one(f"{MD}mb|p|mb|p|mb|p|mb|p|")
@@ -590,6 +647,23 @@ class TestBoardValue:
         with pytest.raises(BridgeError):
             replace(one(MD), **change)  # type: ignore[arg-type]
 
+    @pytest.mark.parametrize(
+        "commentary",
+        [
+            (LinComment(1, "a"), LinComment(0, "b")),  # out of order
+            (LinComment(1, "past the end"),),  # the board has no call
+            ("text",),
+        ],
+    )
+    def test_commentary_out_of_place_is_refused(self, commentary: tuple[LinComment, ...]) -> None:
+        with pytest.raises(BridgeError, match="comment"):
+            replace(one(MD), commentary=commentary)
+
+    @pytest.mark.parametrize(("after", "text"), [(-1, "a"), (True, "a"), (0, "a|b"), (0, "a\nb")])
+    def test_a_comment_lin_cannot_carry_is_refused(self, after: int, text: str) -> None:
+        with pytest.raises(BridgeError):
+            LinComment(after, text)
+
     @pytest.mark.parametrize("explanation", ["a|b", "line\nbreak", "cr\r", "\udc00"])
     def test_an_explanation_lin_cannot_carry_is_refused(self, explanation: str) -> None:
         with pytest.raises(BridgeError, match=r"LIN cannot carry|not encodable"):
@@ -688,7 +762,8 @@ EXPLANATION = st.one_of(
 
 @st.composite
 def lin_boards(draw: st.DrawFn, room: Room | None = None, number: int | None = None) -> LinBoard:
-    """A random deal, a random legal auction and a random legal play to the end or a claim."""
+    """A random deal, a random legal auction, a random legal play to the end or a claim, and
+    comments anywhere among them."""
     rng = random.Random(draw(st.integers(0, 2**32 - 1)))
     deal = Deal.random(rng)
     dealer = draw(st.sampled_from(list(Seat)))
@@ -714,6 +789,9 @@ def lin_boards(draw: st.DrawFn, room: Room | None = None, number: int | None = N
         if draw(st.booleans()):
             won, left = play.declarer_tricks, 0 if play.is_complete else play.remaining_tricks
             claim = won + draw(st.integers(0, left))
+    events = len(calls) + len(cards) + (claim is not None)
+    places = draw(st.lists(st.integers(0, events), max_size=4))
+    commentary = tuple(LinComment(place, draw(EXPLANATION)) for place in sorted(places))
     if number is None:
         number = draw(st.one_of(st.none(), st.integers(1, 10**6)))
     return LinBoard(
@@ -729,6 +807,7 @@ def lin_boards(draw: st.DrawFn, room: Room | None = None, number: int | None = N
         calls=tuple(calls),
         cards=tuple(cards),
         claim=claim,
+        commentary=commentary,
     )
 
 

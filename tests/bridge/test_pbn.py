@@ -131,6 +131,25 @@ class TestRealFiles:
                     for bid in board.auction
                 ] == [call.notes[-1] if call.notes else None for call in recorded_calls]
 
+    def test_a_note_keeps_its_escaped_backslash(self) -> None:
+        r"""The 2021 file explains a call "2\3", written ``2\\3`` (an escaped backslash): read
+        then written, the note line is the file's, and endplay reads the same from both."""
+        text = read_data(FILE_2021)
+        line = '[Note "3: 2\\\\3 usualy up to 15"]'
+        assert line in text.splitlines()
+        games = parse_games(text)
+        [game] = [
+            g
+            for g in games
+            if g.auction and any("2\\3 usualy up to 15" in c.notes for c in g.auction.calls)
+        ]
+        written = dump_game(game)
+        assert line in written.splitlines()
+        assert parse_game(written) == game
+        theirs = [bid.announcement for bid in endplay_pbn.loads(text)[games.index(game)].auction]
+        again = [bid.announcement for bid in endplay_pbn.loads(written)[0].auction]
+        assert again == theirs
+
     def test_the_1998_file_inherits_values_with_hash(self) -> None:
         games = parse_games(read_data(FILE_1998))
         assert "#" in read_data(FILE_1998)
@@ -399,6 +418,7 @@ class TestLenientReading:
         assert parse_game(dump_game(game)) == game
         odd = PbnGame(event='a\\"b\\', site="x\\2R\\\\y", other_tags=(PbnTag("X", "\\"),))
         assert parse_game(dump_game(odd)) == odd
+        assert dump_game(odd).splitlines()[:2] == [r'[Event "a\\\"b\\"]', r'[Site "x\\2R\\\\y"]']
 
     @pytest.mark.parametrize(
         ("text", "expected"),

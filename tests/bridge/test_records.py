@@ -7,10 +7,12 @@ from __future__ import annotations
 import pytest
 
 from bridge import Seat, imps
+from bridge.lin import parse_lin_match
 from bridge.pbn import PbnGame, dump_games, parse_games
 from bridge.records import (
     PlayedMatch,
     RecordError,
+    match_from_lin,
     match_from_pbn,
     matches_from_pbn,
     pbn_matches,
@@ -139,3 +141,36 @@ def test_two_tables_with_different_deals_are_refused() -> None:
     other = next(g for g in group if g.board == 2)
     with pytest.raises(RecordError, match="board 1: the two tables' deals differ"):
         match_from_pbn(_retagged(group, 1, deal=other.deal))
+
+
+def test_an_alert_without_explanation_is_not_given_one() -> None:
+    """The USBF file alerts 2S and 2N of board 46's closed room with no ``an``, explains
+    4H, and explains 3D of board 48's closed room without alerting it: the record keeps
+    which is which (``""`` is an alert it does not explain; the server's import words it)."""
+    usbf = parse_lin_match((DATA_DIR / "lin_2010_usbf_sf_nickell_fleisher_seg4.lin").read_text())
+    match = match_from_lin(usbf)
+    first, third = match.boards[0].closed, match.boards[2].closed
+    assert [(str(call), alert) for call, alert in first.calls] == [
+        ("1H", None),
+        ("P", None),
+        ("2S", ""),
+        ("P", None),
+        ("2NT", ""),
+        ("P", None),
+        ("3H", None),
+        ("P", None),
+        ("4H", "no slam interest"),
+        ("P", None),
+        ("P", None),
+        ("P", None),
+    ]
+    assert ("3D", "with values") in [(str(call), alert) for call, alert in third.calls]
+    # So in PBN: "!" with no note is an alert without explanation.
+    game = (
+        '[Board "1"][Room "{}"][HomeTeam "A"][VisitTeam "B"][Dealer "N"][Vulnerable "None"]\n'
+        '[Deal "N:AKQJ.T98.765.432 T98.765.432.AKQJ 765.432.AKQJ.T98 432.AKQJ.T98.765"]\n'
+        '[Declarer "N"][Contract "2C"][Result "8"]\n'
+        '[Auction "N"]\n1C! 1D =1= 2C Pass\nPass Pass\n[Note "1:overcall"]\n'
+    )
+    [board] = match_from_pbn(parse_games(game.format("Open") + "\n" + game.format("Closed"))).boards
+    assert [alert for _, alert in board.open.calls] == ["", "overcall", None, None, None, None]
