@@ -75,7 +75,7 @@ class SoakClient(Client):
         self.acked: set[str] = set()
         self.repeated = 0
 
-    async def request(self, message_of: Any, timeout: float = 10.0) -> Any:
+    async def request(self, message_of: Any, timeout: float | None = 10.0) -> Any:
         action_id: str | None = None
 
         def noted(ref: int) -> Any:

@@ -370,11 +370,12 @@ class Client:
     # -- requests --------------------------------------------------------------------------
 
     async def request(
-        self, message_of: Callable[[int], Any], timeout: float = 10.0
+        self, message_of: Callable[[int], Any], timeout: float | None = 10.0
     ) -> ServerMessage:
-        """Send the message ``message_of(ref)`` and wait for the answer with that ref. An
-        action without an ``action_id`` gets one; an action whose answer was lost with the
-        connection stays in :attr:`in_doubt`."""
+        """Send the message ``message_of(ref)`` and wait for the answer with that ref (for
+        ``timeout`` seconds; None: as long as the connection lives). An action without an
+        ``action_id`` gets one; an action whose answer was lost with the connection stays
+        in :attr:`in_doubt`."""
         if self._websocket is None or not self.is_connected:
             raise self._closed_error or ClientError("closed", "not connected")
         ref = next(self._refs)
@@ -616,9 +617,13 @@ class Client:
         imposed_auction: bool = False,
         seal: str | None = None,
         public_value: str | None = None,
+        request_id: str | None = None,
+        timeout: float | None = 10.0,
     ) -> MatchCreated:
         """Organiser: create a match and get its links (``boards`` None: the format's default;
-        see :class:`protocol.messages.CreateMatch` for the rest)."""
+        see :class:`protocol.messages.CreateMatch` for the rest). With a ``request_id``, the
+        same call made again (after a lost connection) gets the same match, never a second
+        one; ``timeout`` None waits as long as the connection lives."""
         reply = await self.request(
             lambda ref: CreateMatch(
                 format=format,
@@ -640,16 +645,25 @@ class Client:
                 imposed_auction=imposed_auction,
                 seal=seal,
                 public_value=public_value,
+                request_id=request_id,
                 ref=ref,
-            )
+            ),
+            timeout,
         )
         assert isinstance(reply, MatchCreated)
         return reply
 
-    async def seal_deals(self) -> DealsSealed:
-        """Organiser: have the server commit to a secret seed for a match's boards (then
-        ``create_match(seal=..., public_value=...)`` once the public value is fixed)."""
-        reply = await self.request(lambda ref: SealDeals(ref=ref))
+    async def seal_deals(
+        self, public_form: str | None, request_id: str | None = None
+    ) -> DealsSealed:
+        """Organiser: have the server commit to a secret seed for a match's boards and to
+        ``public_form``, how the public value will be written (``"digits 5: five dice"``;
+        then ``create_match(seal=..., public_value=...)`` once the public value is fixed;
+        None: no form, and the deals say so). With a ``request_id``, the same call made
+        again gets the same seal."""
+        reply = await self.request(
+            lambda ref: SealDeals(public_form=public_form, request_id=request_id, ref=ref)
+        )
         assert isinstance(reply, DealsSealed)
         return reply
 
@@ -658,11 +672,22 @@ class Client:
         record: str,
         format: Literal["pbn", "lin"] = "pbn",
         spectators: SpectatorMode = "live",
+        request_id: str | None = None,
+        timeout: float | None = 10.0,
     ) -> MatchCreated:
         """Organiser: load a team match played elsewhere (its PBN or LIN record, one match)
-        as a finished match, and get its links (:class:`protocol.messages.ImportMatch`)."""
+        as a finished match, and get its links (:class:`protocol.messages.ImportMatch`).
+        With a ``request_id``, the same call made again gets the same match; ``timeout``
+        None waits as long as the connection lives (a long record takes a while)."""
         reply = await self.request(
-            lambda ref: ImportMatch(record=record, format=format, spectators=spectators, ref=ref)
+            lambda ref: ImportMatch(
+                record=record,
+                format=format,
+                spectators=spectators,
+                request_id=request_id,
+                ref=ref,
+            ),
+            timeout,
         )
         assert isinstance(reply, MatchCreated)
         return reply

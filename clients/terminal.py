@@ -1910,7 +1910,8 @@ def deals_line(match: MatchSummary) -> Text | None:
     if match.deals_seed_commitment is not None:
         line.append(
             f", drawn from the seed sha256 {match.deals_seed_commitment} and the public "
-            f"value “{match.deals_public_value}”",
+            f"value “{match.deals_public_value}”"
+            + ("" if match.deals_public_form is None else f" ({match.deals_public_form})"),
             style="dim",
         )
     return line

@@ -6,6 +6,7 @@ A director's tools at the table::
     duplicate imps 250                            IMPs for a score difference
     duplicate board 3 --seed 42                   board 3 of a seeded deal, as a diagram
     duplicate verify match.pbn [--commitment H]   the deals played are the ones committed to
+        [--seed-commitment H] [--public-value V]  (and, if sealed, drawn from seed and value)
 
 The server and its clients (``duplicate.serving``)::
 
@@ -37,7 +38,7 @@ from bridge import (
     score,
 )
 from bridge.cards import Hand
-from bridge.commitment import verify_record
+from bridge.commitment import RecordVerified, verify_record
 from duplicate.serving import CommandFailed, add_commands
 
 _PASSED_OUT = {"P", "PASS", "PASSED", "PASSOUT", "AP"}
@@ -115,7 +116,7 @@ def _verify(args: argparse.Namespace) -> str:
                 text = file.read()
         except (OSError, UnicodeDecodeError) as error:
             raise BridgeError(f"cannot read {args.record}: {error}") from None
-    checked = verify_record(text, args.commitment, args.seed_commitment)
+    checked = verify_record(text, args.commitment, args.seed_commitment, args.public_value)
     said = (
         f"verified: the {checked.boards} boards committed to (sha256 {checked.commitment}) "
         f"are the boards of the record's {checked.games} games"
@@ -125,7 +126,38 @@ def _verify(args: argparse.Namespace) -> str:
             f"; every board is the one drawn from the seed committed to (sha256 "
             f"{checked.seed_commitment}) and the public value {checked.public!r}"
         )
-    return said
+        if checked.form is not None:
+            said += f" (its form, sealed with the seed: {checked.form.text()!r})"
+    return "\n".join([said, *_unchecked(args, checked)])
+
+
+def _unchecked(args: argparse.Namespace, checked: RecordVerified) -> list[str]:
+    """What ``verify`` took from the record itself rather than from the user: the lines
+    that say so (none when every value a check needs came from outside the record)."""
+    notes = []
+    if args.commitment is None:
+        notes.append(
+            "only self-consistency was checked: the record agrees with the commitment it "
+            "states itself, which does not show that the deals were committed to before "
+            "play; give --commitment with the one you were shown when the match began"
+        )
+    if checked.seed_commitment is not None and args.seed_commitment is None:
+        notes.append(
+            "the seed's commitment was taken from the record, not compared with the one "
+            "published before the public value was fixed (--seed-commitment)"
+        )
+    if checked.seed_commitment is not None and args.public_value is None:
+        notes.append(
+            "the public value was taken from the record, not compared with the one "
+            "announced (--public-value)"
+        )
+    if checked.seed_commitment is not None and checked.form is None:
+        notes.append(
+            "warning: the seed was sealed without a form for the public value (a deal set "
+            "of version 1), so whoever held the seed could have chosen among spellings of "
+            "the public value, each drawing other deals"
+        )
+    return notes
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -165,6 +197,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--seed-commitment",
         help="for boards drawn from a sealed seed: the seed's commitment the organiser "
         "published before the public value was fixed",
+    )
+    p.add_argument(
+        "--public-value",
+        metavar="VALUE",
+        help="for boards drawn from a sealed seed: the public value as you saw it announced "
+        "(any spelling its form allows: for 'digits 5', '6 2 5 1 3' or 'dice 6-2-5-1-3')",
     )
     p.set_defaults(run=_verify)
 

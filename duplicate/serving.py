@@ -41,6 +41,9 @@ from server.limits import Limits
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
+ORGANISE_ATTEMPTS = 6
+"""How many times an organiser's command sends its request (the same id each time) when
+the connection drops before the answer."""
 DEFAULT_DATA = "duplicate-data"
 KEY_FILE = "organiser.key"
 LOCK_FILE = "serve.lock"
@@ -143,16 +146,20 @@ def organiser_key(args: argparse.Namespace, create: bool) -> str:
 def lock_data_folder(data: Path) -> int:
     """Take the data folder for this process's life: a lock (``flock``) on its lock file,
     which the kernel lets go when the process ends, however it ends. Also makes the folder
-    its owner's only (0700) when it is new or the server's from before (a folder of the user's
-    own keeps its mode, with a warning when others may read it). Returns the lock file's descriptor (closing it lets go).
+    its owner's only (0700) when it is new, empty (made for the server beforehand) or the
+    server's from before; a folder that holds files of the user's own (``--data .``) keeps its
+    mode, with a warning when others may read it. Returns the lock file's descriptor (closing
+    it lets go).
 
     Two servers on one folder would run two Redis on one append-only file; the second is
     refused, and told the first one's pid."""
     import fcntl
 
     try:
-        ours = not data.exists() or any(
-            (data / name).exists() for name in (LOCK_FILE, KEY_FILE, "redis")
+        ours = (
+            not data.exists()
+            or not any(data.iterdir())
+            or any((data / name).exists() for name in (LOCK_FILE, KEY_FILE, "redis"))
         )
         data.mkdir(mode=0o700, parents=True, exist_ok=True)
         if ours:
@@ -183,8 +190,23 @@ def lock_data_folder(data: Path) -> int:
     return descriptor
 
 
+def _request_id(args: argparse.Namespace) -> str:
+    """The command's ``--request-id``, or a new one."""
+    given: str | None = getattr(args, "request_id", None)
+    if given is not None and not 8 <= len(given) <= 60:
+        raise CommandFailed("bad --request-id: 8 to 60 characters")
+    return given or secrets.token_hex(16)
+
+
 def _add_server_options(parser: argparse.ArgumentParser) -> None:
-    """Where a running server is, and the organiser's key for it."""
+    """Where a running server is, the organiser's key for it, and the request's id."""
+    parser.add_argument(
+        "--request-id",
+        metavar="ID",
+        help="this request's id, 8 to 60 characters (default: a new one): the server carries "
+        "a request out once, so the command run again with the same id after a failure gets "
+        "the same answer, never a second match",
+    )
     parser.add_argument(
         "--server", default=f"http://{DEFAULT_HOST}:{DEFAULT_PORT}", help="the server's URL"
     )
@@ -514,6 +536,7 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
             imposed_auction=args.imposed_auction,
             seal=getattr(args, "seal", None),
             public_value=getattr(args, "public_value", None),
+            request_id=getattr(args, "request_id", None),
         )
     except ValidationError as error:
         first = error.errors()[0]
@@ -523,75 +546,114 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
             "robot_delay_ms": "--robot-delay",
             "robot_levels": "--robot-level",
             "names": "--names",
+            "request_id": "--request-id",
         }.get(field, "--" + field.replace("_", "-"))
         raise CommandFailed(f"bad {option}: {first['msg']}") from None
 
 
 async def _create(
-    ws_url: str, key: str, request: CreateMatch | ImportMatch, server_url: str
+    ws_url: str,
+    key: str,
+    request: CreateMatch | ImportMatch,
+    server_url: str,
+    command_id: str | None = None,
 ) -> MatchCreated:
     """Create (or import) the match on the server at ``ws_url``: its links."""
     from protocol.messages import MatchCreated as MatchCreatedReply
 
-    reply = await _organise(ws_url, key, request, server_url)
+    reply = await _organise(ws_url, key, request, server_url, command_id)
     assert isinstance(reply, MatchCreatedReply)
     return reply
 
 
 async def _organise(
-    ws_url: str, key: str, request: CreateMatch | ImportMatch | SealDeals, server_url: str
+    ws_url: str,
+    key: str,
+    request: CreateMatch | ImportMatch | SealDeals,
+    server_url: str,
+    command_id: str | None = None,
 ) -> MatchCreated | DealsSealed:
     """Send the organiser's ``request`` to the server at ``ws_url``: its answer; every
-    failure is a CommandFailed."""
+    failure is a CommandFailed. The request carries an id (its own, or one made here): it
+    is waited for as long as the server works on it, and sent again with the same id when
+    the connection drops first, so that it is carried out once (one match, one seal).
+    ``command_id``: the ``--request-id`` that makes the command's requests' ids, to name
+    when the command should be run again."""
     from websockets.exceptions import WebSocketException
 
     from clients.client import Client, ClientError, Link
     from protocol.errors import ErrorCode
     from protocol.messages import DealsSealed as DealsSealedReply
     from protocol.messages import MatchCreated as MatchCreatedReply
+    from protocol.messages import SealDeals as SealRequest
 
-    try:
-        client = await Client.connect(Link(ws_url, key), name="duplicate new-match")
-    except ClientError as error:
-        if isinstance(error.code, ErrorCode):
+    if request.request_id is None:
+        request = request.model_copy(update={"request_id": secrets.token_hex(16)})
+    again = (
+        f"run the command again with --request-id {command_id or request.request_id} (the "
+        "server carries a request out once: you get the same answer, never a second one)"
+    )
+    for attempt in range(ORGANISE_ATTEMPTS):
+        if attempt:
+            print(
+                f"duplicate: the connection to {server_url} dropped before the answer came; "
+                f"asking again, with the same request id ({attempt + 1} of {ORGANISE_ATTEMPTS})",
+                file=sys.stderr,
+            )
+            await asyncio.sleep(min(8.0, 0.5 * 2**attempt))
+        try:
+            client = await Client.connect(Link(ws_url, key), name="duplicate organiser")
+        except ClientError as error:
+            if isinstance(error.code, ErrorCode):
+                raise CommandFailed(
+                    f"the server at {server_url} refused: {error.code}: {error.message}"
+                ) from None
+            if error.code == "refused":
+                raise CommandFailed(
+                    f"the server at {server_url} turned the connection away: {error.message}"
+                ) from None
+            if error.code == "closed" and attempt + 1 < ORGANISE_ATTEMPTS:
+                continue
             raise CommandFailed(
-                f"the server at {server_url} refused: {error.code}: {error.message}"
+                f"the server at {server_url} closed the connection ({error.message}): {again}"
             ) from None
-        if error.code == "refused":
+        except (OSError, WebSocketException) as error:  # TimeoutError is an OSError
+            if attempt:
+                continue  # it was there a moment ago: a restart, say
             raise CommandFailed(
-                f"the server at {server_url} turned the connection away: {error.message}"
+                f"the server at {server_url} cannot be reached ({_reason(error)}): start it "
+                "with `duplicate serve`, or give its URL with --server"
             ) from None
-        if error.code == "closed":
+        try:
+            # No time limit: an import of many boards on a busy machine takes a while, and
+            # the connection's pings tell whether the server is still there.
+            reply = await client.request(
+                lambda ref: request.model_copy(update={"ref": ref}), timeout=None
+            )
+            assert isinstance(reply, MatchCreatedReply | DealsSealedReply)
+            return reply
+        except ClientError as error:
+            if error.code == ErrorCode.UNAVAILABLE and attempt + 1 < ORGANISE_ATTEMPTS:
+                continue  # the store was down a moment
+            if isinstance(error.code, ErrorCode):
+                what = "seal" if isinstance(request, SealRequest) else "match"
+                raise CommandFailed(
+                    f"the server refused the {what}: {error.code}: {error.message}"
+                ) from None
+            if attempt + 1 < ORGANISE_ATTEMPTS:
+                continue
             raise CommandFailed(
-                f"the server at {server_url} closed the connection ({error.message}): "
-                "try again in a moment"
+                f"the server at {server_url} closed the connection before it answered: {again}"
             ) from None
-        raise CommandFailed(f"the server at {server_url} answered strangely: {error}") from None
-    except (OSError, WebSocketException) as error:  # TimeoutError is an OSError
-        raise CommandFailed(
-            f"the server at {server_url} cannot be reached ({_reason(error)}): start it with "
-            "`duplicate serve`, or give its URL with --server"
-        ) from None
-    try:
-        reply = await client.request(lambda ref: request.model_copy(update={"ref": ref}))
-        assert isinstance(reply, MatchCreatedReply | DealsSealedReply)
-        return reply
-    except ClientError as error:
-        if isinstance(error.code, ErrorCode):
+        except (OSError, WebSocketException) as error:
+            if attempt + 1 < ORGANISE_ATTEMPTS:
+                continue
             raise CommandFailed(
-                f"the server refused the match: {error.code}: {error.message}"
+                f"the server at {server_url} did not answer ({_reason(error)}): {again}"
             ) from None
-        raise CommandFailed(
-            f"the server at {server_url} closed the connection before it answered: "
-            "see the server's log, and try again"
-        ) from None
-    except (OSError, WebSocketException) as error:
-        raise CommandFailed(
-            f"the server at {server_url} did not answer ({_reason(error)}): "
-            "see the server's log, and try again"
-        ) from None
-    finally:
-        await client.close()
+        finally:
+            await client.close()
+    raise CommandFailed(f"the server at {server_url} did not answer: {again}")
 
 
 def _organiser(args: argparse.Namespace) -> tuple[str, str]:
@@ -650,12 +712,20 @@ def import_match(args: argparse.Namespace) -> str:
             records.append((dump_games(group), said))
     lines: list[str] = []
     imported = 0
-    for record, said in records:
+    # One request id for each match of the file, made from the command's: the command run
+    # again with it imports none twice.
+    command_id = _request_id(args)
+    for number, (record, said) in enumerate(records, start=1):
         if not record:
             lines.append(said)
             continue
-        request = ImportMatch(record=record, format=format, spectators=args.spectators)
-        created = asyncio.run(_create(ws_url, key, request, args.server))
+        request = ImportMatch(
+            record=record,
+            format=format,
+            spectators=args.spectators,
+            request_id=f"{command_id}-{number}",
+        )
+        created = asyncio.run(_create(ws_url, key, request, args.server, command_id))
         imported += 1
         lines.append(f"Match {created.match_id}: {said}")
         lines.append(f"  Spectators  {created.spectator or 'off'}")
@@ -671,13 +741,16 @@ def seal_deals(args: argparse.Namespace) -> str:
     from protocol.messages import DealsSealed, SealDeals
 
     key, ws_url = _organiser(args)
-    sealed = asyncio.run(_organise(ws_url, key, SealDeals(), args.server))
+    request = SealDeals(public_form=args.public_form, request_id=_request_id(args))
+    sealed = asyncio.run(_organise(ws_url, key, request, args.server))
     assert isinstance(sealed, DealsSealed)
     return (
         f"Seed commitment: sha256 {sealed.seed_commitment}\n"
+        f"Public value's form: {sealed.public_form}\n"
         f"Seal: {sealed.seal}\n"
-        "Publish the seed commitment to the players first. Then fix a public value nobody "
-        "knew before (a lottery draw, dice thrown in front of them), and create the match:\n"
+        "Publish the seed commitment and the form to the players first. Then fix a public "
+        "value nobody knew before (a lottery draw, dice thrown in front of them), and "
+        "create the match (the value in any spelling its form allows):\n"
         f"  ./dev run new-match --seal {sealed.seal} --public-value 'THE VALUE' ...\n"
         "Its boards are drawn from both: neither the server nor you alone chose them. "
         "`duplicate verify` checks it once the match is over."
@@ -835,8 +908,21 @@ async def _check_redis(redis: Redis, url: str, embedded: bool) -> StoreClient:
 
 
 async def _listen(server: Server, host: str, port: int) -> None:
+    from server.app import MetricsAddressError
+
     try:
         await server.start()
+    except MetricsAddressError as failed:
+        metrics_host, metrics_port = server.metrics_address or ("", 0)
+        if failed.error.errno == errno.EADDRINUSE:
+            raise CommandFailed(
+                f"metrics port {metrics_port} is already in use: choose another with "
+                "--metrics-port N"
+            ) from None
+        raise CommandFailed(
+            f"cannot serve metrics on {metrics_host} port {metrics_port} "
+            f"({_reason(failed.error)}): check --metrics-host and --metrics-port"
+        ) from None
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
             raise CommandFailed(
@@ -893,12 +979,17 @@ async def _serve(args: argparse.Namespace) -> None:
             store_status=embedded.status if embedded is not None else None,
             limits=_limits(args),
             keep_robot_messages=False,
+            metrics_address=(
+                None if args.metrics_port is None else (args.metrics_host, args.metrics_port)
+            ),
         )
         await _listen(server, args.host, args.port)
         listening = True
         heap.start()
         print(f"Serving on {server.public_url} (WebSocket {server.ws_url})", flush=True)
         print(f"Organiser key: {key_source(args)}", flush=True)
+        if server.metrics_url is not None:
+            print(f"Metrics: {server.metrics_url}", flush=True)
         if request is not None:
             assert server.public_url is not None
             created = await _create(server.ws_url, key, request, server.public_url)
@@ -976,6 +1067,20 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
     )
     p.add_argument("--public-url", help="base URL in links, if not http://HOST:PORT")
     p.add_argument(
+        "--metrics-port",
+        type=int,
+        metavar="PORT",
+        help="serve Prometheus metrics at /metrics on this port of --metrics-host (default: "
+        "not served; never on the public port, where the counts would tell players what "
+        "the other table did)",
+    )
+    p.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        metavar="ADDRESS",
+        help="the address of --metrics-port (default 127.0.0.1: this machine only)",
+    )
+    p.add_argument(
         "--new-match", action="store_true", help="create a match at start and print its links"
     )
     p.add_argument(
@@ -984,7 +1089,7 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default=1.0,
         metavar="SECONDS",
         help="how long the server's robots wait before each call or card, unless a match says "
-        "otherwise (default 1; robots at a table of robots never wait)",
+        "otherwise (default 1; robots in a match of robots only never wait)",
     )
     defaults = Limits()
     p.add_argument(
@@ -1024,7 +1129,8 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--public-value",
         metavar="TEXT",
         help="the public value fixed after the seed's commitment was published (a lottery "
-        "draw, a newspaper headline, dice thrown in front of the players)",
+        "draw, a newspaper headline, dice thrown in front of the players), in any spelling "
+        "the seal's form allows",
     )
     p.set_defaults(run=new_match)
 
@@ -1034,6 +1140,15 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "no one alone choose them",
     )
     _add_server_options(p)
+    p.add_argument(
+        "--public-form",
+        required=True,
+        metavar="FORM",
+        help="how the public value will be written, committed to with the seed: "
+        "'digits N' (N digits in order, whatever is written around them: dice, a lottery) "
+        "or 'words' (a headline), then ': ' and how it will be drawn, e.g. "
+        "'digits 5: five dice thrown by the director, read left to right'",
+    )
     p.set_defaults(run=seal_deals)
 
     p = commands.add_parser(

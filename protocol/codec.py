@@ -128,7 +128,15 @@ def _known(value: dict[str, Any]) -> dict[str, Any]:
     """A server message with what this code does not know taken out (:func:`decode_server`)."""
     if value["type"] == "update" and isinstance(value.get("events"), list):
         events = value["events"]
-        known = [e for e in events if not isinstance(e, dict) or e.get("type") in _EVENT_TAGS]
+        # An event with a type this code does not know is left out; one without a type
+        # that can be known (none, a list...) stays, for the model to refuse.
+        known = [
+            e
+            for e in events
+            if not isinstance(e, dict)
+            or not isinstance(e.get("type"), str)
+            or e["type"] in _EVENT_TAGS
+        ]
         if len(known) != len(events):
             value = {**value, "events": known}
     elif value["type"] == "error":

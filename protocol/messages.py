@@ -58,6 +58,16 @@ PublicValue = Annotated[
 """An organiser's public value for boards drawn from a sealed seed: 1 to 200 characters,
 no control character and nothing that ends a line."""
 
+PublicFormText = Annotated[
+    str,
+    StringConstraints(
+        max_length=220,
+        pattern=r"^(digits [1-9][0-9]{0,2}|words)(: [^\x00-\x1f\x7f-\x9f\u2028\u2029]{1,200})?$",
+    ),
+]
+"""How a sealed seed's public value will be written (``bridge.commitment.PublicForm``):
+``digits N`` or ``words``, then, if said, ``: `` and how the value will be drawn."""
+
 ShortText = Annotated[str, StringConstraints(min_length=1, max_length=300)]
 Name = Annotated[
     str,
@@ -69,6 +79,9 @@ Name = Annotated[
 ActionId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 """A client's id for one intended action: the same id from the same seat (or the director)
 is applied at most once, and a resend is answered with the first one's ``ack``."""
+RequestId = Annotated[str, StringConstraints(min_length=8, max_length=64)]
+"""The organiser's id for one intended creation (a match, an import, a seal): the same id
+makes one, and a request sent again with it is answered as the first was."""
 SeatKey = Annotated[str, StringConstraints(pattern=r"^[1-3][NESW]$")]
 """A seat of the match in its first round: table, then seat: ``"1N"`` is North at table 1
 (and names the player who sits there in round 1, wherever they move later)."""
@@ -165,13 +178,15 @@ class CreateMatch(Message):
     chat reaches during a board. ``review_seconds`` is how long a finished board stays on
     the table before the next one starts, unless all four players ask for the next board
     sooner. ``robot_delay_ms`` is how long the server's robots wait before each action
-    (None: the server's default; robots at a table of robots never wait). ``robot_level``
+    (None: the server's default; in a match of robots only they never wait, and a table of
+    robots starts a board only once a table of people has). ``robot_level``
     is how the server's robots bid and play, ``robot_levels`` the level of some of them by
     first-round seat or table (``{"1N": "strong"}``, ``{"t2": "strong"}``; a seat's entry
     wins over its table's; seats that partner each other in any round share a level); a
     robot the director seats later plays at its seat's level. The
     robots' table 2 of the ``robot-table`` format plays as the seeds say (RULES.md 6.2),
-    always."""
+    always. ``request_id`` makes the creation safe to send again: the same id gives the
+    same match (the same answer), never a second one."""
 
     type: Literal["create_match"] = "create_match"
     format: Format = "teams"
@@ -193,6 +208,7 @@ class CreateMatch(Message):
     robot_levels: Annotated[dict[RobotSeats, RobotLevel], Field(max_length=15)] = {}
     seal: Annotated[str | None, StringConstraints(min_length=1, max_length=64)] = None
     public_value: PublicValue | None = None
+    request_id: RequestId | None = None
     ref: Ref = None
 
 
@@ -201,9 +217,15 @@ class SealDeals(Message):
     alone chooses (answer: ``deals_sealed``). The server draws a secret seed and commits to
     it; the organiser publishes the commitment, then fixes a public value (announced, or
     drawn in public), and creates the match with ``seal`` and ``public_value``: its boards
-    are drawn from both (SPEC.md, "Deals nobody can doubt")."""
+    are drawn from both (SPEC.md, "Deals nobody can doubt"). ``public_form`` says how the
+    public value will be written, and is committed to with the seed, so that no one can
+    choose among spellings of the value (None: no form; the match says so, and so does
+    ``duplicate verify``). ``request_id``: sent again with the same id, the same seal is
+    answered (one seed)."""
 
     type: Literal["seal_deals"] = "seal_deals"
+    public_form: PublicFormText | None = None
+    request_id: RequestId | None = None
     ref: Ref = None
 
 
@@ -215,12 +237,14 @@ class ImportMatch(Message):
     vugraph match file, ``qx`` ``o``/``c`` for the two rooms). It must hold one match; a
     board found at one table only is left out. Every call and card is checked by the
     rules, and the play a record stops early is ended by declarer's claim of the tricks
-    the record gives; the swings are then worked out here."""
+    the record gives; the swings are then worked out here. ``request_id``: sent again with
+    the same id, the same match is answered (one import)."""
 
     type: Literal["import_match"] = "import_match"
     format: Literal["pbn", "lin"] = "pbn"
     record: Annotated[str, StringConstraints(min_length=1, max_length=900_000)]
     spectators: SpectatorMode = "live"
+    request_id: RequestId | None = None
     ref: Ref = None
 
 
@@ -642,7 +666,10 @@ class MatchSummary(Sent):
     """For boards drawn from a sealed seed and a public value: the seed's commitment (the
     one ``deals_sealed`` gave the organiser before the public value was fixed)."""
     deals_public_value: str | None = None
-    """The public value those boards were drawn with."""
+    """The public value those boards were drawn with (in its form's canonical spelling)."""
+    deals_public_form: str | None = None
+    """The public value's form, committed to with the seed (``deals_sealed.public_form``);
+    None for every other match, and for one sealed before forms."""
 
 
 class PlayerInfo(Sent):
@@ -1183,12 +1210,15 @@ class MatchCreated(Sent):
 class DealsSealed(Sent):
     """The answer to ``seal_deals``: ``seal`` names the secret seed for ``create_match``
     (once, within :data:`SEAL_DAYS` days); ``seed_commitment`` is the SHA-256 of
-    ``duplicate deal seed 1``, a newline, the seed (64 lowercase hex digits) and a newline:
-    publish it before the public value is fixed."""
+    ``duplicate deal seed 2``, a newline, the seed (64 lowercase hex digits), a newline,
+    ``form``, a space, ``public_form`` and a newline: publish it, with ``public_form``,
+    before the public value is fixed."""
 
     type: Literal["deals_sealed"] = "deals_sealed"
     seal: str
     seed_commitment: Sha256
+    public_form: str | None = None
+    """The form the seed was sealed with (``seal_deals.public_form``)."""
     ref: int | None = None
 
 

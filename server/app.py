@@ -2,9 +2,10 @@
 
 A thin shell: decode (``protocol.codec``), authorise (the link's token), apply and store
 (:class:`server.matches.MatchRuntime`), send (each connection's own queue, in order).
-HTTP on the same port answers ``/health`` (the store reachable?) and ``/metrics`` (for
-Prometheus: :mod:`server.metrics`) and serves the browser table; the WebSocket endpoint is
-``/ws``.
+HTTP on the same port answers ``/health`` (the store reachable?) and serves the browser
+table; the WebSocket endpoint is ``/ws``. ``/metrics`` (for Prometheus: :mod:`server.metrics`)
+is served on an address of its own, when one is given, never on the public port: its counts
+of actions by type would tell a player what the other table did.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from bridge import BridgeError, MovementError, Seat
-from bridge.commitment import DealSet, seed_commitment
+from bridge.commitment import DealSet, PublicForm, PublicValueRefused, seed_commitment
+from bridge.errors import ParseError
 from bridge.formats import (
     Movement,
     individual,
@@ -47,6 +49,7 @@ from bridge.formats import (
     teams_match,
 )
 from bridge.formats.movements import INDIVIDUAL_BOARDS
+from bridge.lin import LinMatch, parse_lin_match
 from bridge.records import played_tables
 from protocol.codec import MAX_CLIENT_FRAME, decode_client, encode
 from protocol.errors import ErrorCode, ProtocolError
@@ -97,6 +100,7 @@ from server.matches import MatchRuntime, Subscriber, TableAction, fold, now_ms
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
 from server.records import lin_record, match_record
+from server.sockets import SheddingSocket, discard_on_close, listening, send_queue
 from server.state import (
     BoardSpec,
     MatchConfig,
@@ -122,6 +126,8 @@ NEWER_ERROR_FIELDS = {"retry_after_ms", "versions"}
 a client older than version 6, which is refused in words its strict decoder can read."""
 SPOKEN = sorted(SUPPORTED_VERSIONS)
 """The versions this server serves, as ``welcome`` and ``unsupported_version`` say them."""
+UNKNOWN_TOKENS = "too many unknown tokens from your address: wait retry_after_ms"
+"""The close reason (code 1008) after a hello refused for its address's unknown tokens."""
 TOO_FAST = "too many refusals for going too fast: wait retry_after_ms before sending again"
 """The close reason (code 1008) after :attr:`Limits.strikes` refusals in a row."""
 PROTOCOL_LIMIT = MAX_CLIENT_FRAME + 64 * 1024
@@ -194,6 +200,21 @@ def web_file(path: str) -> tuple[str, bytes] | None:
         return None
 
 
+class MetricsAddressError(Exception):
+    """The metrics address could not be listened on (``error`` says why)."""
+
+    def __init__(self, error: OSError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _request_digest(request: CreateMatch | ImportMatch | SealDeals) -> str:
+    """What a request asks for, whatever its ``ref``: a request sent again with the same
+    ``request_id`` must ask for the same."""
+    asked = request.model_dump(mode="json", exclude={"ref"})
+    return hashlib.sha256(json.dumps(asked, sort_keys=True).encode()).hexdigest()
+
+
 def _response(status: http.HTTPStatus, content_type: str, body: bytes) -> Response:
     headers = Headers([("Content-Type", content_type), ("Content-Length", str(len(body)))])
     return Response(status.value, status.phrase, headers, body)
@@ -216,19 +237,28 @@ def _rate_limited(what: str, wait: float) -> ProtocolError:
 
 
 MAX_IMPORTED_BOARDS = 64
+CREATION_UNDER_WAY = 900.0
+"""Seconds a creation with a ``request_id`` may take (an import of many boards on a busy
+machine) before the same request sent again stops waiting for it."""
+CREATION_KEPT = 7 * 86_400
+"""Seconds the answer to a creation with a ``request_id`` is kept for the same request."""
 """The most boards an imported match may hold, as many as a created one."""
 
 
 def _commit(
-    boards: tuple[BoardSpec, ...], seed: str | None = None, public: str | None = None
+    boards: tuple[BoardSpec, ...],
+    seed: str | None = None,
+    public: str | None = None,
+    form: PublicForm | None = None,
 ) -> DealSet:
-    """The boards with a fresh secret salt (and the seed and public value they were drawn
-    from): the deal set a new match commits to."""
+    """The boards with a fresh secret salt (and the seed, the canonical public value and
+    its form they were drawn from): the deal set a new match commits to."""
     return DealSet(
         secrets.token_hex(32),
         tuple((b.number, b.dealer, b.vulnerability, b.deal) for b in boards),
         seed,
         public,
+        form,
     )
 
 
@@ -311,6 +341,11 @@ class Connection:
     head: int = 0
     waiting: asyncio.Future[None] | None = None
     """The writer's wait for a frame, while it has none."""
+    acknowledged: int = 0
+    """Bytes its client's TCP had acknowledged when last looked (:meth:`check_reading`)."""
+    progress_at: float = field(default_factory=time.monotonic)
+    """When its client was last seen reading: nothing left unacknowledged, or more
+    acknowledged than before."""
 
     @property
     def authenticated(self) -> bool:
@@ -377,12 +412,37 @@ class Connection:
             self.end()
 
     def drop(self, why: str) -> None:
-        """Close the connection now, without waiting for its queue to drain."""
+        """Close the connection now, without waiting for its queue to drain, and without
+        leaving the kernel to deliver what it holds for it (a reset)."""
         if not self.overflowed:
             self.overflowed = True
             log.info("dropping a connection from %s: %s", self.address, why)
+            sock = self.websocket.transport.get_extra_info("socket")
+            if sock is not None:
+                discard_on_close(sock)
             self.websocket.transport.abort()
             self.end()
+
+    def check_reading(self, now: float, stall: float) -> None:
+        """Drop the connection if its client has read nothing for ``stall`` seconds while
+        data waited for it, or if the data waiting for it, counting what the kernel and the
+        transport hold (a client that stops reading fills those first, unseen by
+        :meth:`send`), passes the byte limit."""
+        transport = self.websocket.transport
+        sock = transport.get_extra_info("socket")
+        queue = None if sock is None else send_queue(sock)
+        if queue is None or self.overflowed:
+            return
+        buffered = transport.get_write_buffer_size()
+        if (queue.unsent == 0 and buffered == 0) or queue.acknowledged != self.acknowledged:
+            self.acknowledged = queue.acknowledged
+            self.progress_at = now
+            return
+        held = self.queued_bytes + buffered + queue.unsent
+        if held > self.limits.max_queued_bytes:
+            self.drop(f"it does not read what the server sends ({held} bytes unread)")
+        elif now - self.progress_at > stall:
+            self.drop(f"it has read nothing for {now - self.progress_at:.0f} s")
 
 
 class Server:
@@ -402,8 +462,13 @@ class Server:
         presence_grace: float = 2.0,
         keep_robot_messages: bool = True,
         thinker: Thinker | None = None,
+        metrics_address: tuple[str, int] | None = None,
     ) -> None:
         self.redis = redis
+        self.metrics_address = metrics_address
+        """Where ``/metrics`` is served (host, port; port 0: a free one, known once started),
+        apart from the public port; None: nowhere."""
+        self._metrics_server: WebSocketServer | None = None
         self.keep_robot_messages = keep_robot_messages
         """Whether the server's robots keep every message they received (tests audit them;
         ``duplicate serve`` lets them go)."""
@@ -417,11 +482,18 @@ class Server:
         self.presence_grace = presence_grace
         """Seconds before a seat whose connection closed shows as away (a blink shows nothing)."""
         self._bad_hellos = AddressThrottle(self.limits.bad_hellos_per_minute, 60.0)
+        self._lookups_ended: dict[str, asyncio.Event] = {}
+        """Set when a lookup of a token from the address ends (:meth:`_hold_lookup`)."""
         limits = self.limits
         self._volumes = AddressBuckets(limits.address_bytes_per_second, limits.address_bytes_burst)
         self._arrivals = AddressBuckets(limits.connections_per_second, limits.connections_burst)
         self._per_address: Counter[str] = Counter()
         """Open connections from each client address."""
+        self._refused_until: dict[str, float] = {}
+        """Addresses told to wait before connecting again, and until when (by the clock of
+        ``time.monotonic``): their new connections are reset as they are accepted."""
+        self._robot_addresses: set[str] = set()
+        """Where the server's own robots connect from (never reset as accepted)."""
         self._robot_tokens: set[str] = set()
         """The tokens of the server's own robots (trusted: not rate-limited)."""
         self._robot_pass = secrets.token_urlsafe(16)
@@ -447,7 +519,7 @@ class Server:
         self.public_url = public_url
         self.runtimes: dict[str, MatchRuntime] = {}
         self._loading = asyncio.Lock()
-        self._server: WebSocketServer | None = None
+        self._servers: list[WebSocketServer] = []
         self.connections: set[Connection] = set()
         self.robots: dict[tuple[str, str], asyncio.Task[None]] = {}
         """The robot playing each (match id, seat key ``"1N"``), while it plays."""
@@ -457,6 +529,7 @@ class Server:
         self.robot_players: list[Robot] = []
         """Every robot this server started (for inspection: a correct robot has no errors)."""
         self._robot_keeper: asyncio.Task[None] | None = None
+        self._reading_check: asyncio.Task[None] | None = None
         self.analyst = Analyst.shared()
         self._analysing: dict[str, asyncio.Task[None]] = {}
         """The double-dummy analysis under way of each match's boards (off the creation
@@ -476,48 +549,70 @@ class Server:
         for handler in handlers:
             if not any(isinstance(f, RepeatedLogFilter) for f in handler.filters):
                 handler.addFilter(shared)
+        if self.metrics_address is not None:
+            try:
+                await self._serve_metrics(*self.metrics_address)
+            except OSError as error:
+                raise MetricsAddressError(error) from error
         await self.fanout.start()
-        self._server = await serve(
-            self._handle,
-            self.host,
-            self.port,
-            process_request=self._http,
-            max_size=PROTOCOL_LIMIT,
-            compression=None,
-        )
-        sockets = list(self._server.sockets)
-        self.port = sockets[0].getsockname()[1]
+        # Sockets of our own: at the descriptor limit they answer 503, quietly (asyncio's
+        # would log a traceback and stop accepting for a second).
+        SheddingSocket.on_shed = self.metrics.refusals[ErrorCode.UNAVAILABLE].inc
+        SheddingSocket.on_refused = self.metrics.refusals[ErrorCode.RATE_LIMITED].inc
+        for sock in listening(self.host, self.port):
+            if isinstance(sock, SheddingSocket):
+                sock.refusing = self._refusing
+            self._servers.append(
+                await serve(
+                    self._handle,
+                    sock=sock,
+                    process_request=self._http,
+                    max_size=PROTOCOL_LIMIT,
+                    compression=None,
+                )
+            )
+        self.port = self._servers[0].sockets[0].getsockname()[1]
         if self.public_url is None:
             self.public_url = f"http://{self.host}:{self.port}"
         log.info("serving on %s", self.public_url)
         await self.resume_robots()
         self._robot_keeper = asyncio.create_task(self._keep_robots(), name="robot leases")
+        self._reading_check = asyncio.create_task(self._check_reading(), name="slow readers")
 
     async def close(self) -> None:
         # Stop the robots. A cancellation can be lost inside a wait that completes in the same
         # loop pass (asyncio on 3.11), so cancel again until each robot task has ended.
         if self._robot_keeper is not None:
             await stop(self._robot_keeper)
+        if self._reading_check is not None:
+            await stop(self._reading_check)
         await stop(*self._analysing.values())
         playing = list(self.robots)
         await stop(*self.robots.values())
         for match_id, seat in playing:  # another process may take them over at once
             with contextlib.suppress(RedisError, OSError):
                 await self.store.release_robot(match_id, seat, self.fanout.process)
-        if self._server is not None:
-            self._server.close()
-            try:
-                await asyncio.wait_for(self._server.wait_closed(), CLOSE_TIMEOUT)
-            except TimeoutError:
-                # A client that never finishes the closing handshake must not hold up a
-                # shutdown: drop what is left.
-                log.warning(
-                    "closing: %d connections did not close; dropping them", len(self.connections)
-                )
-                for connection in list(self.connections):
-                    connection.websocket.transport.abort()
-                await self._server.wait_closed()
-            self._server = None
+        if self._metrics_server is not None:
+            self._metrics_server.close()
+            await self._metrics_server.wait_closed()
+            self._metrics_server = None
+        servers, self._servers = self._servers, []
+        for server in servers:
+            server.close()
+        try:
+            async with asyncio.timeout(CLOSE_TIMEOUT):
+                for server in servers:
+                    await server.wait_closed()
+        except TimeoutError:
+            # A client that never finishes the closing handshake must not hold up a
+            # shutdown: drop what is left.
+            log.warning(
+                "closing: %d connections did not close; dropping them", len(self.connections)
+            )
+            for connection in list(self.connections):
+                connection.websocket.transport.abort()
+            for server in servers:
+                await server.wait_closed()
         if self._store_check is not None:
             await self._store_check  # a PING in flight: over within STORE_PING_TIMEOUT
         # This process stops being one of those serving matches first: no settling of
@@ -539,6 +634,9 @@ class Server:
         path = request.path.split("?", 1)[0]
         if path == "/ws":
             if self._own_robot(request):
+                remote = connection.remote_address
+                if remote:  # never reset as accepted: its robots' address
+                    self._robot_addresses.add(client_key(str(remote[0])))
                 return None
             full = self._over_capacity(connection)
             if full is not None:
@@ -551,14 +649,60 @@ class Server:
             return None
         if path == "/health":
             return await self._health()
-        if path == "/metrics":
-            return _response(http.HTTPStatus.OK, METRICS_CONTENT_TYPE, self.metrics.exposition())
         page = web_file(path)
         if page is not None:
             content_type, body = page
             return _response(http.HTTPStatus.OK, content_type, body)
         body = b"Not found. Clients connect to /ws; see protocol/SPEC.md.\n"
         return _response(http.HTTPStatus.NOT_FOUND, "text/plain", body)
+
+    async def _check_reading(self) -> None:
+        """Look at every connection a few times within the slow-reader limit: one whose
+        client has read nothing for it while data waited, or which holds too much unread
+        (in the kernel's buffers too), is dropped within the limit."""
+        every = min(2.0, self.limits.max_queue_age / 6)
+        stall = self.limits.max_queue_age - 2 * every
+        while True:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            for connection in list(self.connections):
+                connection.check_reading(now, stall)
+
+    async def _imported_from(self, match_id: str) -> LinMatch | None:
+        """The vugraph file the match was imported from, read (None: it was not)."""
+        source = await self.store.source(match_id)
+        if source is None:
+            return None
+        try:
+            return parse_lin_match(source)
+        except BridgeError:  # it was read at import: only a newer reader could refuse it
+            log.warning("match %s: its imported LIN file no longer reads", match_id)
+            return None
+
+    async def _serve_metrics(self, host: str, port: int) -> None:
+        """Listen for Prometheus at (``host``, ``port``): ``/metrics``, and nothing else."""
+
+        def answer(_connection: ServerConnection, request: Request) -> Response:
+            if request.path.split("?", 1)[0] != "/metrics":
+                body = b"Not found: this address serves /metrics only.\n"
+                return _response(http.HTTPStatus.NOT_FOUND, "text/plain", body)
+            return _response(http.HTTPStatus.OK, METRICS_CONTENT_TYPE, self.metrics.exposition())
+
+        async def refuse(_connection: ServerConnection) -> None:
+            """Never reached: every request is answered in HTTP."""
+
+        self._metrics_server = await serve(refuse, host, port, process_request=answer)
+        bound = next(iter(self._metrics_server.sockets)).getsockname()
+        self.metrics_address = (host, bound[1])
+
+    @property
+    def metrics_url(self) -> str | None:
+        """Where Prometheus scrapes this process (None: it serves no metrics)."""
+        if self.metrics_address is None:
+            return None
+        host, port = self.metrics_address
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{port}/metrics"
 
     async def _health(self) -> Response:
         """200 when the store answers, else 503 and why; with this process's connections
@@ -625,19 +769,42 @@ class Server:
         """Why a new WebSocket connection is refused, if it is, and in how many seconds to
         try again: the server is full, or its address holds too many already, or opened too
         many lately. Refused before the handshake, cheaply."""
-        if self._server is None:
-            return None
         # The open connections (one still in its opening handshake, as this one is, is not
         # counted: the handshake's timeout and the new connections' rate bound those).
-        if len(self._server.all_connections) >= self.limits.max_connections:
+        opened = sum(len(server.all_connections) for server in self._servers)
+        if opened >= self.limits.max_connections:
             return "The server has as many connections as it can take: try again later.\n", 5.0
         address = self._client_address(connection)
         if self._per_address[address] >= self.limits.max_connections_per_address:
             return f"Too many connections from {address}: close some and try again.\n", 5.0
         wait = self._arrivals.take(address)
         if wait:
+            self._refuse_for(address, wait)
             return f"Too many new connections from {address}: try again in {wait:.1f} s.\n", wait
         return None
+
+    def _refuse_for(self, address: str, seconds: float) -> None:
+        """Reset ``address``'s new connections as they are accepted for ``seconds``: it was
+        just told (503, with the reason and ``Retry-After``) to wait that long before
+        connecting again, and one that does not wait then costs an accept and a reset, no
+        HTTP read, parsed or answered."""
+        if address in self._robot_addresses or address in self.limits.trusted_proxies:
+            return
+        self._refused_until.pop(address, None)
+        self._refused_until[address] = time.monotonic() + seconds
+        if len(self._refused_until) > 100_000:  # a bound on what many addresses cost
+            self._refused_until.pop(next(iter(self._refused_until)))
+
+    def _refusing(self, address: str) -> bool:
+        """Whether a connection from ``address`` (as accepted) is reset at once."""
+        key = client_key(address)
+        until = self._refused_until.get(key)
+        if until is None:
+            return False
+        if time.monotonic() < until:
+            return True
+        del self._refused_until[key]
+        return False
 
     def _client_address(self, websocket: ServerConnection) -> str:
         """The IP address a connection comes from: behind a trusted proxy, the last one its
@@ -755,6 +922,16 @@ class Server:
                             and message.version < min(SUPPORTED_VERSIONS)
                         )
                     connection.send(error_frame(refusal, old=old))
+                    if error.code == ErrorCode.RATE_LIMITED and isinstance(message, Hello):
+                        # Too many unknown tokens from its address: the connection, good for
+                        # nothing else, is closed once told (another costs a new connection,
+                        # and those are rate-limited).
+                        log.info("closing a connection from %s: unknown tokens", address)
+                        connection.close(1008, UNKNOWN_TOKENS)
+                        loop = asyncio.get_running_loop()
+                        loop.call_later(limits.max_queue_age, connection.websocket.transport.abort)
+                        struck = True
+                        break
                 except (RedisError, OSError) as error:
                     log.warning("store unavailable: %s", error)
                     refusals[ErrorCode.UNAVAILABLE].inc()
@@ -839,12 +1016,8 @@ class Server:
             if refused is not None:
                 raise ProtocolError(ErrorCode.INVALID_MESSAGE, refused)
         if connection.organiser:
-            if isinstance(message, CreateMatch):
-                connection.send(encode(await self.create_match(message)))
-            elif isinstance(message, ImportMatch):
-                connection.send(encode(await self.import_match(message)))
-            elif isinstance(message, SealDeals):
-                connection.send(encode(await self.seal_deals(message)))
+            if isinstance(message, CreateMatch | ImportMatch | SealDeals):
+                connection.send(encode(await self.organise(message)))
             else:
                 raise ProtocolError(
                     ErrorCode.FORBIDDEN,
@@ -861,7 +1034,11 @@ class Server:
             )
         if isinstance(message, GetRecord):
             state = connection.runtime.state
-            record = lin_record(state) if message.format == "lin" else match_record(state)
+            if message.format == "lin":
+                # An imported vugraph file gives its header, results and commentary back.
+                record = lin_record(state, await self._imported_from(state.config.match_id))
+            else:
+                record = match_record(state)
             reply = MatchRecord(format=message.format, record=record, ref=message.ref)
             connection.send(encode(reply))
             return
@@ -909,16 +1086,33 @@ class Server:
             return
         digest = hashlib.sha256(hello.token.encode()).digest()
         known = digest in self._welcomed or hello.token in self._robot_tokens
-        wait = self._bad_hellos.wait(address)
-        if wait and not known:
-            # Too many unknown tokens from here: refused without even looking this one up
-            # (a token welcomed lately still gets in: a player behind the attacker's router).
-            raise _rate_limited("too many unknown tokens from your address", wait)
+        if not known:
+            await self._hold_lookup(address)
         connection.joining = True
         try:
             await self._join(connection, hello, digest, version)
         finally:
             connection.joining = False
+            if not known:
+                self._bad_hellos.end(address)
+                ended = self._lookups_ended.pop(address, None)
+                if ended is not None:
+                    ended.set()
+
+    async def _hold_lookup(self, address: str) -> None:
+        """A place among the lookups of tokens not seen lately from ``address``: many at
+        once cannot all pass before the first bad one is counted. With no place while
+        others are looked up, wait for one of them to end (most tokens are good, and count
+        for nothing); with none, the address has had its unknown tokens: refused without
+        even looking this one up (a token welcomed lately still gets in: a player behind
+        the attacker's router)."""
+        while True:
+            wait = self._bad_hellos.wait(address, pending=False)
+            if wait:
+                raise _rate_limited("too many unknown tokens from your address", wait)
+            if not self._bad_hellos.begin(address):
+                return
+            await self._lookups_ended.setdefault(address, asyncio.Event()).wait()
 
     async def _join(
         self, connection: Connection, hello: Hello, digest: bytes, version: int
@@ -1007,7 +1201,115 @@ class Server:
 
     # -- organising ----------------------------------------------------------------------
 
-    async def create_match(self, request: CreateMatch) -> MatchCreated:
+    async def organise(
+        self, request: CreateMatch | ImportMatch | SealDeals
+    ) -> MatchCreated | DealsSealed:
+        """Carry out the organiser's request. One with a ``request_id`` is carried out once:
+        sent again (its answer lost with a connection, a command run again), it gets the
+        first one's answer, after waiting for it if it is still under way."""
+        request_id = request.request_id
+        if request_id is None:
+            return await self._organise(request, None)
+        digest = _request_digest(request)
+        while True:
+            nonce = secrets.token_hex(16)
+            record: dict[str, Any] = {"type": request.type, "digest": digest, "nonce": nonce}
+            first = await self.store.begin_creation(request_id, record, CREATION_UNDER_WAY)
+            if first is None:
+                break
+            if first.get("digest") != digest:
+                raise ProtocolError(
+                    ErrorCode.INVALID_MESSAGE,
+                    f"request_id {request_id!r} was used for another request: a new request "
+                    "needs a new id",
+                )
+            answer = await self._answered_before(request, request_id)
+            if answer is not None:
+                return answer
+            # The first one failed meanwhile (it let its id go): this one carries it out.
+        try:
+            answer = await self._organise(request, nonce)
+        except BaseException:
+            with contextlib.suppress(RedisError, OSError):
+                await self.store.forget_creation(request_id)
+            raise
+        if isinstance(answer, MatchCreated):
+            record["match_id"] = answer.match_id
+        else:
+            record["seed_commitment"] = answer.seed_commitment
+            record["public_form"] = answer.public_form
+        await self.store.end_creation(request_id, record | {"done": True}, CREATION_KEPT)
+        return answer
+
+    async def _organise(
+        self, request: CreateMatch | ImportMatch | SealDeals, nonce: str | None
+    ) -> MatchCreated | DealsSealed:
+        if isinstance(request, CreateMatch):
+            return await self.create_match(request, nonce)
+        if isinstance(request, ImportMatch):
+            return await self.import_match(request, nonce)
+        return await self.seal_deals(request, nonce)
+
+    async def _answered_before(
+        self, request: CreateMatch | ImportMatch | SealDeals, request_id: str
+    ) -> MatchCreated | DealsSealed | None:
+        """The answer to the creation ``request_id`` made before (waiting while it is under
+        way); None when it failed meanwhile."""
+        deadline = time.monotonic() + CREATION_UNDER_WAY
+        while True:
+            record = await self.store.creation(request_id)
+            if record is None:
+                return None
+            if record.get("done"):
+                break
+            if time.monotonic() > deadline:
+                raise ProtocolError(
+                    ErrorCode.UNAVAILABLE,
+                    f"the request {request_id!r} is still under way: send it again later",
+                )
+            await asyncio.sleep(0.2)
+        nonce = str(record["nonce"])
+        if isinstance(request, SealDeals):
+            return DealsSealed(
+                seal=self._seal_of(nonce),
+                seed_commitment=str(record["seed_commitment"]),
+                public_form=record.get("public_form"),
+                ref=request.ref,
+            )
+        config = await self.store.config(str(record["match_id"]))
+        if config is None:
+            raise ProtocolError(
+                ErrorCode.INVALID_MESSAGE,
+                f"the match request {request_id!r} made is gone from the store",
+            )
+        return self._created(config, self._tokens(config.match_id, nonce), request.ref)
+
+    def _tokens(self, match_id: str, nonce: str | None) -> Callable[[str], str]:
+        """The token of each link of a new match, by its key (``"1N"``, ``"spectator"``,
+        ``"director"``): drawn at random, or (``nonce``, a creation that may be asked for
+        again) derived from the organiser key, so that the same answer can be given again
+        while the store keeps only the tokens' hashes and the nonce."""
+        if nonce is None:
+            return lambda _key: secrets.token_urlsafe(24)
+        return lambda key: self._derived(f"link:{match_id}:{key}:{nonce}")
+
+    def _seal_of(self, nonce: str) -> str:
+        """The seal of a ``seal_deals`` that may be asked for again (never starts with "-":
+        it is typed after --seal on a command line)."""
+        seal = self._derived(f"seal:{nonce}")
+        counter = 0
+        while seal.startswith("-"):
+            counter += 1
+            seal = self._derived(f"seal:{nonce}:{counter}")
+        return seal
+
+    def _derived(self, message: str) -> str:
+        """A token-like string derived from the organiser key (32 characters, as a drawn
+        token's)."""
+        digest = hmac.new(self.organiser_key.encode(), message.encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest).decode()[:32]
+
+    async def create_match(self, request: CreateMatch, nonce: str | None = None) -> MatchCreated:
         """Create a match: its movement, boards from the organiser's PBN or dealt here, their
         double-dummy analysis, a link for each player, the robots' players (and for the
         robot-table format the robots' table 2, played now, card for card)."""
@@ -1059,20 +1361,34 @@ class Server:
                 ErrorCode.INVALID_MESSAGE,
                 "boards come from the organiser's PBN or from a sealed seed, not both",
             )
-        seed = None
-        if request.seal is not None:
-            seed = await self.store.take_seal(request.seal)
-            if seed is None:
-                raise ProtocolError(
-                    ErrorCode.INVALID_MESSAGE,
-                    "no such seal (unknown, used already, or older than "
-                    f"{SEAL_DAYS} days): ask for a new one with seal_deals",
-                )
+        seed = public = form = None
+        if request.seal is not None and request.public_value is not None:
+            no_seal = ProtocolError(
+                ErrorCode.INVALID_MESSAGE,
+                "no such seal (unknown, used already, or older than "
+                f"{SEAL_DAYS} days): ask for a new one with seal_deals",
+            )
+            kept = await self.store.read_seal(request.seal)
+            if kept is None:
+                raise no_seal
+            if "\n" in kept:
+                seed, form_text = kept.split("\n", 1)
+                form = PublicForm.parse(form_text)
+                try:  # before the seal is used up: a refused value leaves it for a mended one
+                    public = form.canonical(request.public_value)
+                except PublicValueRefused as error:
+                    raise ProtocolError(ErrorCode.INVALID_MESSAGE, str(error)) from None
+            else:
+                # Sealed without a form (a client that sent none, or a seal from before
+                # forms): the value as written, and the match says it had no form.
+                seed, public = kept, request.public_value
+            if await self.store.take_seal(request.seal) != kept:
+                raise no_seal
         try:
             if request.deals_pbn is not None:
                 boards = boards_from_pbn(request.deals_pbn, count)
-            elif seed is not None and request.public_value is not None:
-                boards = seeded_boards(seed, request.public_value, count)
+            elif seed is not None and public is not None:
+                boards = seeded_boards(seed, public, count)
             else:
                 boards = dealt_boards(count)
             table2 = await asyncio.to_thread(robot_table_log, boards) if robot_table else None
@@ -1080,7 +1396,7 @@ class Server:
             raise ProtocolError(ErrorCode.BAD_DEALS, str(error)) from None
         movement = movement.renumbered([b.number for b in boards])
         match_id = secrets.token_hex(8)
-        deals = _commit(boards, seed, request.public_value)
+        deals = _commit(boards, seed, public, form)
         names = dict(request.names)
         levels = tuple(sorted(request.robot_levels.items()))
         config = MatchConfig(
@@ -1102,24 +1418,41 @@ class Server:
             deals_commitment=deals.commitment(),
             deals_seed=deals.seed,
             deals_public=deals.public,
+            deals_form=None if form is None else form.text(),
             robot_level=request.robot_level,
             robot_levels=levels,
         )
         for table, letter in robots:
             names.setdefault(f"{table}{letter}", config.robot_name(f"{table}{letter}"))
         config = replace(config, names=tuple(sorted(names.items())))
-        return await self._open_match(config, table2, request.ref)
+        return await self._open_match(config, table2, request.ref, nonce)
 
-    async def seal_deals(self, request: SealDeals) -> DealsSealed:
-        """Draw a secret seed for a match's boards and commit to it (see SealDeals)."""
+    async def seal_deals(self, request: SealDeals, nonce: str | None = None) -> DealsSealed:
+        """Draw a secret seed for a match's boards and commit to it and to the form of the
+        public value (see SealDeals)."""
+        form = None
+        if request.public_form is not None:
+            try:
+                form = PublicForm.parse(request.public_form)
+            except ParseError as error:
+                raise ProtocolError(ErrorCode.INVALID_MESSAGE, str(error)) from None
         seed = secrets.token_hex(32)
-        seal = secrets.token_urlsafe(24)
-        while seal.startswith("-"):  # typed after --seal on a command line: not an option
+        if nonce is not None:
+            seal = self._seal_of(nonce)
+        else:
             seal = secrets.token_urlsafe(24)
-        await self.store.seal(seal, seed, SEAL_DAYS * 86_400)
-        return DealsSealed(seal=seal, seed_commitment=seed_commitment(seed), ref=request.ref)
+            while seal.startswith("-"):  # typed after --seal on a command line: not an option
+                seal = secrets.token_urlsafe(24)
+        kept = seed if form is None else f"{seed}\n{form.text()}"
+        await self.store.seal(seal, kept, SEAL_DAYS * 86_400)
+        return DealsSealed(
+            seal=seal,
+            seed_commitment=seed_commitment(seed, form),
+            public_form=None if form is None else form.text(),
+            ref=request.ref,
+        )
 
-    async def import_match(self, request: ImportMatch) -> MatchCreated:
+    async def import_match(self, request: ImportMatch, nonce: str | None = None) -> MatchCreated:
         """Load a team match played elsewhere as a finished match: its boards and players
         from the record, then every call, card and claim of both tables acted here in turn,
         as its players would have (so its logs, comparisons and swings are made as any
@@ -1157,7 +1490,9 @@ class Server:
             deals_salt=deals.salt,
             deals_commitment=deals.commitment(),
         )
-        created = await self._open_match(config, None, request.ref)
+        if request.format == "lin":
+            await self.store.keep_source(config.match_id, request.record)
+        created = await self._open_match(config, None, request.ref, nonce)
         runtime = await self.runtime(config.match_id)
         for board, table, sitting in played_tables(played):
             for kind, seat, what, alert in sitting.actions(board.deal, board.dealer):
@@ -1181,54 +1516,34 @@ class Server:
         config: MatchConfig,
         table2: tuple[list[StoredEvent], dict[int, dict[str, Any]]] | None,
         ref: int | None,
+        nonce: str | None = None,
     ) -> MatchCreated:
-        """Store a new match: its players', spectators' and director's tokens, its first
-        boards' starts (and the robots' table 2, ``table2``); start its analysis and its
-        robots; the organiser's answer."""
+        """Store a new match: its players', spectators' and director's tokens (``nonce``:
+        derived, :meth:`_tokens`), its first boards' starts (and the robots' table 2,
+        ``table2``); start its analysis and its robots; the organiser's answer."""
         match_id = config.match_id
-        commitment = config.deals_commitment
-        assert commitment is not None  # every match made here commits to its deals
-        movement = config.movement
-        first = movement.round(movement.rounds[0])
-        robot_table = config.format == "robot-table"
-        robots = set(config.robots)
-        names = dict(config.names)
+        tokens = self._tokens(match_id, nonce)
+        drawn: dict[str, str] = {}
+
+        def token_of(key: str) -> str:
+            drawn[key] = drawn.get(key) or tokens(key)
+            return drawn[key]
+
+        created = self._created(config, token_of, ref)
+        robot_nonces = {
+            f"{table}{letter}": secrets.token_hex(8) for table, letter in sorted(config.robots)
+        }
         grants: dict[str, Grant] = {}
-        robot_nonces: dict[str, str] = {}
-        seats: list[SeatLink] = []
-        base = self.public_url
-        for sitting in first:
-            if robot_table and sitting.table == 2:
-                continue
-            for seat in Seat:
-                key = f"{sitting.table}{seat.letter}"
-                player = sitting.player(seat)
-                robot = (sitting.table, seat.letter) in robots
-                if robot:
-                    robot_nonces[key] = secrets.token_hex(8)
-                    token = self.robot_token(match_id, key, robot_nonces[key])
-                else:
-                    token = secrets.token_urlsafe(24)
-                grants[token] = Grant(match_id, "player", sitting.table, seat.letter)
-                seats.append(
-                    SeatLink(
-                        player=player,
-                        table=sitting.table,
-                        seat=seat.letter,
-                        team=config.team_of(sitting.table, seat) if config.teams else None,
-                        competitor=movement.competitors[player],
-                        link=None if robot else f"{base}/play#{token}",
-                        robot=robot,
-                        name=names.get(key),
-                    )
-                )
-        spectator = None
-        if config.spectators != "off":
-            token = secrets.token_urlsafe(24)
-            grants[token] = Grant(match_id, "spectator")
-            spectator = f"{base}/watch#{token}"
-        director_token = secrets.token_urlsafe(24)
-        grants[director_token] = Grant(match_id, "director")
+        for key, token in drawn.items():
+            if key == "spectator":
+                grants[token] = Grant(match_id, "spectator")
+            elif key == "director":
+                grants[token] = Grant(match_id, "director")
+            else:
+                grants[token] = Grant(match_id, "player", int(key[0]), key[1])
+        for key, robot_nonce in robot_nonces.items():
+            robot = self.robot_token(match_id, key, robot_nonce)
+            grants[robot] = Grant(match_id, "player", int(key[0]), key[1])
         logs = {} if table2 is None else {2: table2[0]}
         starts = fold(config, logs, ()).starts(now_ms())
         await self.store.create_match(config, grants, starts, robot_nonces, table2)
@@ -1236,11 +1551,48 @@ class Server:
         self._analyse_later(config.match_id, config.boards)
         if robot_nonces:
             await self._start_robots(config, robot_nonces)
+        return created
+
+    def _created(
+        self, config: MatchConfig, token_of: Callable[[str], str], ref: int | None
+    ) -> MatchCreated:
+        """The organiser's answer for ``config``: a link for each seat of the first round
+        that is not the server's robot's, the spectators' (unless off), the director's, each
+        with the token ``token_of(key)``."""
+        commitment = config.deals_commitment
+        assert commitment is not None  # every match made here commits to its deals
+        movement = config.movement
+        robots = set(config.robots)
+        names = dict(config.names)
+        base = self.public_url
+        seats: list[SeatLink] = []
+        for sitting in movement.round(movement.rounds[0]):
+            if config.format == "robot-table" and sitting.table == 2:
+                continue
+            for seat in Seat:
+                key = f"{sitting.table}{seat.letter}"
+                player = sitting.player(seat)
+                robot = (sitting.table, seat.letter) in robots
+                seats.append(
+                    SeatLink(
+                        player=player,
+                        table=sitting.table,
+                        seat=seat.letter,
+                        team=config.team_of(sitting.table, seat) if config.teams else None,
+                        competitor=movement.competitors[player],
+                        link=None if robot else f"{base}/play#{token_of(key)}",
+                        robot=robot,
+                        name=names.get(key),
+                    )
+                )
+        spectator = None
+        if config.spectators != "off":
+            spectator = f"{base}/watch#{token_of('spectator')}"
         return MatchCreated(
-            match_id=match_id,
+            match_id=config.match_id,
             seats=seats,
             spectator=spectator,
-            director=f"{base}/direct#{director_token}",
+            director=f"{base}/direct#{token_of('director')}",
             deals_commitment=commitment,
             ref=ref,
         )
@@ -1341,17 +1693,11 @@ class Server:
 
     def robot_delay_for(self, config: MatchConfig, seat: str) -> float:
         """How long the robot of the player whose first-round seat is ``seat`` (``"1N"``)
-        waits before acting: nothing when it sits among robots only in every round (nobody
-        watches its table), else the match's pace or the server's."""
-        movement = config.movement
-        robots = {config.player_of(f"{t}{letter}") for t, letter in config.robots}
-        robots |= movement.robots
-        player = config.player_of(seat)
-        tables = [movement.seat_of(player, r) for r in movement.rounds]
-        if all(
-            where is None or set(movement.sitting(r, where[0]).players) <= robots
-            for r, where in zip(movement.rounds, tables, strict=True)
-        ):
+        waits before acting, as every robot of the match: nothing in a match of robots only
+        (nobody plays along), else the match's pace or the server's; a table of robots too,
+        which spectators watch beside the people's (it also starts a board only once a
+        table of people has: :meth:`MatchState.awaits_people`)."""
+        if not config.has_people():
             return 0.0
         if config.robot_delay_ms is not None:
             return config.robot_delay_ms / 1000

@@ -11,7 +11,7 @@ import ipaddress
 import logging
 import resource
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -159,12 +159,17 @@ def client_key(address: str) -> str:
 
 
 class AddressThrottle:
-    """At most ``limit`` events per ``window`` seconds per address (bad hellos, say)."""
+    """At most ``limit`` events per ``window`` seconds per address (bad hellos, say). An
+    attempt that may become an event (a token being looked up) holds a place meanwhile
+    (:meth:`begin`, :meth:`end`): many at once from one address cannot all pass the check
+    before the first is counted (whoever finds no place while others hold one waits for
+    them to end, and tries again: most attempts are good, and count for nothing)."""
 
     def __init__(self, limit: int, window: float) -> None:
         self.limit = limit
         self.window = window
         self._seen: dict[str, deque[float]] = {}
+        self._pending: Counter[str] = Counter()
 
     def _recent(self, address: str, now: float) -> deque[float]:
         seen = self._seen.get(address)
@@ -176,13 +181,31 @@ class AddressThrottle:
             del self._seen[address]
         return seen
 
-    def wait(self, address: str, now: float | None = None) -> float:
-        """0.0 if ``address`` is under its limit, else the seconds until it is again."""
+    def wait(self, address: str, now: float | None = None, *, pending: bool = True) -> float:
+        """0.0 if ``address`` is under its limit (its attempts under way counted as events,
+        unless ``pending`` is false), else the seconds until it is again."""
         now = time.monotonic() if now is None else now
         seen = self._recent(address, now)
-        if len(seen) < self.limit:
+        if len(seen) + (self._pending[address] if pending else 0) < self.limit:
             return 0.0
+        if not seen:  # the limit is all attempts under way: try again in a moment
+            return 1.0
         return self.window - (now - seen[0])
+
+    def begin(self, address: str, now: float | None = None) -> float:
+        """Hold a place for an attempt from ``address`` that may count (call :meth:`end`
+        after it, and :meth:`note` before that if it counted); 0.0, or if the address is at
+        its limit, no place and the seconds to wait (as :meth:`wait`)."""
+        wait = self.wait(address, now)
+        if not wait:
+            self._pending[address] += 1
+        return wait
+
+    def end(self, address: str) -> None:
+        """The attempt :meth:`begin` held a place for is over."""
+        self._pending[address] -= 1
+        if self._pending[address] <= 0:
+            del self._pending[address]
 
     def note(self, address: str, now: float | None = None) -> None:
         """Count one event from ``address``."""

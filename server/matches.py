@@ -17,11 +17,13 @@ board's review when its time is up.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+import weakref
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -104,6 +106,13 @@ CONFLICT_BACKOFF = 0.002
 the next, so that two processes writing one match flat out do not keep colliding."""
 RESUME_LIMIT = 64
 """A viewer that missed more updates than this gets one snapshot instead of each of them."""
+RESUME_EVERY = 128
+"""Entries of the watchers' log between two resume points (:class:`ResumePoint`)."""
+REGENERATION_SLICE = 0.001
+"""Seconds a regeneration works before it lets the event loop serve everything else."""
+RESUME_POINTS = 4
+"""Resume points kept: a resume folds from the latest one before what the viewer missed
+(folding the whole log only when it missed more than these reach back)."""
 
 PLAY_EVENTS = frozenset(
     {"call", "card", "claim", "answer", "withdraw_claim", "undo_request", "undo_answer", "undo"}
@@ -163,6 +172,12 @@ EXTRA_LIMIT = 60
 one seat may log per board: enough for any game, and a bound on any log."""
 PRESENCE_LIMIT = 60
 """Changes of one seat's presence logged per board (a seat that keeps reconnecting)."""
+DIRECTOR_CHAT_LIMIT = 100
+"""How many chat lines the director may send one table per board. A director answers a
+call or announces the time in a line or two, and explains a ruling in a few: a hundred is a
+line every six seconds through a ten-minute board, at that one table, which no director
+types. It bounds what the director's link (a credential that can leak like any other) can
+add to a match's logs: at most this many lines of 300 characters per table and board."""
 
 
 def fold(
@@ -200,6 +215,22 @@ def _actor(state: MatchState, table: int, event: StoredEvent) -> Viewer:
     return Watcher("director") if player is None else Player(player)
 
 
+@dataclass(frozen=True, slots=True)
+class ResumePoint:
+    """The match as it stood after the first ``index`` entries of the watchers' log: its
+    state (a fork, never folded further: each resume forks it again) and each viewer's
+    sequence number then. A resume regenerates a viewer's missed updates from the latest
+    point before them, so that its cost does not grow with the log."""
+
+    index: int
+    state: MatchState
+    seq: dict[Viewer, int]
+
+    @classmethod
+    def of(cls, index: int, state: MatchState, seq: dict[Viewer, int]) -> ResumePoint:
+        return cls(index, state.fork(), dict(seq))
+
+
 @dataclass
 class Loaded:
     """A match read back and folded (pure, so it may run off the event loop): its logs, its
@@ -213,20 +244,26 @@ class Loaded:
     acked: dict[tuple[Viewer, str], int]
     last_id: str = "0-0"
     """The store's id of the watchers' log's last entry folded."""
+    points: list[ResumePoint] = field(default_factory=list)
+    """The resume points of the log's last entries."""
 
     @classmethod
     def of(cls, logs: MatchLogs) -> Loaded:
         """Fold the watchers' log once, counting each viewer's updates on the way (who
-        receives an entry depends on who sat at its table then)."""
+        receives an entry depends on who sat at its table then), and keep resume points."""
         viewers: list[Viewer] = [Watcher(mode) for mode in WATCH_MODES]
         viewers += players_of(logs.config)
         seq: dict[Viewer, int] = dict.fromkeys(viewers, 0)
         acked: dict[tuple[Viewer, str], int] = {}
         state = fold(logs.config, logs.tables, ())
-        for table, event in logs.watch:
+        points: list[ResumePoint] = []
+        kept_from = len(logs.watch) - RESUME_EVERY * RESUME_POINTS
+        for index, (table, event) in enumerate(logs.watch, start=1):
             state.apply(table, event)
             count(state, table, event, seq, acked)
-        return cls(logs.tables, logs.watch, state, seq, acked, logs.last_id)
+            if index % RESUME_EVERY == 0 and index > kept_from:
+                points.append(ResumePoint.of(index, state, seq))
+        return cls(logs.tables, logs.watch, state, seq, acked, logs.last_id, points)
 
 
 def count(
@@ -255,20 +292,47 @@ def count(
         acked.setdefault((director, fixed["id"]), seq[director])
 
 
+Regenerated = tuple[list[bytes], MatchState, int, Sent | None]
+"""What :func:`regenerate` gives: frames, the state folded, the last number, the view sent."""
+
+
 def regenerate(
     config: MatchConfig,
     tables: dict[int, list[StoredEvent]],
     entries: list[tuple[int, StoredEvent]],
     viewer: Viewer,
     after: int,
-) -> tuple[list[bytes], MatchState, int, Sent | None]:
-    """The frames of ``viewer``'s updates after ``after`` (> 0) in ``entries`` (its log), each
-    as it was first sent (the changes since the view of the update before); the state folded
-    through them, the last number, and the view sent last. Pure: a resume runs it off the
-    event loop, outside the match's lock."""
-    state = fold(config, tables, ())
+    point: ResumePoint | None = None,
+) -> Regenerated:
+    """The frames of ``viewer``'s updates after ``after`` (> 0) in ``entries`` (its log from
+    its start, or from ``point`` on: then ``tables`` is not read), each as it was first sent
+    (the changes since the view of the update before); the state folded through them, the
+    last number, and the view sent last. Pure."""
+    steps = regenerating(config, tables, entries, viewer, after, point)
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            result: Regenerated = done.value
+            return result
+
+
+def regenerating(
+    config: MatchConfig,
+    tables: dict[int, list[StoredEvent]],
+    entries: list[tuple[int, StoredEvent]],
+    viewer: Viewer,
+    after: int,
+    point: ResumePoint | None = None,
+) -> Generator[None, None, Regenerated]:
+    """:func:`regenerate`, an entry at a time: it yields after each (its caller lets other
+    work run in between) and returns what :func:`regenerate` returns."""
+    if point is None:
+        state, seq = fold(config, tables, ()), 0
+    else:
+        state, seq = point.state.fork(), point.seq.get(viewer, 0)
+        assert seq < after, (seq, after)
     frames = []
-    seq = 0
     sent: Sent | None = None
     for table, event in entries:
         effect = state.apply(table, event)
@@ -279,7 +343,32 @@ def regenerate(
             elif seq > after:
                 frame, sent = Publication(state, table, event, effect).frame(viewer, seq, sent)
                 frames.append(frame)
+        yield
     return frames, state, seq, sent
+
+
+_REGENERATING: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def regenerate_in_slices(steps: Generator[None, None, Regenerated]) -> Regenerated:
+    """Run a regeneration on the event loop, :data:`REGENERATION_SLICE` at a time and one at
+    a time in the process: a resume storm costs every other connection at most a slice per
+    turn of the loop. (In a thread it cost them far more: a thread that computes holds the
+    GIL, and the loop waits for it after every socket call. Measured by ``bench.hostile``.)"""
+    lock = _REGENERATING.setdefault(asyncio.get_running_loop(), asyncio.Lock())
+    async with lock:
+        deadline = time.perf_counter() + REGENERATION_SLICE
+        while True:
+            try:
+                next(steps)
+            except StopIteration as done:
+                result: Regenerated = done.value
+                return result
+            if time.perf_counter() >= deadline:
+                await asyncio.sleep(0)
+                deadline = time.perf_counter() + REGENERATION_SLICE
 
 
 class MatchRuntime:
@@ -316,6 +405,8 @@ class MatchRuntime:
         self._news = 0
         """The longest the store said the match's log is."""
         self._reader: asyncio.Task[None] | None = None
+        self._regenerations: dict[tuple[Viewer, int, int, int], asyncio.Future[Regenerated]] = {}
+        """The regenerations under way, by viewer, ``last_seq``, generation and log length."""
         self._counted: dict[int, tuple[int, int]] = {}
         """Each player's connections here (and robots' among them) as last recorded in the
         store."""
@@ -340,7 +431,16 @@ class MatchRuntime:
         self._seq = loaded.seq
         self._acked = loaded.acked
         self.last_id = loaded.last_id
+        self._points = collections.deque(loaded.points, maxlen=RESUME_POINTS)
         self._generation += 1
+
+    def _point_before(self, viewer: Viewer, after: int) -> ResumePoint | None:
+        """The latest resume point before ``viewer``'s update ``after`` (None: none reaches
+        back that far)."""
+        for point in reversed(self._points):
+            if point.seq.get(viewer, 0) < after:
+                return point
+        return None
 
     async def close(self) -> None:
         """Stop the review timers and the pending away marks (a stopped server's successor
@@ -384,9 +484,12 @@ class MatchRuntime:
         snapshot when that is shorter (a fresh start, or more than RESUME_LIMIT missed); then
         every update from now on. A player's seat is marked connected.
 
-        Regenerating means folding the viewer's log from its start: that runs off the event
-        loop and outside the match's lock, so that a long log costs the resuming client time
-        and nobody else any (only the entries logged meanwhile are folded under the lock)."""
+        Regenerating means folding the viewer's log from the latest resume point before what
+        it missed: that runs outside the match's lock, in slices between which the event loop
+        serves everyone else, so that it costs the resuming client time and nobody else much
+        (only the entries logged meanwhile are folded under the lock). The viewer's other
+        devices, and every spectator of one kind (one viewer), resuming from the same update
+        meanwhile share one regeneration."""
         viewer = subscriber.viewer
         after = last_seq or 0
         async with self.holding():
@@ -402,11 +505,24 @@ class MatchRuntime:
                 await self._note_joined(subscriber)
                 return
             generation = self._generation
-            entries = list(self._entries(viewer))
-            tables = {number: list(log) for number, log in self.tables.items()}
-        frames, state, seq, sent = await asyncio.to_thread(
-            regenerate, self.config, tables, entries, viewer, after
-        )
+            folded = len(self._entries(viewer))
+            key = (viewer, after, generation, folded)
+            shared = self._regenerations.get(key)
+            if shared is None:
+                point = self._point_before(viewer, after)
+                start = 0 if point is None else point.index
+                entries = self._entries(viewer)[start:]
+                # (The tables' logs are read only to fold from the start.)
+                tables = {n: list(log) for n, log in self.tables.items()} if point is None else {}
+                shared = asyncio.ensure_future(
+                    regenerate_in_slices(
+                        regenerating(self.config, tables, entries, viewer, after, point)
+                    )
+                )
+                self._regenerations[key] = shared
+                shared.add_done_callback(lambda _done: self._regenerations.pop(key, None))
+        regenerated, state, seq, sent = await asyncio.shield(shared)
+        frames = list(regenerated)
         async with self.holding():
             await self._ensure_fresh()
             await self._pull()
@@ -414,7 +530,10 @@ class MatchRuntime:
                 # The logs were read back from the store meanwhile: start again, simply.
                 frames = self._quick_catch_up(viewer, after)
             else:
-                for table, event in self._entries(viewer)[len(entries) :]:
+                newer = self._entries(viewer)[folded:]
+                if newer:
+                    state = state.fork()  # others may share the regenerated state
+                for table, event in newer:
                     effect = state.apply(table, event)
                     if receives(state, viewer, table, event):
                         seq += 1
@@ -463,8 +582,10 @@ class MatchRuntime:
         """The frames after ``after`` up to now, computed here and now (after a reload)."""
         if not self._needs_regenerating(viewer, after):
             return self._quick_catch_up(viewer, after)
+        point = self._point_before(viewer, after)
+        entries = self._entries(viewer)[0 if point is None else point.index :]
         frames, _state, _seq, sent = regenerate(
-            self.config, self.tables, self._entries(viewer), viewer, after
+            self.config, self.tables, entries, viewer, after, point
         )
         assert sent is not None
         self._sent[viewer] = sent
@@ -677,6 +798,16 @@ class MatchRuntime:
                 f"too much for one board: a seat may send {EXTRA_LIMIT} chat lines, "
                 "claims, undo requests, questions and the like per board",
             )
+        if (
+            kind == "chat"
+            and seat is None
+            and self.state.director_lines(table) >= DIRECTOR_CHAT_LIMIT
+        ):
+            raise ProtocolError(
+                ErrorCode.RATE_LIMITED,
+                f"too much for one board: the director may send {DIRECTOR_CHAT_LIMIT} chat "
+                "lines per table per board",
+            )
         if kind == "ready" and seat is not None:
             board = self.state.tables[table].current
             if board is not None and seat in board.ready:
@@ -746,10 +877,7 @@ class MatchRuntime:
                 "adjust_score gives a team IMPs: this match is not between teams; void the "
                 "board or assign the tables' results",
             )
-        if action.board not in {spec.number for spec in self.config.boards}:
-            raise ProtocolError(
-                ErrorCode.INVALID_MESSAGE, f"board {action.board} is not in this match"
-            )
+        self._board_in_match(action.board)
         payload: dict[str, object] = (
             {"kind": "void"}
             if isinstance(action, VoidBoard)
@@ -938,16 +1066,30 @@ class MatchRuntime:
         if not (isinstance(viewer, Watcher) and viewer.mode == "director"):
             raise _forbidden("only the director may do that")
 
+    def _table_in_match(self, table: int) -> int:
+        """``table``, if the match has it (a table that has none is a bad message, like a
+        table above 3)."""
+        if table not in self.config.tables:
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"this match has no table {table}")
+        return table
+
+    def _board_in_match(self, number: int) -> int:
+        """``number``, if it is one of the match's boards."""
+        if all(spec.number != number for spec in self.config.boards):
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"board {number} is not in this match")
+        return number
+
     def _event_for(self, viewer: Viewer, action: TableAction) -> tuple[int, StoredEvent]:
         at = now_ms()
         director = isinstance(viewer, Watcher) and viewer.mode == "director"
         if isinstance(action, Rule | AssignResult):
             self._require_director(viewer)
+            table = self._table_in_match(action.table)
             if isinstance(action, Rule):
-                return action.table, {"type": "rule", "tricks": action.declarer_tricks, "at": at}
-            return action.table, {
+                return table, {"type": "rule", "tricks": action.declarer_tricks, "at": at}
+            return table, {
                 "type": "assign",
-                "board": action.board,
+                "board": self._board_in_match(action.board),
                 "contract": action.contract,
                 "declarer": action.declarer,
                 "tricks": action.tricks,
@@ -958,6 +1100,7 @@ class MatchRuntime:
                 raise ProtocolError(
                     ErrorCode.INVALID_MESSAGE, "the director names the table: set 'table'"
                 )
+            table = self._table_in_match(action.table)
             ruling: StoredEvent
             if isinstance(action, SendChat):
                 ruling = {"type": "chat", "seat": None, "text": action.text, "to": "NESW"}
@@ -965,7 +1108,7 @@ class MatchRuntime:
                 ruling = {"type": "undo"}
             else:
                 ruling = {"type": "undo_answer", "accept": action.accept}
-            return action.table, {**ruling, "at": at}
+            return table, {**ruling, "at": at}
         if isinstance(action, StartRound):
             self._require_director(viewer)
             return 0, {"type": "release", "round": action.round, "at": at}
@@ -1056,9 +1199,9 @@ class MatchRuntime:
 
     def player_at(self, table: int, seat: Seat) -> int:
         """The player who sits at ``seat`` of ``table`` now (``substitute`` names them so)."""
-        player = self.state.player_at(table, seat) if table in self.config.tables else None
+        player = self.state.player_at(self._table_in_match(table), seat)
         if player is None:
-            raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"this match has no table {table}")
+            raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"table {table} does not play now")
         return player
 
     async def act_substitute(
@@ -1100,9 +1243,7 @@ class MatchRuntime:
 
     def board_record(self, viewer: Viewer, number: int) -> BoardRecord:
         """``get_board``: the board as the tables played it, as ``viewer`` may see it."""
-        if number not in {spec.number for spec in self.config.boards}:
-            raise ProtocolError(ErrorCode.INVALID_MESSAGE, f"board {number} is not in this match")
-        record = board_record(self.state, viewer, number)
+        record = board_record(self.state, viewer, self._board_in_match(number))
         if record is None:
             raise _forbidden(
                 f"board {number} is not compared yet: how it was played stays hidden until then"
@@ -1169,6 +1310,8 @@ class MatchRuntime:
             self.tables[table].append(event)
         self.watch.append((table, event))
         count(self.state, table, event, self._seq, self._acked)
+        if len(self.watch) % RESUME_EVERY == 0:
+            self._points.append(ResumePoint.of(len(self.watch), self.state, self._seq))
         frames: dict[Viewer, bytes] = {}
         publication: Publication | None = None  # the same summary for every viewer: made once
         for subscriber in list(self.subscribers):

@@ -52,7 +52,7 @@ from bridge import (
     Vulnerability,
     WrongPhase,
 )
-from bridge.commitment import DealSet, seed_commitment
+from bridge.commitment import DealSet, PublicForm, seed_commitment
 from bridge.formats import Movement, TableResult, TeamsMatch, robot_table, teams_match
 from bridge.play import Claim
 from robots.knowledge import Level
@@ -180,7 +180,10 @@ class MatchConfig:
     """For boards drawn from a sealed seed and a public value: the seed (secret until the
     match ends, like the salt)."""
     deals_public: str | None = field(default=None, kw_only=True)
-    """The organiser's public value those boards were drawn with."""
+    """The organiser's public value those boards were drawn with: canonical in its form."""
+    deals_form: str | None = field(default=None, kw_only=True)
+    """The public value's form, committed to with the seed (:class:`PublicForm`'s text).
+    None: no seed, or a match sealed before forms (its deal set of version 1)."""
     robot_level: Level = field(default="seed", kw_only=True)
     """How the server's robots bid and play, unless :attr:`robot_levels` says otherwise."""
     robot_levels: tuple[tuple[str, Level], ...] = field(default=(), kw_only=True)
@@ -206,11 +209,18 @@ class MatchConfig:
             tuple((b.number, b.dealer, b.vulnerability, b.deal) for b in self.boards),
             self.deals_seed,
             self.deals_public,
+            self.public_form,
         )
 
     @property
+    def public_form(self) -> PublicForm | None:
+        return None if self.deals_form is None else PublicForm.parse(self.deals_form)
+
+    @property
     def deals_seed_commitment(self) -> str | None:
-        return None if self.deals_seed is None else seed_commitment(self.deals_seed)
+        if self.deals_seed is None:
+            return None
+        return seed_commitment(self.deals_seed, self.public_form)
 
     def to_json(self) -> str:
         return json.dumps(
@@ -233,6 +243,7 @@ class MatchConfig:
                 "deals_commitment": self.deals_commitment,
                 "deals_seed": self.deals_seed,
                 "deals_public": self.deals_public,
+                "deals_form": self.deals_form,
                 "robot_level": self.robot_level,
                 "robot_levels": dict(self.robot_levels),
             }
@@ -268,6 +279,7 @@ class MatchConfig:
             robot_level=data.get("robot_level", "seed"),
             robot_levels=tuple(sorted(data.get("robot_levels", {}).items())),
             deals_public=data.get("deals_public"),
+            deals_form=data.get("deals_form"),  # absent: stored before forms (version 1)
         )
 
     def team_of(self, table: int, seat: Seat) -> Literal["A", "B"]:
@@ -301,6 +313,20 @@ class MatchConfig:
     def review_seconds_at(self, table: int) -> int:
         """The robots' table of the robot-table format was played at once: no review there."""
         return 0 if self.format == "robot-table" and table == 2 else self.review_seconds
+
+    def robot_players(self) -> frozenset[int]:
+        """The players the server's robots play from the start."""
+        seated = {self.player_of(f"{table}{letter}") for table, letter in self.robots}
+        return frozenset(seated) | self.movement.robots
+
+    def robots_only(self, round_number: int, table: int) -> bool:
+        """Whether only the server's robots sit at ``table`` in ``round_number``."""
+        players = self.movement.sitting(round_number, table).players
+        return set(players) <= self.robot_players()
+
+    def has_people(self) -> bool:
+        """Whether anyone but the server's robots plays in the match."""
+        return not set(self.movement.players) <= self.robot_players()
 
 
 def robot_level_at(key: str, level: Level, levels: Mapping[str, Level]) -> Level:
@@ -439,6 +465,9 @@ class BoardState:
     them, so that no player can grow a match's log without end."""
     presences: dict[Seat, int] = field(default_factory=dict)
     """How many presence events each seat had logged while this board was the table's."""
+    director_lines: int = 0
+    """How many chat lines the director sent the table while this board was the table's:
+    the server bounds them too (a director's link can leak like any other)."""
     links: dict[tuple[object, ...], str | None] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -652,8 +681,9 @@ class MatchState:
 
     def apply(self, table: int, event: StoredEvent) -> Effect:
         """Fold one event. Table events (``table`` 1 to 3) are checked by the laws and raise
-        a :class:`BridgeError`, changing nothing, when refused; match events (``table`` 0:
-        ``compared``, ``finished``, the director's ``release``) are checked too."""
+        a :class:`BridgeError`, changing nothing, when refused (an event at a table or of a
+        board the match does not have too); match events (``table`` 0: ``compared``,
+        ``finished``, the director's ``release``) are checked too."""
         kind = event.get("type")
         if table == 0:
             if kind == "compared":
@@ -674,14 +704,19 @@ class MatchState:
                 self.released.add(number)
                 return Effect()
             raise BridgeError(f"unknown match event {kind!r}")
-        state = self.tables[table]
+        state = self.tables.get(table)
+        if state is None:
+            raise BridgeError(f"this match has no table {table}")
         handler = self._TABLE_EVENTS.get(kind or "")
         if handler is None:
             raise BridgeError(f"unknown table event {kind!r}")
         effect: Effect = handler(self, state, event)
-        if kind in EXTRA_EVENTS and event.get("seat") is not None and state.current is not None:
-            seat = self._seat(event)
-            state.current.extras[seat] = state.current.extras.get(seat, 0) + 1
+        if kind in EXTRA_EVENTS and state.current is not None:
+            if event.get("seat") is not None:
+                seat = self._seat(event)
+                state.current.extras[seat] = state.current.extras.get(seat, 0) + 1
+            elif kind == "chat":
+                state.current.director_lines += 1
         return effect
 
     def checkpoint(self, table: int, event: StoredEvent) -> Checkpoint:
@@ -708,6 +743,29 @@ class MatchState:
             )
             state.boards[index] = state.boards[index].copy()
         return saved
+
+    def fork(self) -> MatchState:
+        """An independent copy to fold on (a resume regenerates updates from it, off the
+        event loop, while this state goes on): every board and container is copied, the
+        immutable values shared. Its cost grows with the boards started, not with the log
+        (a chat line is one shared pointer)."""
+        other = copy.copy(self)
+        other.tables = {
+            number: TableState(
+                number,
+                [board.copy() for board in table.boards],
+                list(table.chat),
+                list(table.calls),
+            )
+            for number, table in self.tables.items()
+        }
+        other.people = {number: copy.copy(person) for number, person in self.people.items()}
+        other.released = set(self.released)
+        other.fixed = set(self.fixed)
+        other.compared = {number: dict(plays) for number, plays in self.compared.items()}
+        other.compared_assigned = dict(self.compared_assigned)
+        other.analyses = dict(self.analyses)
+        return other
 
     def restore(self, saved: Checkpoint) -> None:
         """Undo the fold of the event since :meth:`checkpoint`."""
@@ -785,6 +843,11 @@ class MatchState:
         """How many extra events (:data:`EXTRA_EVENTS`) ``seat`` logged on the table's board."""
         current = self.tables[table].current
         return 0 if current is None else current.extras.get(seat, 0)
+
+    def director_lines(self, table: int) -> int:
+        """How many chat lines the director sent ``table`` on its board."""
+        current = self.tables[table].current
+        return 0 if current is None else current.director_lines
 
     def _seat(self, event: StoredEvent) -> Seat:
         return Seat.parse(event["seat"])
@@ -1098,6 +1161,8 @@ class MatchState:
 
     def _assign(self, state: TableState, event: StoredEvent) -> Effect:
         number = event["board"]
+        if all(spec.number != number for spec in self.config.boards):
+            raise BridgeError(f"board {number} is not in this match")
         board = state.board(number)
         if board is None:
             raise WrongPhase(f"board {number} has not been played at table {state.number}")
@@ -1207,11 +1272,15 @@ class MatchState:
 
     # -- what the store must append after an event ---------------------------------------
 
-    def next_board(self, table: int) -> tuple[int, int] | None:
+    def next_board(
+        self, table: int, starting: frozenset[tuple[int, int]] = frozenset()
+    ) -> tuple[int, int] | None:
         """The (round, board) to start at ``table`` now, if any. A table plays its boards of
         a round in the movement's order, leaving out those the director voided or scored;
         it goes on to the next round once every table is done with this one (until then
-        it waits for the other tables)."""
+        it waits for the other tables). A table of the server's robots only waits for a
+        table of people to start a board first (:meth:`awaits_people`; ``starting``: the
+        (table, board) starts about to be logged with it)."""
         state = self.tables[table]
         if state.current is not None and not state.current.committed:
             return None
@@ -1228,8 +1297,34 @@ class MatchState:
                 continue
             for number in sitting.boards:
                 if number not in self.fixed and state.board(number, round_number) is None:
+                    if self.awaits_people(table, round_number, number, starting):
+                        return None
                     return round_number, number
         return None
+
+    def awaits_people(
+        self,
+        table: int,
+        round_number: int,
+        number: int,
+        starting: frozenset[tuple[int, int]] = frozenset(),
+    ) -> bool:
+        """Whether ``table``, where only the server's robots sit in ``round_number``, must
+        wait before it starts board ``number``: no table of people that plays the board has
+        started it yet (``starting``: (table, board) starts about to be logged). Robots play
+        fast; a spectator must not see them finish boards the people have not begun. A
+        match of robots only, and the robot-table format's table 2 (played at creation and
+        hidden until table 1 has finished each board), never wait."""
+        config = self.config
+        if config.format == "robot-table" or not config.has_people():
+            return False
+        if not config.robots_only(round_number, table):
+            return False
+        people = [(r, t) for r, t in config.movement.plays(number) if not config.robots_only(r, t)]
+        return bool(people) and not any(
+            self.tables[t].board(number, r) is not None or (t, number) in starting
+            for r, t in people
+        )
 
     def held_next(self) -> bool:
         """Every table has played the round, and the next waits for the director."""
@@ -1303,9 +1398,13 @@ class MatchState:
     def starts(self, at: int) -> list[tuple[int, StoredEvent]]:
         """The board to start now at every table that has one (logged at ``at``)."""
         found: list[tuple[int, StoredEvent]] = []
-        for table in self.tables:
-            upcoming = self.next_board(table)
+        starting: set[tuple[int, int]] = set()
+        # The tables of people first: a table of robots may start what they start.
+        ordered = sorted(self.tables, key=lambda t: self._robots_now(t))
+        for table in ordered:
+            upcoming = self.next_board(table, frozenset(starting))
             if upcoming is not None:
+                starting.add((table, upcoming[1]))
                 round_number, number = upcoming
                 start: StoredEvent = {
                     "type": "start",
@@ -1318,6 +1417,11 @@ class MatchState:
                     start["calls"] = calls
                 found.append((table, start))
         return found
+
+    def _robots_now(self, table: int) -> bool:
+        """Whether only robots sit at ``table`` in its current (or first) round."""
+        round_number = self.tables[table].round or self.config.movement.rounds[0]
+        return self.config.robots_only(round_number, table)
 
     def _imposed(self, number: int, round_number: int) -> list[str]:
         """The calls a board's replay starts with when the auction is imposed: those of its

@@ -12,6 +12,8 @@ Keys of a match share the hash tag ``{m:ID}`` (Redis Cluster ready):
 - ``{m:ID}:seats``      each seat's token key (to revoke it when the director substitutes)
 - ``{m:ID}:robots``     a nonce per seat the server's robots play: the server derives the
   robot's token from it and the organiser key, so no usable token is stored
+- ``{m:ID}:source``     the vugraph (LIN) file an imported match came from: its LIN record
+  gives back the file's header, results and commentary
 
 and, outside any match, ``duplicate:matches`` (set of match ids), ``duplicate:robot-matches``
 (the matches with robots to reseat after a restart) and ``duplicate:token:SHA256`` (what a
@@ -51,6 +53,7 @@ MATCHES_KEY = "duplicate:matches"
 PROCESSES_KEY = "duplicate:processes"
 TOKEN_PREFIX = "duplicate:token:"
 SEAL_PREFIX = "duplicate:seal:"
+CREATION_PREFIX = "duplicate:creation:"
 ROBOT_MATCHES_KEY = "duplicate:robot-matches"
 
 # KEYS: 1 watchers' log, 2 results, 3 swings, 4 the match's news channel (a shard channel:
@@ -223,6 +226,10 @@ class MatchLogs:
 
 def _seal_key(seal: str) -> str:
     return SEAL_PREFIX + hashlib.sha256(seal.encode()).hexdigest()
+
+
+def _creation_key(request_id: str) -> str:
+    return CREATION_PREFIX + hashlib.sha256(request_id.encode()).hexdigest()
 
 
 def token_key(token: str) -> str:
@@ -453,6 +460,46 @@ class Store:
     async def seal(self, seal: str, seed: str, ttl: float) -> None:
         """Keep a sealed deal seed for ``ttl`` seconds, under the hash of its seal."""
         await self.redis.set(_seal_key(seal), seed, ex=max(1, int(ttl)))
+
+    async def keep_source(self, match_id: str, text: str) -> None:
+        """Keep the LIN file the match was imported from."""
+        await self.redis.set(f"{{m:{match_id}}}:source", text)
+
+    async def source(self, match_id: str) -> str | None:
+        """The LIN file the match was imported from (None: it was not)."""
+        raw = await self.redis.get(f"{{m:{match_id}}}:source")
+        return None if raw is None else raw.decode() if isinstance(raw, bytes) else str(raw)
+
+    async def begin_creation(
+        self, request_id: str, record: dict[str, Any], ttl: float
+    ) -> dict[str, Any] | None:
+        """Note that the organiser's creation ``request_id`` is under way, as ``record``
+        says, for ``ttl`` seconds, unless one with that id was noted already: then its
+        record (and nothing is written)."""
+        key = _creation_key(request_id)
+        if await self.redis.set(key, json.dumps(record), nx=True, ex=max(1, int(ttl))):
+            return None
+        return await self.creation(request_id) or {}
+
+    async def creation(self, request_id: str) -> dict[str, Any] | None:
+        """The record of the creation ``request_id`` (None: none, or forgotten)."""
+        raw = await self.redis.get(_creation_key(request_id))
+        return None if raw is None else cast(dict[str, Any], json.loads(raw))
+
+    async def end_creation(self, request_id: str, record: dict[str, Any], ttl: float) -> None:
+        """The creation ``request_id`` is done, as ``record`` says: kept ``ttl`` seconds."""
+        await self.redis.set(_creation_key(request_id), json.dumps(record), ex=max(1, int(ttl)))
+
+    async def forget_creation(self, request_id: str) -> None:
+        """The creation ``request_id`` failed: the id may be used again."""
+        await self.redis.delete(_creation_key(request_id))
+
+    async def read_seal(self, seal: str) -> str | None:
+        """What ``seal`` keeps, leaving it usable (None: unknown, expired or used)."""
+        kept = await self.redis.get(_seal_key(seal))
+        if kept is None:
+            return None
+        return kept.decode() if isinstance(kept, bytes) else str(kept)
 
     async def take_seal(self, seal: str) -> str | None:
         """The seed of ``seal``, which can then be used no more (None: unknown, expired or

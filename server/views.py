@@ -1136,6 +1136,7 @@ def summary_data(state: MatchState) -> Data:
         "deals_commitment": config.deals_commitment,
         "deals_seed_commitment": config.deals_seed_commitment,
         "deals_public_value": config.deals_public,
+        "deals_public_form": config.deals_form,
     }
 
 

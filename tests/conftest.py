@@ -108,7 +108,14 @@ async def server(redis: Redis) -> AsyncIterator[Server]:
     The run's Redis holds every earlier test's matches: a server starting on it would seat
     robots again in each one left unfinished (:func:`forget_earlier_robots`)."""
     await forget_earlier_robots(redis)
-    instance = Server(redis, ORGANISER_KEY, robot_delay=0, presence_grace=0.2, limits=TEST_LIMITS)
+    instance = Server(
+        redis,
+        ORGANISER_KEY,
+        robot_delay=0,
+        presence_grace=0.2,
+        limits=TEST_LIMITS,
+        metrics_address=("127.0.0.1", 0),
+    )
     await instance.start()
     yield instance
     await instance.close()

@@ -124,6 +124,7 @@ export function seededDeal(seed, publicValue, board) {
 }
 
 const HEADER = "duplicate deal set 1";
+const HEADER_V2 = "duplicate deal set 2"; // sealed with the public value's form
 const STATED = "% deal commitment sha256 ";
 const SEED_STATED = "% deal seed commitment sha256 ";
 const SEATS = "NESW";
@@ -148,11 +149,11 @@ export function checkRecord(pbn, commitment, expectedSeed = null) {
   const stated = lines.filter((line) => line.startsWith(STATED)).map((line) => line.slice(STATED.length));
   if (stated.length !== 1) return { ok: false, reason: "the record does not state one deal commitment" };
   if (stated[0] !== commitment) return { ok: false, reason: `the record states another commitment than the one shown here (${stated[0]})` };
-  const start = lines.indexOf(`% ${HEADER}`);
+  const start = lines.findIndex((line) => line === `% ${HEADER}` || line === `% ${HEADER_V2}`);
   if (start < 0) return { ok: false, reason: "the record does not publish the deal set yet" };
-  const set = [HEADER];
+  const set = [lines[start].slice(2)];
   for (const line of lines.slice(start + 1)) {
-    if (!["% salt ", "% seed ", "% public ", "% board "].some((start) => line.startsWith(start))) break;
+    if (!["% salt ", "% seed ", "% form ", "% public ", "% board "].some((start) => line.startsWith(start))) break;
     set.push(line.slice(2));
   }
   const text = set.map((line) => `${line}\n`).join("");
@@ -166,9 +167,11 @@ export function checkRecord(pbn, commitment, expectedSeed = null) {
   // Boards drawn from a sealed seed and a public value: each must be their draw.
   const seed = set.find((entry) => entry.startsWith("seed "))?.slice(5);
   const publicValue = set.find((entry) => entry.startsWith("public "))?.slice(7);
+  const form = set.find((entry) => entry.startsWith("form "))?.slice(5);
   if (seed !== undefined) {
     const stated = lines.find((line) => line.startsWith(SEED_STATED))?.slice(SEED_STATED.length);
-    const sealed = sha256(`duplicate deal seed 1\n${seed}\n`);
+    // The seed was committed to with the public value's form (a version-2 set), or alone.
+    const sealed = sha256(form === undefined ? `duplicate deal seed 1\n${seed}\n` : `duplicate deal seed 2\n${seed}\nform ${form}\n`);
     if (stated !== sealed || (expectedSeed && expectedSeed !== sealed)) {
       return { ok: false, reason: `the deal seed hashes to ${sealed}, not to the seed commitment shown` };
     }
@@ -186,5 +189,5 @@ export function checkRecord(pbn, commitment, expectedSeed = null) {
     if (expected === undefined) return { ok: false, reason: `board ${number} was played but not committed to` };
     if (fromNorth(deal) !== expected) return { ok: false, reason: `board ${number} was played with another deal` };
   }
-  return { ok: true, boards: committed.size, games, seeded: seed !== undefined };
+  return { ok: true, boards: committed.size, games, seeded: seed !== undefined, form: form ?? null };
 }

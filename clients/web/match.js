@@ -447,6 +447,9 @@ function dealsLine(match) {
       h("code", { title: `SHA-256 ${match.deals_seed_commitment}`, "data-seed-commitment": match.deals_seed_commitment }, `${match.deals_seed_commitment.slice(0, 16)}…`),
       " and the public value ",
       h("q", { "data-public-value": "" }, match.deals_public_value ?? ""),
+      match.deals_public_form
+        ? h("span", { "data-public-form": match.deals_public_form }, ` (read as sealed: ${match.deals_public_form})`)
+        : h("span", { class: "warning", "data-public-form": "" }, " (sealed without a form: its spelling could have been chosen)"),
     );
   }
   return line;

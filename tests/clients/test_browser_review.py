@@ -20,6 +20,7 @@ from playwright.async_api import Browser, Page, expect
 from bridge import Seat
 from bridge.commitment import seeded_deal, verify_record
 from bridge.lin import parse_handviewer_url, parse_lin_match
+from clients.client import Client, Link
 from server.app import Server
 from tests.clients.test_browser import (
     WAIT_MS,
@@ -30,7 +31,8 @@ from tests.clients.test_browser import (
     press,
     screenshots,
 )
-from tests.server.harness import STRONG_NORTH, create, one_board
+from tests.conftest import ORGANISER_KEY
+from tests.server.harness import STRONG_NORTH, analysed, create, one_board
 from tests.server.test_import import USBF, import_record
 
 pytestmark = pytest.mark.asyncio
@@ -72,6 +74,9 @@ async def test_a_finished_board_is_reviewed_then_the_next_one_starts(
         team_a="Sharks",
         team_b="Minnows",
     )
+    # The double-dummy analysis is worked out in the background, as long as the machine
+    # takes: the comparison below shows it only if it is logged by then.
+    await analysed(server, created.match_id)
     page = await open_page(browser, link_of(created, 1, "N"), 1280, 900)
     await press(page, 'button[data-call="7NT"]')
     await expect(page.locator("body")).to_have_attribute("data-phase", "play", timeout=WAIT_MS)
@@ -281,4 +286,34 @@ async def test_the_page_hashes_and_draws_deals_as_the_server_does(
     )
     assert got[0] == [hashlib.sha256(t.encode()).hexdigest() for t in texts]
     assert got[1] == [seeded_deal(s, p, b).to_pbn() for s, p, b in cases]
+    assert_no_script_errors(page)
+
+
+async def test_a_match_sealed_with_a_form_is_verified_by_the_page(
+    server: Server, browser: Browser
+) -> None:
+    """Boards drawn from a seed sealed with the public value's form (#23, item 14): the page
+    shows the form beside the value, and at the end checks the version-2 deal set (the
+    seed and the form against the seed's commitment, each board against the draw)."""
+    organiser = await Client.connect(Link(server.ws_url, ORGANISER_KEY))
+    sealed = await organiser.seal_deals("digits 5: five dice, read left to right")
+    created = await organiser.create_match(
+        boards=2,
+        robots=["t1", "t2"],
+        review_seconds=0,
+        seal=sealed.seal,
+        public_value="Dice: 6-2-5-1-3",
+    )
+    await organiser.close()
+    assert created.spectator is not None
+    page = await open_page(browser, created.spectator, 1280, 900)
+    shown = page.locator("#deals")
+    await expect(shown.locator("[data-public-value]")).to_have_text("62513", timeout=WAIT_MS)
+    await expect(shown.locator("[data-public-form]")).to_have_attribute(
+        "data-public-form", "digits 5: five dice, read left to right"
+    )
+    check = page.locator("#final [data-deals]")
+    await expect(check).to_have_attribute("data-deals", "verified", timeout=WAIT_MS * 6)
+    await expect(check).to_contain_text("public value “62513”")
+    await screenshots(page, "sealed-deals", show="#final")
     assert_no_script_errors(page)

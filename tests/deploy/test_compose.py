@@ -39,6 +39,7 @@ ROOT = Path(__file__).resolve().parents[2]
 COMPOSE_FILE = ROOT / "docker-compose.yml"
 PROXY_CONFIG = ROOT / "deploy" / "haproxy.cfg"
 SERVER_PORT = 8765
+METRICS_PORT = 9100
 BOARDS = 4
 LINK = re.compile(r"^\s+([NESW])\s+team [AB]\s+(https://\S+/play#\S+)$")
 
@@ -343,7 +344,8 @@ def test_the_proxy_balances_over_every_replica() -> None:
     assert len(replicas()) >= 2
     assert backends == [(name, f"{name}:{SERVER_PORT}") for name in replicas()]
     for name in replicas():
-        assert services[name]["expose"] == [str(SERVER_PORT)]
+        # The game's port, which the proxy reaches, and the metrics' port, which it does not.
+        assert services[name]["expose"] == [str(SERVER_PORT), str(METRICS_PORT)]
 
 
 @pytest.mark.asyncio
@@ -407,6 +409,20 @@ def test_the_metrics_are_not_served_through_the_proxy(
         finally:
             connection.close()
     assert answers == {"/metrics": 403, "/health": 200}
+    # Each replica serves them on its own metrics port (the backend network's), never on
+    # the game's port.
+    replica = f"http://127.0.0.1:{one_replica.stack.port('server1', 8765)}"
+    metrics = f"http://127.0.0.1:{one_replica.stack.port('server1', METRICS_PORT)}/metrics"
+    assert http_status(f"{replica}/metrics") == 404
+    assert http_status(metrics) == 200
+
+
+def http_status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as error:
+        return error.code
 
 
 @pytest.mark.asyncio

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import hashlib
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from bridge import Deal, Seat, Suit, board_dealer
+from bridge import Deal, Seat, Suit, board_dealer, board_vulnerability
+from bridge.commitment import DealSet, PublicForm, deal_set_lines, seed_commitment
+from bridge.commitment import seeded_deal as drawn_deal
+from bridge.pbn import PbnGame, dump_games
 from duplicate.cli import seeded_deal
 
 
@@ -97,3 +102,115 @@ def test_no_command_prints_help() -> None:
     assert result.returncode == 0
     for command in ("score", "imps", "board"):
         assert command in result.stdout
+
+
+# -- verify: a match record against its commitments -----------------------------------------
+
+SEED = "3c" * 32
+DICE = PublicForm.parse("digits 5: five dice thrown by the director, read left to right")
+
+
+def record_file(path: Path, deals: DealSet) -> Path:
+    """A finished match's PBN record as the server writes it: its commitments, then its
+    deal set, then one game for each board."""
+    sealed = None if deals.seed is None else seed_commitment(deals.seed, deals.form)
+    header = dump_games(())
+    games = [
+        PbnGame(board=n, dealer=d, vulnerability=v, deal=deal) for n, d, v, deal in deals.boards
+    ]
+    lines = deal_set_lines(deals.commitment(), deals, sealed)
+    path.write_text(
+        header + "".join(f"{line}\n" for line in lines) + dump_games(games)[len(header) :],
+        encoding="utf-8",
+    )
+    return path
+
+
+def sealed_deals(public: str, form: PublicForm | None = DICE) -> DealSet:
+    value = public if form is None else form.canonical(public)
+    boards = tuple(
+        (n, board_dealer(n), board_vulnerability(n), drawn_deal(SEED, value, n)) for n in (1, 2)
+    )
+    return DealSet("ef" * 32, boards, SEED, value, form)
+
+
+ONLY_ITSELF = "only self-consistency was checked"
+
+
+def test_verify_without_the_commitment_says_only_self_consistency_was_checked(
+    tmp_path: Path,
+) -> None:
+    deals = DealSet(
+        "0a" * 32,
+        tuple((n, board_dealer(n), board_vulnerability(n), drawn_deal(SEED, "x", n)) for n in (1,)),
+    )
+    path = record_file(tmp_path / "match.pbn", deals)
+    alone = run("verify", str(path))
+    assert alone.returncode == 0, alone.stderr
+    assert alone.stdout.startswith("verified: the 1 boards committed to")
+    assert ONLY_ITSELF in alone.stdout
+    assert "--commitment" in alone.stdout.splitlines()[1]
+    given = run("verify", str(path), "--commitment", deals.commitment())
+    assert given.returncode == 0, given.stderr
+    assert given.stdout.splitlines() == [alone.stdout.splitlines()[0]]  # nothing more to say
+
+
+@pytest.mark.parametrize("spelling", ["6 2 5 1 3", "Dice: 6-2-5-1-3", "62513"])
+def test_verify_checks_the_public_value_given(tmp_path: Path, spelling: str) -> None:
+    deals = sealed_deals("dice 6 2 5 1 3")
+    path = record_file(tmp_path / "match.pbn", deals)
+    result = run(
+        "verify", str(path), "--commitment", deals.commitment(),
+        "--seed-commitment", seed_commitment(SEED, DICE), "--public-value", spelling,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        f"verified: the 2 boards committed to (sha256 {deals.commitment()}) are the boards of "
+        f"the record's 2 games; every board is the one drawn from the seed committed to "
+        f"(sha256 {seed_commitment(SEED, DICE)}) and the public value '62513' (its form, "
+        f"sealed with the seed: {DICE.text()!r})"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("given", "says"),
+    [
+        ("6 2 5 1 4", "is not the one the boards were drawn with: '62513'"),
+        ("6 2 5 1", "has 4 digits"),
+    ],
+)
+def test_verify_refuses_another_public_value(tmp_path: Path, given: str, says: str) -> None:
+    path = record_file(tmp_path / "match.pbn", sealed_deals("6 2 5 1 3"))
+    result = run("verify", str(path), "--public-value", given)
+    assert (result.returncode, result.stdout) == (2, "")
+    assert says in result.stderr
+
+
+def test_verify_says_what_of_a_sealed_match_it_took_from_the_record(tmp_path: Path) -> None:
+    deals = sealed_deals("6 2 5 1 3")
+    path = record_file(tmp_path / "match.pbn", deals)
+    result = run("verify", str(path), "--commitment", deals.commitment())
+    assert result.returncode == 0, result.stderr
+    notes = result.stdout.splitlines()[1:]
+    assert len(notes) == 2
+    assert "(--seed-commitment)" in notes[0]
+    assert "(--public-value)" in notes[1]
+    assert ONLY_ITSELF not in result.stdout
+
+
+def test_verify_warns_of_a_seed_sealed_without_a_form(tmp_path: Path) -> None:
+    """A match stored before forms still verifies, with its public value as written; the
+    check says the spelling could have been chosen."""
+    deals = sealed_deals("dice 6 2 5 1 3", form=None)
+    assert deals.text().startswith("duplicate deal set 1\n")
+    path = record_file(tmp_path / "match.pbn", deals)
+    sealed = hashlib.sha256(f"duplicate deal seed 1\n{SEED}\n".encode()).hexdigest()
+    result = run(
+        "verify", str(path), "--commitment", deals.commitment(),
+        "--seed-commitment", sealed, "--public-value", "dice 6 2 5 1 3",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2
+    assert "the public value 'dice 6 2 5 1 3'" in lines[0]
+    assert lines[1].startswith("warning: the seed was sealed without a form")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import resource
 import shlex
 import shutil
 import signal
@@ -493,9 +494,13 @@ def test_record_prints_the_match_record_from_a_link(running_server: tuple[str, P
 
 def test_boards_drawn_from_a_sealed_seed_verify(running_server: tuple[str, Path]) -> None:
     url, data = running_server
-    sealed = duplicate("seal-deals", "--server", url, "--data", str(data))
+    sealed = duplicate(
+        "seal-deals", "--server", url, "--data", str(data),
+        "--public-form", "digits 3: three dice, left to right",
+    )  # fmt: skip
     assert sealed.returncode == 0, sealed.stderr
-    said = dict(line.split(": ", 1) for line in sealed.stdout.splitlines()[:2])
+    said = dict(line.split(": ", 1) for line in sealed.stdout.splitlines()[:3])
+    assert said["Public value's form"] == "digits 3: three dice, left to right"
     seed_commitment = said["Seed commitment"].removeprefix("sha256 ")
     created = duplicate(
         "new-match", "--server", url, "--data", str(data), "--boards", "1",
@@ -509,10 +514,13 @@ def test_boards_drawn_from_a_sealed_seed_verify(running_server: tuple[str, Path]
     asyncio.run(finished(spectator))
     record_file = data / "sealed.pbn"
     record_file.write_text(duplicate("record", spectator).stdout, encoding="utf-8")
-    verified = duplicate("verify", str(record_file), "--seed-commitment", seed_commitment)
+    verified = duplicate(
+        "verify", str(record_file), "--seed-commitment", seed_commitment,
+        "--public-value", "6-2-5",
+    )  # fmt: skip
     assert verified.returncode == 0, verified.stderr
     assert f"drawn from the seed committed to (sha256 {seed_commitment})" in verified.stdout
-    assert "'dice 6 2 5'" in verified.stdout
+    assert "'625'" in verified.stdout  # the value in the form sealed, however written
     other = duplicate("verify", str(record_file), "--seed-commitment", "0" * 64)
     assert_fails_in_one_line(other, "is not the one given")
     used = duplicate(
@@ -547,3 +555,61 @@ class TestLimitOptions:
     def test_bad_values_are_refused_in_words(self, options: tuple[str, str]) -> None:
         with pytest.raises(CommandFailed):
             self.limits(*options)
+
+
+def test_at_the_descriptor_limit_a_connection_is_answered_503_quietly(tmp_path: Path) -> None:
+    # A server allowed few descriptors, filled with sockets that say nothing (they are not
+    # WebSocket connections, so the connection cap does not see them): each connection
+    # that comes when no descriptor is left is answered 503 and closed at once, with no
+    # traceback in the log, and once descriptors are free again it is served.
+    limit = 96
+
+    def few_descriptors() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+    key_file = tmp_path / "organiser.key"
+    key_file.write_text("the organiser's secret\n")
+    with RedisProcess(tmp_path / "own-redis") as own:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "duplicate", "serve", "--redis", own.url,
+             "--port", str(port := free_port()), "--data", str(tmp_path / "data"),
+             "--organiser-key-file", str(key_file), "--max-connections-per-address", "500"],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=environment(),
+            preexec_fn=few_descriptors,
+        )  # fmt: skip
+        idle: list[socket.socket] = []
+        try:
+            read_until(process, "Serving on")
+            for _ in range(limit + 20):  # at once: within the handshake's timeout
+                sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+                idle.append(sock)
+                sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n")  # and never the end
+            # The server cannot hold them all: the last ones came when no descriptor was left.
+            for sock in idle[-20:]:
+                sock.settimeout(5)
+                assert sock.recv(200).startswith(b"HTTP/1.1 503"), idle.index(sock)
+            # Those already open are still served once they finish their request.
+            first = idle[0]
+            first.settimeout(5)
+            first.sendall(b"\r\n")
+            assert first.recv(200).startswith(b"HTTP/1.1 200")
+            for sock in idle:
+                sock.close()
+            idle.clear()
+            # Descriptors free again: a new one is served.
+            deadline = time.monotonic() + 10
+            while True:
+                with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+                    sock.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
+                    answer = sock.recv(200)
+                if answer.startswith(b"HTTP/1.1 200") or time.monotonic() > deadline:
+                    break
+                time.sleep(0.1)
+            assert answer.startswith(b"HTTP/1.1 200"), answer
+        finally:
+            for sock in idle:
+                sock.close()
+            process.send_signal(signal.SIGINT)
+            output, _ = process.communicate(timeout=30)
+    assert "Traceback" not in output, output
+    assert "out of system resource" not in output, output

@@ -175,20 +175,28 @@ def test_a_killed_embedded_redis_is_restarted_and_the_match_goes_on(tmp_path: Pa
     assert redis_servers_in(data / "redis") == []
 
 
-def test_a_data_folder_of_the_users_own_keeps_its_mode(
+def test_a_data_folder_is_made_private_unless_it_holds_the_users_own_files(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # A new folder, or the server's from before, is made its owner's only; a folder the
-    # user chose (``--data .``) keeps its mode, with a word when others may read it.
+    # A new folder, an empty one made for the server, or the server's from before, is made
+    # its owner's only; a folder of the user's own files (``--data .``) keeps its mode, with
+    # a word when others may read it.
     new = tmp_path / "new"
     os.close(lock_data_folder(new))
     assert new.stat().st_mode & 0o777 == 0o700
     new.chmod(0o755)
     os.close(lock_data_folder(new))  # the server's from before: its lock file is there
     assert new.stat().st_mode & 0o777 == 0o700
+    made = tmp_path / "made"  # `mkdir duplicate-data` before the first start
+    made.mkdir()
+    made.chmod(0o755)
+    os.close(lock_data_folder(made))
+    assert made.stat().st_mode & 0o777 == 0o700
+    assert capsys.readouterr().err == ""
     theirs = tmp_path / "theirs"
-    theirs.mkdir(mode=0o755)
+    theirs.mkdir()
     theirs.chmod(0o755)
+    (theirs / "notes.txt").write_text("the user's own\n")
     os.close(lock_data_folder(theirs))
     assert theirs.stat().st_mode & 0o777 == 0o755
     assert "is open to other users" in capsys.readouterr().err

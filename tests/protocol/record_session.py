@@ -678,7 +678,11 @@ async def imported_match(server: RecordingServer, record: Recorder) -> None:
     record.clients.clear()
 
 
-PUBLIC_VALUE = "2026-12-01 lottery 4 8 15 16 23 42"
+PUBLIC_FORM = "digits 10: the numbers of the lottery of 2026-12-01, in the order drawn"
+PUBLIC_VALUE = "Lottery: 4 8 15 16 23 42"
+"""Read in the form sealed: 4815162342 (SPEC.md, "Deals nobody can doubt")."""
+REQUEST_ID = "club-evening-2026-12-04"
+"""The organiser's id for a creation it may send again (SPEC.md, "Requests sent again")."""
 """The organiser's public value for the sealed match's boards (announced after the seal)."""
 
 
@@ -695,7 +699,7 @@ async def sealed_match(server: RecordingServer, record: Recorder) -> None:
 
     async def seal(client: Client) -> None:
         nonlocal sealed
-        sealed = await client.seal_deals()
+        sealed = await client.seal_deals(PUBLIC_FORM)
 
     async def create(client: Client) -> None:
         nonlocal created
@@ -723,6 +727,29 @@ async def sealed_match(server: RecordingServer, record: Recorder) -> None:
     await record.connect("director", created.director)
     await record.settle()
     await record.act("director", lambda c: c.record())
+    for client in record.clients.values():
+        await client.close()
+    record.clients.clear()
+
+
+async def requests_sent_again(server: RecordingServer, record: Recorder) -> None:
+    """The organiser's creation with a ``request_id``, sent again (its answer lost, say): the
+    same match comes back; another request under the same id is refused."""
+    record.at("request sent again")
+    await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
+
+    def create(boards: int) -> Callable[[Client], Awaitable[object]]:
+        return lambda client: client.create_match(
+            boards=boards,
+            deals_pbn=one_board_pbn(),
+            team_a="Sharks",
+            team_b="Minnows",
+            request_id=REQUEST_ID,
+        )
+
+    await record.act("organiser", create(1))
+    await record.act("organiser", create(1))
+    await record.act("organiser", create(2), refused=True)
     for client in record.clients.values():
         await client.close()
     record.clients.clear()
@@ -923,6 +950,7 @@ async def main(out: Path) -> None:
                 await imported_match(server, record)
                 await sealed_match(server, record)
                 await levels_match(server, record)
+                await requests_sent_again(server, record)
                 await refusals(server, record)
         finally:
             record.note_received()

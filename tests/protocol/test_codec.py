@@ -372,7 +372,7 @@ CLIENT_EXAMPLES: list[BaseModel] = [
     GetRecord(ref=40),
     GetRecord(format="lin", ref=41),
     ImportMatch(record='[Board "1"]', ref=42),
-    SealDeals(ref=43),
+    SealDeals(public_form="digits 5", ref=43),
     CreateMatch(boards=4, seal="kP3cT0oQ", public_value="dice 6 2 5", ref=44),
     ImportMatch(format="lin", record="vg|Trials,Segment 1,I,1,2,Home,0,Away,0|", spectators="off"),
     ExplainCall(index=0, text="15-17 balanced", ref=28),
@@ -756,6 +756,15 @@ class TestStrictDecoding:
         decoded = decode_server(frame(value))
         assert isinstance(decoded, Update)
         assert [e.type for e in decoded.events] == ["snapshot"]
+
+    @pytest.mark.parametrize("kind", [[], {}, None, 7], ids=repr)
+    def test_an_event_whose_type_is_no_name_is_refused(self, kind: object) -> None:
+        """Not left out as unknown (nor a TypeError for an unhashable type, which a fuzzed
+        frame found): refused as any malformed frame."""
+        view = PLAYER_VIEW.model_dump(mode="json")
+        events = [{"type": kind}, {"type": "snapshot"}]
+        value = {"type": "update", "seq": 1, "events": events, "view": view, "changes": []}
+        assert refusal(decode_server, frame(value)).code is ErrorCode.INVALID_MESSAGE
 
     @pytest.mark.parametrize("contract", ["4SXXX", "4N", "8S", "P", "X", "4sx", "4SX "], ids=repr)
     def test_bad_contract_pattern(self, contract: str) -> None:

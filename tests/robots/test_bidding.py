@@ -890,6 +890,7 @@ class TestProperties:
             assert stronger_side(hands) == ("NS" if north_south > 20 else "EW")
 
 
+@pytest.mark.alone  # a time is measured: nothing may run beside it
 def test_decisions_are_fast() -> None:
     """A few milliseconds a decision; the limit is 20 ms at the 99th percentile."""
     times: list[float] = []

@@ -264,6 +264,7 @@ def swap_hidden_cards(
     return Deal({seat: Hand(hand) for seat, hand in hands.items()})
 
 
+@pytest.mark.alone  # a time is measured: nothing may run beside it
 def test_decisions_are_fast() -> None:
     """Decision time: typically a few hundredths of a millisecond; the last tricks more."""
     rng = random.Random(7)

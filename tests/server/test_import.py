@@ -237,6 +237,24 @@ async def test_a_lin_match_file_imports_with_its_published_score(server: Server)
 
 
 @pytest.mark.asyncio
+async def test_an_imported_lin_file_comes_back_as_its_lin_record(server: Server) -> None:
+    # Its header (event, segment, board range, carry-over), its results, its commentary
+    # and its alerts as the file had them: nothing lost, nothing made up.
+    created = await import_record(server, USBF, format="lin")
+    director = await Client.connect(created.director)
+    written = await director.record("lin")
+    await director.close()
+    assert parse_lin_match(written) == parse_lin_match(USBF)
+    lines = {
+        line.split("|", 1)[0]: line for line in USBF.splitlines() if line[:3] in ("vg|", "rs|")
+    }
+    for tag, line in lines.items():
+        assert line in written.splitlines(), tag
+    assert "an|alerted|" not in written
+    assert written.count("nt|") == USBF.count("nt|")
+
+
+@pytest.mark.asyncio
 async def test_every_match_of_the_round_imports_with_its_official_swings(
     server: Server, request: pytest.FixtureRequest
 ) -> None:

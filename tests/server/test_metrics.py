@@ -1,5 +1,6 @@
-"""``/metrics`` counts what a match did, in the Prometheus text format; ``/health`` says
-whether the store answers, and goes from 200 to 503 and back with it."""
+"""``/metrics`` counts what a match did, in the Prometheus text format, at an address of its
+own (never the public port); ``/health`` says whether the store answers, and goes from 200
+to 503 and back with it."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
 
 async def scrape(server: Server) -> tuple[str, Samples]:
     """``/metrics``: its text, and each sample's value by (name, labels)."""
-    status, content_type, body = await asyncio.to_thread(http_get, f"{server.public_url}/metrics")
+    assert server.metrics_url is not None
+    status, content_type, body = await asyncio.to_thread(http_get, server.metrics_url)
     assert status == 200
     assert content_type.startswith("text/plain; version=0.0.4")
     text = body.decode()
@@ -121,6 +123,37 @@ async def test_metrics_count_a_tables_actions_refusals_and_latencies(server: Ser
         server, lambda s: value(s, "duplicate_connections", kind="client") == 0
     )
     assert value(samples, "duplicate_connections", kind="client") == 0
+
+
+@pytest.mark.asyncio
+async def test_the_metrics_are_not_on_the_public_port(server: Server) -> None:
+    """Counts of actions by type would tell a player that the other table passed a board out
+    before the comparison: whoever can reach the game's port must not read them."""
+    created = await create(server, boards=1, deals_pbn=DEALS)
+    match = await seat_everyone(server, created)
+    await bid(match.table(1), 1, ["P", "P", "P", "P"])
+    _text, samples = await scrape_until(
+        server, lambda s: value(s, "duplicate_actions_total", type="call") == 4
+    )
+    assert value(samples, "duplicate_actions_total", type="call") == 4
+    status, _type, body = await asyncio.to_thread(http_get, f"{server.public_url}/metrics")
+    assert status == 404
+    assert b"duplicate_actions_total" not in body
+    # The metrics address serves the metrics and nothing else: no page, no WebSocket.
+    assert server.metrics_url is not None
+    assert server.metrics_address is not None
+    assert server.metrics_address[0] == "127.0.0.1"
+    assert server.metrics_address[1] not in (0, server.port)
+    other = server.metrics_url.removesuffix("/metrics")
+    for path in ("/health", "/play", "/ws", "/"):
+        status, _type, body = await asyncio.to_thread(http_get, f"{other}{path}")
+        assert status == 404, path
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_no_metrics_are_served_unless_an_address_is_given(redis: Redis) -> None:
+    assert Server(redis, "key").metrics_url is None
 
 
 @pytest.mark.asyncio

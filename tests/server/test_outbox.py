@@ -20,6 +20,10 @@ class Transport:
     def abort(self) -> None:
         self.aborted = True
 
+    def get_extra_info(self, name: str) -> None:
+        """No socket: nothing to tell of what the kernel holds."""
+        assert name == "socket"
+
 
 class Socket:
     def __init__(self) -> None:

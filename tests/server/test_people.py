@@ -181,8 +181,9 @@ async def test_robots_play_at_a_human_pace(redis: Redis) -> None:
         await paced.close()
 
 
-def test_a_robot_waits_whenever_it_ever_sits_with_a_person() -> None:
-    # Only robots at a table that is robots' alone in every round act at once.
+def test_robots_wait_unless_the_match_is_robots_only() -> None:
+    # A table of robots waits too: spectators watch it beside the people's table. Only a
+    # match of robots alone plays at once.
     server = Server(Redis(), ORGANISER_KEY, robot_delay=0.4)
     boards = tuple(
         BoardSpec(n, board_dealer(n), board_vulnerability(n), Deal.random(random.Random(n)))
@@ -203,7 +204,7 @@ def test_a_robot_waits_whenever_it_ever_sits_with_a_person() -> None:
 
     everyone_but_1n = ["1E", "1S", "1W", "2N", "2E", "2S", "2W"]
     teams = config("teams", teams_match(14), everyone_but_1n)
-    assert server.robot_delay_for(teams, "2N") == 0.0  # table 2 is robots' only
+    assert server.robot_delay_for(teams, "2N") == 0.4  # table 2 is robots' only
     assert server.robot_delay_for(teams, "1E") == 0.4
     # In an individual everyone meets everyone: each robot sits with the person some round.
     alone_1s = ["1N", "1E", "1W", "2N", "2E", "2S", "2W"]
@@ -211,3 +212,5 @@ def test_a_robot_waits_whenever_it_ever_sits_with_a_person() -> None:
     assert {server.robot_delay_for(eight, seat) for seat in alone_1s} == {0.4}
     robots_only = config("individual", individual(8, 14), [*alone_1s, "1S"])
     assert server.robot_delay_for(robots_only, "1S") == 0.0
+    all_robots = config("teams", teams_match(14), [*everyone_but_1n, "1N"])
+    assert {server.robot_delay_for(all_robots, seat) for seat in everyone_but_1n} == {0.0}
