@@ -16,7 +16,7 @@ def test_a_short_run_times_resumes_into_both_logs() -> None:
         [sys.executable, "-m", "bench.resume", "--short", "1", "--long", "4", "--resumes", "3"],
         cwd=ROOT, capture_output=True, text=True, timeout=240, check=False,
     )  # fmt: skip
-    assert finished.returncode in (0, 1), finished.stdout + finished.stderr
+    assert finished.returncode in (0, 1), finished.stdout + finished.stderr  # 2: it failed
     rows = [line.split() for line in finished.stdout.splitlines()]
     assert [row[0] for row in rows if row and row[0] in ("short", "long")] == ["short", "long"]
     assert "resume 60 back, in snapshots, long log / short log:" in finished.stdout
