@@ -60,7 +60,6 @@ import os
 import resource
 import secrets
 import shutil
-import signal
 import sys
 import tempfile
 import threading
@@ -76,11 +75,12 @@ import msgpack
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 
+from bench.serve import ServeProcess
 from clients.client import Client, ClientError, Link
 from clients.robot import Robot
 from protocol.codec import encode
 from protocol.messages import PROTOCOL_VERSION, Hello, MatchCreated, PlayerView
-from server.redis_process import PID_FILE, free_port
+from server.redis_process import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "hostile-bench-organiser-key"
@@ -599,68 +599,6 @@ class Bench:
     description: list[str] = field(default_factory=list)
 
 
-class ServerProcess:
-    """``duplicate serve`` with its embedded Redis in ``data``, its log read as it comes."""
-
-    def __init__(self, data: Path, port: int, trace: Path | None, bench: Bench) -> None:
-        self.data = data
-        self.port = port
-        self.trace = trace
-        self.bench = bench
-        self.process: asyncio.subprocess.Process | None = None
-        self._draining: asyncio.Task[None] | None = None
-
-    async def start(self) -> None:
-        environment = dict(os.environ, PYTHONPATH=str(ROOT), DUPLICATE_ORGANISER_KEY=KEY)
-        command = [
-            "serve", "--port", str(self.port), "--data", str(self.data),
-            "--server-robot-delay", "0",
-        ]  # fmt: skip
-        if self.trace is not None:
-            launcher = ["-m", "bench.hostile", "trace-server", str(self.trace), "--"]
-        else:
-            launcher = ["-m", "duplicate"]
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, *launcher, *command, stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=environment,
-            cwd=ROOT,
-        )  # fmt: skip
-        assert self.process.stdout is not None
-        async with asyncio.timeout(60):
-            while b"Serving on" not in (line := await self.process.stdout.readline()):
-                if not line:
-                    raise RuntimeError("duplicate serve did not start")
-        # Read what it logs as it comes, as a terminal would: a pipe left full stops it.
-        self._draining = asyncio.create_task(self._drain(self.process.stdout))
-
-    async def _drain(self, stream: asyncio.StreamReader) -> None:
-        while line := await stream.readline():
-            self.bench.log.append((time.monotonic(), line.decode(errors="replace").rstrip()))
-
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
-
-    def redis_pid(self) -> int | None:
-        try:
-            return int((self.data / "redis" / PID_FILE).read_text().split()[0])
-        except (OSError, ValueError):
-            return None
-
-    async def stop(self) -> None:
-        if self.process is not None and self.process.returncode is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                await asyncio.wait_for(self.process.wait(), 30)
-            except TimeoutError:
-                self.process.kill()
-                await self.process.wait()
-        if self._draining is not None:
-            with contextlib.suppress(asyncio.CancelledError, TimeoutError):
-                await asyncio.wait_for(self._draining, 5)
-
-
 async def _child(role: list[str], nice: int = 0, stdin: bool = False) -> asyncio.subprocess.Process:
     """A process of this module's (``role``: its arguments), at ``nice``."""
     environment = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -729,7 +667,13 @@ async def run(args: argparse.Namespace, bench: Bench) -> None:
         trace.mkdir(parents=True, exist_ok=True)
         (trace / "trace.jsonl").unlink(missing_ok=True)
     with data_folder(args.memory) as folder:
-        server = ServerProcess(folder / "data", free_port(), trace, bench)
+        launcher = ["-m", "duplicate"]
+        if trace is not None:  # this module's tracer runs the server
+            launcher = ["-m", "bench.hostile", "trace-server", str(trace), "--"]
+        server = ServeProcess(
+            folder / "data", free_port(), KEY, launcher=launcher,
+            on_line=lambda line: bench.log.append((time.monotonic(), line)),
+        )  # fmt: skip
         await server.start()
         monitor_process: asyncio.subprocess.Process | None = None
         try:
@@ -773,7 +717,7 @@ async def run(args: argparse.Namespace, bench: Bench) -> None:
 
 
 async def run_phase(
-    name: str, args: argparse.Namespace, url: str, viewers: list[str], server: ServerProcess,
+    name: str, args: argparse.Namespace, url: str, viewers: list[str], server: ServeProcess,
     bench: Bench,
 ) -> None:  # fmt: skip
     """One phase: its attack (none for ``quiet``), measured until :data:`TAIL` after it."""

@@ -32,8 +32,6 @@ import contextlib
 import json
 import os
 import random
-import re
-import signal
 import sys
 import tempfile
 import time
@@ -46,13 +44,13 @@ from typing import Any, cast
 from redis.asyncio import Redis
 from redis.exceptions import RedisError
 
+from bench.serve import ServeProcess
 from bridge import Deal
 from clients.client import Client, ClientError, Link
 from clients.robot import Robot
 from protocol.messages import BoardCompared, PlayerView, TableAction, Update
-from server.redis_process import PID_FILE, free_port
+from server.redis_process import free_port
 
-ROOT = Path(__file__).resolve().parents[1]
 KEY = "soak-organiser-key"
 STALL = 20.0
 """Seconds without an update after which an unfinished match counts as stalled."""
@@ -207,71 +205,6 @@ def workers_of(server: int) -> list[int]:
     ]
 
 
-class ServerProcess:
-    """``duplicate serve`` on a fixed port and data folder, killed and started again."""
-
-    def __init__(self, data: Path, port: int) -> None:
-        self.data = data
-        self.port = port
-        self.redis_url = ""
-        self.process: asyncio.subprocess.Process | None = None
-
-    async def start(self) -> None:
-        environment = dict(os.environ, PYTHONPATH=str(ROOT), DUPLICATE_ORGANISER_KEY=KEY)
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "duplicate", "serve", "--port", str(self.port),
-            "--data", str(self.data), "--server-robot-delay", "0",
-            # Every robot of the soak comes from this one address: a robot host's setting.
-            "--max-connections-per-address", "2000",
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, env=environment,
-            cwd=ROOT,
-        )  # fmt: skip
-        assert self.process.stdout is not None
-        async with asyncio.timeout(60):
-            while b"Serving on" not in (line := await self.process.stdout.readline()):
-                if not line:
-                    raise RuntimeError("duplicate serve did not start")
-                found = re.search(rb"127\.0\.0\.1:(\d+)", line)
-                if line.startswith(b"Redis: embedded") and found:
-                    self.redis_url = f"redis://127.0.0.1:{int(found.group(1))}/0"
-        asyncio.get_running_loop().create_task(self._drain())
-
-    async def _drain(self) -> None:
-        process = self.process
-        assert process is not None
-        assert process.stdout is not None
-        while await process.stdout.readline():
-            pass
-
-    @property
-    def pid(self) -> int:
-        assert self.process is not None
-        return self.process.pid
-
-    async def kill(self) -> None:
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        await self.process.wait()
-
-    def kill_store(self) -> bool:
-        """SIGKILL the embedded redis-server (its server restarts it); False if not found."""
-        try:
-            pid = int((self.data / "redis" / PID_FILE).read_text().split()[0])
-            os.kill(pid, signal.SIGKILL)
-        except (OSError, ValueError):
-            return False
-        return True
-
-    async def stop(self) -> None:
-        if self.process is not None and self.process.returncode is None:
-            self.process.send_signal(signal.SIGINT)
-            try:
-                await asyncio.wait_for(self.process.wait(), 30)
-            except TimeoutError:
-                self.process.kill()
-                await self.process.wait()
-
-
 async def answering(redis: Redis, within: float = 30.0) -> None:
     """Wait until the store answers (its server restarts it after a kill, with backoff)."""
     deadline = time.monotonic() + within
@@ -285,10 +218,9 @@ async def answering(redis: Redis, within: float = 30.0) -> None:
             await asyncio.sleep(0.2)
 
 
-def store(server: ServerProcess) -> Redis:
+def store(server: ServeProcess) -> Redis:
     """The server's embedded Redis, with its password (to read the logs back)."""
-    password = (server.data / "redis" / "redis.password").read_text().strip()
-    return Redis.from_url(server.redis_url, password=password)
+    return Redis.from_url(server.redis_url, password=server.redis_password())
 
 
 async def soak(
@@ -303,7 +235,10 @@ async def soak(
     figures = Figures(matches=matches)
     with tempfile.TemporaryDirectory(prefix="soak-") as folder:
         data = Path(folder) / "data"
-        server = ServerProcess(data, free_port())
+        # Every robot of the soak comes from this one address: a robot host's setting.
+        server = ServeProcess(
+            data, free_port(), KEY, options=["--max-connections-per-address", "2000"]
+        )
         await server.start()
         url = f"ws://127.0.0.1:{server.port}/ws"
         created: list[Any] = []

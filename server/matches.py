@@ -20,6 +20,7 @@ import asyncio
 import collections
 import contextlib
 import logging
+import math
 import random
 import time
 import weakref
@@ -308,13 +309,9 @@ def regenerate(
     its start, or from ``point`` on: then ``tables`` is not read), each as it was first sent
     (the changes since the view of the update before); the state folded through them, the
     last number, and the view sent last. Pure."""
-    steps = regenerating(config, tables, entries, viewer, after, point)
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            result: Regenerated = done.value
-            return result
+    result = _run(regenerating(config, tables, entries, viewer, after, point), math.inf)
+    assert result is not None
+    return result
 
 
 def regenerating(
@@ -359,16 +356,22 @@ async def regenerate_in_slices(steps: Generator[None, None, Regenerated]) -> Reg
     GIL, and the loop waits for it after every socket call. Measured by ``bench.hostile``.)"""
     lock = _REGENERATING.setdefault(asyncio.get_running_loop(), asyncio.Lock())
     async with lock:
-        deadline = time.perf_counter() + REGENERATION_SLICE
-        while True:
-            try:
-                next(steps)
-            except StopIteration as done:
-                result: Regenerated = done.value
-                return result
-            if time.perf_counter() >= deadline:
-                await asyncio.sleep(0)
-                deadline = time.perf_counter() + REGENERATION_SLICE
+        while (result := _run(steps, time.perf_counter() + REGENERATION_SLICE)) is None:
+            await asyncio.sleep(0)
+        return result
+
+
+def _run(steps: Generator[None, None, Regenerated], until: float) -> Regenerated | None:
+    """Step a regeneration until it ends (what it gives) or ``time.perf_counter()`` passes
+    ``until`` (None: not over yet)."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            result: Regenerated = done.value
+            return result
+        if time.perf_counter() >= until:
+            return None
 
 
 class MatchRuntime:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import os
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -85,8 +87,54 @@ def redis_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisPro
     """One private redis-server for the whole run (tests use fresh match ids, so they share)."""
     process = RedisProcess(tmp_path_factory.mktemp("redis"))
     process.start()
+    _run_redis_port[:] = [process.port]
     yield process
+    _run_redis_port.clear()
     process.stop()
+
+
+_run_redis_port: list[int] = []
+"""The port of this process's :func:`redis_process`, once started."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """A test that used the run's Redis leaves no connection to it open once its fixtures
+    are gone. One left open is a leak that would otherwise surface far away, at random: a
+    redis-py connection caught in a reference cycle is frozen with the survivors of a
+    collection (:func:`pytest_collection_finish`) and warns "unclosed Connection" only when a
+    later test collects everything, as tests/server/test_heap.py does. Checked here, the
+    failure names the test that leaked it."""
+    yield
+    if not _run_redis_port or "redis_process" not in getattr(item, "fixturenames", ()):
+        return None
+    left = connections_to(_run_redis_port[0])
+    if left:
+        raise AssertionError(
+            f"{item.nodeid} left {len(left)} connection(s) to the run's Redis open, from "
+            f"local ports {', '.join(map(str, left))}"
+        )
+    return None
+
+
+def connections_to(port: int) -> list[int]:
+    """The local ports of this process's established TCP connections to ``port`` on this
+    machine (Linux: its sockets in /proc/self/fd, their state in /proc/self/net/tcp)."""
+    fds = Path("/proc/self/fd")
+    inodes = set()
+    for fd in fds.iterdir():
+        with contextlib.suppress(OSError):  # the listing's own descriptor is gone by now
+            target = os.readlink(fd)
+            if target.startswith("socket:["):
+                inodes.add(target[8:-1])
+    ports = []
+    for table in ("tcp", "tcp6"):
+        for line in Path(f"/proc/self/net/{table}").read_text().splitlines()[1:]:
+            fields = line.split()
+            local, remote, state, inode = fields[1], fields[2], fields[3], fields[9]
+            if state == "01" and int(remote.split(":")[1], 16) == port and inode in inodes:
+                ports.append(int(local.split(":")[1], 16))
+    return ports
 
 
 @pytest_asyncio.fixture
