@@ -230,7 +230,12 @@ async def soak(
     seed: int = 2026,
     boards: int = 2,
     first_kill: float | None = None,
+    finish_within: float | None = None,
 ) -> Figures:
+    """Play ``matches`` robot matches at a time for ``minutes``, killing the server (or its
+    Redis) every ``kill_every`` seconds; then read everything back. ``finish_within``: then
+    stop killing and starting matches, and give those under way that many seconds to end
+    (``figures.finished`` then counts how many did, whatever the machine's pace)."""
     rng = random.Random(seed)
     figures = Figures(matches=matches)
     with tempfile.TemporaryDirectory(prefix="soak-") as folder:
@@ -322,6 +327,9 @@ async def soak(
                 stalled = [m for m, seen in after.items() if before.get(m) == seen]
                 figures.stalled = len(stalled)
                 figures.problems += [f"{match} stalled" for match in stalled]
+            if finish_within is not None:
+                refilling.cancel()
+                await asyncio.wait(list(tasks.values()), timeout=finish_within)
         finally:
             refilling.cancel()
             with contextlib.suppress(asyncio.CancelledError):
