@@ -49,6 +49,7 @@ from protocol.messages import (
     BoardRecord,
     CallDirector,
     ChatMode,
+    CloseCalls,
     CreateMatch,
     DealsSealed,
     ErrorMessage,
@@ -72,6 +73,7 @@ from protocol.messages import (
     Rule,
     Scoring,
     SealDeals,
+    SeeCalls,
     SendChat,
     ServerMessage,
     SetName,
@@ -568,6 +570,14 @@ class Client:
     async def void_board(self, board: int) -> Ack:
         """Director: void ``board`` (not compared, worth nothing to either team)."""
         return await self._act(lambda ref: VoidBoard(board=board, ref=ref))
+
+    async def see_calls(self, table: int) -> Ack:
+        """Director: the open calls for the director at ``table`` are seen (on the way)."""
+        return await self._act(lambda ref: SeeCalls(table=table, ref=ref))
+
+    async def close_calls(self, table: int) -> Ack:
+        """Director: the calls for the director at ``table`` are dealt with."""
+        return await self._act(lambda ref: CloseCalls(table=table, ref=ref))
 
     async def substitute(self, table: int, seat: str, robot: bool = False) -> Substituted:
         """Director: a new player for a seat; returns its new link (None for a robot)."""

@@ -18,8 +18,8 @@ and cards (``sa``, ``h10`` or ``ht``, or only the rank when a single legal card 
 ``q``), and ``claim N [LINE]``, ``withdraw``, ``accept``, ``reject``, ``undo``, ``agree``,
 ``refuse``, ``ask N``, ``explain N TEXT``, ``say TEXT``, ``director [TEXT]``, ``name
 NAME``, ``last``, ``replay [N]``, ``next``, ``prev``, ``next-board``, ``board N``,
-``scores``, ``record FILE``; the director also ``say TABLE TEXT``, ``rule``, ``undo
-TABLE``, ``agree TABLE``, ``refuse TABLE``, ``assign``, ``adjust``, ``void``,
+``scores``, ``record FILE``; the director also ``say TABLE TEXT``, ``seen TABLE``,
+``close TABLE``, ``rule``, ``undo TABLE``, ``agree TABLE``, ``refuse TABLE``, ``assign``, ``adjust``, ``void``,
 ``substitute`` and ``start N`` (a round held for the director). ``help`` lists the commands of the viewer's role. A command is parsed
 straight into the protocol's message (:class:`protocol.messages.MakeCall`, ...) and
 checked against the view first: what cannot be sent now is refused here, with the reason,
@@ -74,9 +74,12 @@ from protocol.messages import (
     ClaimAnswered,
     ClaimMade,
     ClaimWithdrawn,
+    CloseCalls,
     ComparisonView,
     ConcessionWithdrawn,
     DirectorCalled,
+    DirectorCallsClosed,
+    DirectorCallsSeen,
     DirectorCallView,
     DirectorRuled,
     Event,
@@ -102,6 +105,7 @@ from protocol.messages import (
     Rule,
     Seat,
     SeatSubstituted,
+    SeeCalls,
     SendChat,
     ServerMessage,
     SetName,
@@ -241,6 +245,9 @@ Commands (type one and press Enter):
 DIRECTOR_HELP = """\
 Commands (type one and press Enter):
   say TABLE TEXT          to the four players at TABLE (answers the table's calls)
+  seen TABLE              TABLE's calls for the director are seen: you are on your way
+  close TABLE             TABLE's calls are dealt with (a ruling on their board closes
+                          them too)
   chat                    every chat line of every table
   rule TABLE TRICKS       end the play at TABLE (any time during the play), declarer's
                           side taking TRICKS in all (tricks already won included)
@@ -337,8 +344,17 @@ def result_text(result: TableResultView) -> Text:
     >>> result_text(TableResultView(table=1, board=1, contract="4S", declarer="S",
     ...     tricks=8, ns_score=-100)).plain
     '4♠ by South, 8 tricks (down 2): E-W +100'
+    >>> result_text(TableResultView(table=1, board=1, contract="4S", declarer="S",
+    ...     tricks=10, ns_score=420, ruled=True)).plain
+    '4♠ by South, 10 tricks (made): N-S +420 (tricks ruled by the director)'
     """
-    assigned = " (assigned by the director)" if result.assigned else ""
+    assigned = (
+        " (assigned by the director)"
+        if result.assigned
+        else " (tricks ruled by the director)"
+        if result.ruled
+        else ""
+    )
     if result.contract is None or result.declarer is None:
         return Text(f"passed out: 0{assigned}")
     needed = int(result.contract[0]) + 6
@@ -361,7 +377,7 @@ def short_result(result: TableResultView | None) -> Text:
     """
     if result is None:
         return Text("—", style="dim")
-    assigned = ", assigned" if result.assigned else ""
+    assigned = ", assigned" if result.assigned else ", ruled" if result.ruled else ""
     if result.contract is None or result.declarer is None:
         return Text(f"passed out (0{assigned})")
     over = result.tricks - int(result.contract[0]) - 6
@@ -992,7 +1008,7 @@ def _why_no_undo(player: PlayerView) -> str:
     )
 
 
-_DIRECTOR_VERBS = ("rule", "assign", "adjust", "void", "substitute", "start")
+_DIRECTOR_VERBS = ("rule", "assign", "adjust", "void", "substitute", "start", "seen", "close")
 
 
 def _parse_watcher(
@@ -1000,6 +1016,8 @@ def _parse_watcher(
 ) -> Command:
     directing = (
         "say",
+        "seen",
+        "close",
         "rule",
         "undo",
         "agree",
@@ -1025,6 +1043,18 @@ def _parse_watcher(
         text = rest[len(words[1]) :].strip()
         _check_text(text, "a chat line")
         return SendChat(text=text, table=table)
+    if verb in ("seen", "close"):
+        if len(words) != 2:
+            raise CommandError(f"type {verb} TABLE, like {verb} 1")
+        table = _number(words[1], "the table")
+        _check_table(table, view)
+        if view is not None:
+            calls = [c for c in view.director_calls + view.answered_calls if c.table == table]
+            if verb == "seen" and not any(c.state == "open" for c in calls):
+                raise CommandError(f"no new call for the director waits at table {table}")
+            if not calls:
+                raise CommandError(f"no call for the director is open at table {table}")
+        return SeeCalls(table=table) if verb == "seen" else CloseCalls(table=table)
     if verb == "rule":
         if len(words) != 3:
             raise CommandError("type rule TABLE TRICKS, like rule 1 9")
@@ -1625,6 +1655,10 @@ def handviewer_line(board: BoardView) -> Text:
     )
 
 
+CALL_STATE_WORDS = {"open": "new", "seen": "the director is on the way", "answered": "answered"}
+"""Where a call for the director stands, as the terminal says it."""
+
+
 def _director_call_line(call: DirectorCallView, now: int, *, with_table: bool) -> Text:
     where = f"Table {call.table} · " if with_table else ""
     board = f"board {call.board}" if call.board is not None else "between boards"
@@ -1632,6 +1666,7 @@ def _director_call_line(call: DirectorCallView, now: int, *, with_table: bool) -
         f"  {where}{SEAT_NAMES[call.seat]} ({board})",
         (f": {call.text}" if call.text else ""),
         (f" · {duration_words(now - call.at)} ago", "dim"),
+        (f" · {CALL_STATE_WORDS.get(call.state, call.state)}", "magenta"),
     )
 
 
@@ -2272,9 +2307,10 @@ def render_player(
             parts.append(away)
         parts += _review_lines(view, at)
     parts += round_end_lines(view)
-    if view.director_calls:
+    calls = view.director_calls + view.answered_calls
+    if calls:
         parts.append(Text("The director is called:", style="bold magenta"))
-        parts += [_director_call_line(c, at, with_table=False) for c in view.director_calls]
+        parts += [_director_call_line(c, at, with_table=False) for c in calls]
     if with_chat and view.chat:
         parts.append(Text("Chat:", style="bold"))
         parts += _chat_lines(view.chat[-CHAT_SHOWN:], me, view.players, with_table=False)
@@ -2334,11 +2370,15 @@ def render_watch(
             if away is not None:
                 parts.append(away)
     if director:
-        if view.director_calls:
+        calls = view.director_calls + view.answered_calls
+        if calls:
             parts.append(
-                Text("CALLS FOR THE DIRECTOR (answer with say TABLE TEXT):", style=TURN_STYLE)
+                Text(
+                    "CALLS FOR THE DIRECTOR (seen TABLE, say TABLE TEXT, close TABLE):",
+                    style=TURN_STYLE,
+                )
             )
-            parts += [_director_call_line(c, at, with_table=True) for c in view.director_calls]
+            parts += [_director_call_line(c, at, with_table=True) for c in calls]
         if with_chat and view.chat:
             parts.append(Text("Chat:", style="bold"))
             parts += _chat_lines(
@@ -2641,6 +2681,10 @@ def _event_line(event: Event, update: Update, me: str | None) -> Text | None:
         if isinstance(view, WatchView) and view.mode == "director":
             line.append(f" — answer with say {event.table} TEXT", style="magenta")
         return line
+    if isinstance(event, DirectorCallsSeen):
+        return Text(f"{at}The director has seen the call at table {event.table}", "magenta")
+    if isinstance(event, DirectorCallsClosed):
+        return Text(f"{at}The director closed the call at table {event.table}", "magenta")
     if isinstance(event, NameSet):
         seat = SEAT_NAMES[event.seat]
         if event.name is None:

@@ -431,6 +431,27 @@ class VoidBoard(Message):
     ref: Ref = None
 
 
+class SeeCalls(Message):
+    """Director only: the open calls for the director at ``table`` are seen (the director is
+    on the way): their ``state`` becomes ``seen``."""
+
+    type: Literal["see_calls"] = "see_calls"
+    table: TableNumber
+    action_id: ActionId | None = None
+    ref: Ref = None
+
+
+class CloseCalls(Message):
+    """Director only: every call for the director at ``table`` is dealt with and leaves the
+    queue (a ruling, an assigned result or an adjusted score on a call's board closes it
+    without this)."""
+
+    type: Literal["close_calls"] = "close_calls"
+    table: TableNumber
+    action_id: ActionId | None = None
+    ref: Ref = None
+
+
 class Substitute(Message):
     """Director only: a new player in place of the one who sits at ``table``, ``seat`` in
     the current round (and follows that player's moves from then on): a new link (the old
@@ -498,6 +519,8 @@ TableAction = (
     | AdjustScore
     | VoidBoard
     | StartRound
+    | SeeCalls
+    | CloseCalls
 )
 """The messages that act on a match (a player's or the director's): each is checked by the
 laws and logged."""
@@ -577,7 +600,8 @@ class UndoView(Sent):
 
 class TableResultView(Sent):
     """A table's result on a board, in a round; ``ns_score`` is signed from North-South.
-    ``assigned``: the director assigned it."""
+    ``assigned``: the director assigned it; ``ruled``: the director's ruling ended the play
+    (``rule``; added within version 7)."""
 
     table: TableNumber
     round: int = 1
@@ -587,6 +611,7 @@ class TableResultView(Sent):
     tricks: int
     ns_score: int
     assigned: bool = False
+    ruled: bool = False
 
 
 class ParView(Sent):
@@ -694,14 +719,22 @@ class ChatLine(Sent):
     to: list[Seat]
 
 
+CallState = Literal["open", "seen", "answered"]
+"""Where a call for the director stands: ``open`` (made), ``seen`` (the director is on the
+way: ``see_calls``), ``answered`` (the director wrote to the table's chat: the call moved
+from a view's ``director_calls`` to its ``answered_calls``). A closed call leaves both."""
+
+
 class DirectorCallView(Sent):
-    """A call for the director not yet answered (the director answers in the table's chat)."""
+    """A call for the director not closed yet: by ``close_calls``, or by a ruling, an
+    assigned result or an adjusted score on its board. ``state``: added within version 7."""
 
     table: TableNumber
     seat: Seat
     board: int | None
     text: str | None = None
     at: Millis
+    state: CallState = "open"
 
 
 class ReviewView(Sent):
@@ -811,6 +844,9 @@ class PlayerView(Sent):
     chat: list[ChatLine]
     review: ReviewView | None = None
     director_calls: list[DirectorCallView] = []
+    answered_calls: list[DirectorCallView] = []
+    """Calls the director answered in the table's chat and has not closed (added within
+    version 7)."""
 
 
 class WatchView(Sent):
@@ -827,6 +863,9 @@ class WatchView(Sent):
     players: list[PlayerInfo] = []
     chat: list[ChatLine] = []
     director_calls: list[DirectorCallView] = []
+    answered_calls: list[DirectorCallView] = []
+    """Calls the director answered in the table's chat and has not closed (added within
+    version 7)."""
 
 
 View = Annotated[PlayerView | WatchView, Field(discriminator="type")]
@@ -1036,6 +1075,21 @@ class DirectorCalled(Sent):
     text: str | None = None
 
 
+class DirectorCallsSeen(Sent):
+    """The director has seen ``table``'s open calls and is on the way (``see_calls``)."""
+
+    type: Literal["director_calls_seen"] = "director_calls_seen"
+    table: TableNumber
+
+
+class DirectorCallsClosed(Sent):
+    """The director closed ``table``'s calls (``close_calls``). A ruling, an assigned result
+    or an adjusted score closes its board's calls too, told by its own event."""
+
+    type: Literal["director_calls_closed"] = "director_calls_closed"
+    table: TableNumber
+
+
 class NameSet(Sent):
     """A seat's player's name changed (None: no name, after a substitution)."""
 
@@ -1087,6 +1141,8 @@ Event = Annotated[
     | QuestionAsked
     | CallExplained
     | DirectorCalled
+    | DirectorCallsSeen
+    | DirectorCallsClosed
     | NameSet
     | PresenceChanged
     | SeatSubstituted,

@@ -59,10 +59,8 @@ def lin_board(
         cards = shown_play(spec.deal, play.contract, play.declarer, cards, result.tricks)
         if len(cards) < 52:
             claim = result.tricks  # the play ended at a claim or a ruling: declarer's tricks
-    commentary: tuple[LinComment, ...] = ()
-    if board.assigned and result is not None:
-        events = len(calls) + len(cards) + (claim is not None)
-        commentary = (LinComment(events, assigned_words(result)),)
+    events = len(calls) + len(cards) + (claim is not None)
+    commentary = tuple(LinComment(events, words) for words in decision_words(board))
     return LinBoard(
         deal=spec.deal,
         dealer=spec.dealer,
@@ -109,6 +107,38 @@ def shown_play(
                 return cards[:shown]
             shown = count
     return cards
+
+
+def decision_words(board: BoardState) -> list[str]:
+    """What the records say of a finished board beyond its play, in words, when the director
+    decided its result or a claim was disputed: the last claim, with its statement, and how
+    the director decided the result.
+
+    >>> from bridge import Contract, Seat, Vulnerability
+    >>> from bridge.play import Claim
+    >>> from server.state import ClaimState
+    >>> board = BoardState.__new__(BoardState)
+    >>> board.claim = ClaimState(Claim(Seat.SOUTH, 12, 13, frozenset()), "trumps, then hearts", "rejected")
+    >>> board.assigned, board.ruled = False, True
+    >>> board.result = TableResult(Contract.parse("6S"), Seat.SOUTH, 11, Vulnerability.NONE)
+    >>> decision_words(board)
+    ['South claimed 12 of the 13 left, rejected: trumps, then hearts', 'Tricks ruled by the director: 11 to declarer']
+    """
+    said = []
+    claim = board.claim
+    disputed = claim is not None and claim.status == "rejected"
+    if claim is not None and (disputed or board.decided is not None):
+        words = (
+            f"{claim.claim.claimer.name.title()} claimed {claim.claim.tricks} of "
+            f"the {claim.claim.remaining} left, {claim.status}"
+        )
+        said.append(words if claim.statement is None else f"{words}: {claim.statement}")
+    if board.result is not None:
+        if board.assigned:
+            said.append(assigned_words(board.result))
+        elif board.ruled:
+            said.append(f"Tricks ruled by the director: {board.result.tricks} to declarer")
+    return said
 
 
 def assigned_words(result: TableResult) -> str:

@@ -40,12 +40,14 @@ from protocol.messages import (
     AssignResult,
     BoardRecord,
     CallDirector,
+    CloseCalls,
     ExplainCall,
     MakeCall,
     MakeClaim,
     NextBoard,
     PlayCard,
     Rule,
+    SeeCalls,
     SendChat,
     SetName,
     StartRound,
@@ -843,12 +845,12 @@ class MatchRuntime:
         starts: list[tuple[int, StoredEvent]] = []
         if effect.committed and board is not None:
             if board.result is not None:
-                result = result_to_json(board.result, board.assigned)
+                result = result_to_json(board.result, board.decided)
                 change = self._change("commit", board, table, result)
             starts = self.state.starts(event.get("at", now_ms()))
         elif event["type"] == "assign" and board is not None and board.committed:
             assert board.result is not None
-            result = result_to_json(board.result, True)
+            result = result_to_json(board.result, "assigned")
             change = self._change("assign", board, table, result)
         elif event["type"] == "release":
             starts = self.state.starts(event.get("at", now_ms()))
@@ -1115,6 +1117,10 @@ class MatchRuntime:
         if isinstance(action, StartRound):
             self._require_director(viewer)
             return 0, {"type": "release", "round": action.round, "at": at}
+        if isinstance(action, SeeCalls | CloseCalls):
+            self._require_director(viewer)
+            kind = "calls_seen" if isinstance(action, SeeCalls) else "calls_closed"
+            return self._table_in_match(action.table), {"type": kind, "at": at}
         if not isinstance(viewer, Player):
             raise _forbidden("only the players at a table act there")
         where = self._seated(viewer)

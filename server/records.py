@@ -11,7 +11,7 @@ from bridge.commitment import deal_set_lines
 from bridge.lin import LinBoard, LinCall, LinComment, LinMatch, dump_lin, dump_lin_lines
 from bridge.pbn import AnnotatedCall, PbnAuction, PbnGame, PbnPlay, PbnTag, dump_games
 from protocol.messages import ComparisonView
-from server.handviewer import lin_board, lin_text
+from server.handviewer import decision_words, lin_board, lin_text
 from server.state import BoardState, MatchState
 from server.views import match_summary
 
@@ -60,6 +60,10 @@ def match_record(state: MatchState) -> str:
             north, east, south, west = (state.people[sitting.player(seat)].name for seat in Seat)
             result = board.result
             tags = [PbnTag("Table", str(table)), PbnTag("Round", str(round_number))]
+            # The claim and the director's decision, in words (no standard tag says them).
+            said = decision_words(board)
+            if said:
+                tags.append(PbnTag("Director", "; ".join(said)))
             score_imp: float | None = None
             extra = None
             if config.teams:

@@ -375,7 +375,12 @@ def default_movement(format: str, boards: tuple[BoardSpec, ...]) -> Movement:
     return shape(len(boards)).renumbered([b.number for b in boards])
 
 
-def result_to_json(result: TableResult, assigned: bool = False) -> dict[str, Any]:
+Decision = Literal["ruled", "assigned"]
+"""How the director decided a table's result, when the play did not: ``ruled`` (the play
+ended by a ruling, ``rule``), ``assigned`` (an assigned adjusted score)."""
+
+
+def result_to_json(result: TableResult, decided: Decision | None = None) -> dict[str, Any]:
     """A table's result as stored (and as compared by the store's script)."""
     data: dict[str, Any] = {
         "contract": None if result.contract is None else str(result.contract),
@@ -384,9 +389,14 @@ def result_to_json(result: TableResult, assigned: bool = False) -> dict[str, Any
         "vulnerability": result.vulnerability.value,
         "ns_score": result.ns_score,
     }
-    if assigned:
-        data["assigned"] = True
+    if decided is not None:
+        data[decided] = True
     return data
+
+
+def decision_of(data: dict[str, Any]) -> Decision | None:
+    """How a stored result (:func:`result_to_json`) was decided, if by the director."""
+    return "assigned" if data.get("assigned") else "ruled" if data.get("ruled") else None
 
 
 def compared_plays(event: StoredEvent) -> list[tuple[int, int, dict[str, Any] | None]]:
@@ -442,6 +452,8 @@ class BoardState:
     result: TableResult | None = None
     assigned: bool = False
     """The director assigned the result."""
+    ruled: bool = False
+    """The director's ruling ended the play (``rule``)."""
     claim: ClaimState | None = None
     undo: UndoRequest | None = None
     questions: set[int] = field(default_factory=set)
@@ -477,6 +489,11 @@ class BoardState:
     @classmethod
     def start(cls, spec: BoardSpec, round_number: int = 1) -> BoardState:
         return cls(spec, Auction(spec.dealer), round_number)
+
+    @property
+    def decided(self) -> Decision | None:
+        """How the director decided the result, if the play did not."""
+        return "assigned" if self.assigned else "ruled" if self.ruled else None
 
     def copy(self) -> BoardState:
         """An independent copy, to fold an event into that may be undone: what a fold changes
@@ -557,6 +574,8 @@ class DirectorCall:
     board: int | None
     text: str | None
     at: int
+    state: Literal["open", "seen", "answered"] = "open"
+    """``seen``: the director is on the way; ``answered``: the director wrote to the table."""
 
 
 @dataclass
@@ -567,7 +586,12 @@ class TableState:
     boards: list[BoardState] = field(default_factory=list)
     chat: list[ChatEntry] = field(default_factory=list)
     calls: list[DirectorCall] = field(default_factory=list)
-    """Calls for the director not answered yet."""
+    """Calls for the director not closed yet."""
+
+    def close_calls(self, board: int) -> None:
+        """A ruling, an assigned result or an adjusted score on ``board``: its calls are
+        dealt with."""
+        self.calls[:] = [call for call in self.calls if call.board != board]
 
     @property
     def current(self) -> BoardState | None:
@@ -575,10 +599,11 @@ class TableState:
         return self.boards[-1] if self.boards else None
 
     @property
-    def results(self) -> list[tuple[int, TableResult, bool, int]]:
-        """(board number, result, assigned, round) for each board this table has finished."""
+    def results(self) -> list[tuple[int, TableResult, Decision | None, int]]:
+        """(board number, result, how the director decided it, round) for each board this
+        table has finished."""
         return [
-            (b.spec.number, b.result, b.assigned, b.round)
+            (b.spec.number, b.result, b.decided, b.round)
             for b in self.boards
             if b.result is not None
         ]
@@ -662,6 +687,8 @@ class MatchState:
         """Each compared board's plays (round, table) whose result the director assigned, as
         the comparison published them (a result assigned since is not in until the board is
         compared again)."""
+        self.compared_ruled: dict[int, frozenset[tuple[int, int]]] = {}
+        """Each compared board's plays (round, table) that a ruling ended, as published."""
         plays = [config.movement.plays(number) for number in config.movement.boards]
         self.match_by_table = all(len({t for _r, t in p}) == len(p) == 2 for p in plays)
         """Every board is played once at each of two tables: the match is compared table
@@ -764,6 +791,7 @@ class MatchState:
         other.fixed = set(self.fixed)
         other.compared = {number: dict(plays) for number, plays in self.compared.items()}
         other.compared_assigned = dict(self.compared_assigned)
+        other.compared_ruled = dict(self.compared_ruled)
         other.analyses = dict(self.analyses)
         return other
 
@@ -913,8 +941,22 @@ class MatchState:
         seat = None if event.get("seat") is None else self._seat(event)
         to = frozenset(Seat.parse(letter) for letter in event["to"])
         state.chat.append(ChatEntry(seat, event["text"], to, self.table_round(state.number)))
-        if seat is None:
-            state.calls.clear()  # the director answered the table
+        if seat is None:  # the director answered the table
+            state.calls[:] = [replace(call, state="answered") for call in state.calls]
+        return Effect(state.current)
+
+    def _calls_seen(self, state: TableState, event: StoredEvent) -> Effect:
+        if not any(call.state == "open" for call in state.calls):
+            raise WrongPhase(f"no call for the director at table {state.number} is open")
+        state.calls[:] = [
+            replace(call, state="seen") if call.state == "open" else call for call in state.calls
+        ]
+        return Effect(state.current)
+
+    def _calls_closed(self, state: TableState, event: StoredEvent) -> Effect:
+        if not state.calls:
+            raise WrongPhase(f"no call for the director at table {state.number} is open")
+        state.calls.clear()
         return Effect(state.current)
 
     def _director_call(self, state: TableState, event: StoredEvent) -> Effect:
@@ -1157,6 +1199,8 @@ class MatchState:
         board.play.rule(event["tricks"])
         if pending is not None and board.claim is not None:
             board.claim.status = "rejected"
+        board.ruled = True
+        state.close_calls(board.spec.number)
         return self._finish_if_done(state, board, board.play, event)
 
     def _assign(self, state: TableState, event: StoredEvent) -> Effect:
@@ -1175,7 +1219,9 @@ class MatchState:
         tricks = event["tricks"] if contract is not None else 0
         result = TableResult(contract, declarer, tricks, board.spec.vulnerability)
         board.assigned = True
+        board.ruled = False
         board.undo = None
+        state.close_calls(number)
         if board.is_finished:
             board.result = result
             return Effect(board)
@@ -1241,6 +1287,11 @@ class MatchState:
             for round_number, table, data in plays
             if data is not None and data.get("assigned")
         )
+        self.compared_ruled[number] = frozenset(
+            (round_number, table)
+            for round_number, table, data in plays
+            if data is not None and decision_of(data) == "ruled"
+        )
         for _round, table, data in plays:
             if data is None or not self.match_by_table:
                 continue
@@ -1258,6 +1309,7 @@ class MatchState:
             )
             self.fixed.add(number)
             for table, state in self.tables.items():
+                state.close_calls(number)
                 for played in state.boards:
                     if played.spec.number == number:
                         played.fixed = True
@@ -1441,6 +1493,8 @@ class MatchState:
         "substitute": _substitute,
         "chat": _chat,
         "director_call": _director_call,
+        "calls_seen": _calls_seen,
+        "calls_closed": _calls_closed,
         "call": _call,
         "card": _card,
         "claim": _claim,

@@ -51,6 +51,8 @@ from protocol.messages import (
     ComparisonView,
     ConcessionWithdrawn,
     DirectorCalled,
+    DirectorCallsClosed,
+    DirectorCallsSeen,
     DirectorRuled,
     Event,
     MatchFinished,
@@ -77,6 +79,7 @@ from server.state import (
     Analysis,
     BoardState,
     ChatEntry,
+    Decision,
     Effect,
     MatchState,
     StoredEvent,
@@ -276,6 +279,9 @@ def view_data(
             "chat": _last_chat(table, at.seat, state.table_round(at.table)),
             "review": _once(shared, ("review", at.table), lambda: _review(state, at.table)),
             "director_calls": _once(shared, ("calls", at.table), lambda: _calls(table)),
+            "answered_calls": _once(
+                shared, ("answered", at.table), lambda: _calls(table, answered=True)
+            ),
         }
     compared = summary["comparisons"]  # in the order of the match's boards
     if state.config.teams:
@@ -291,6 +297,11 @@ def view_data(
         else []
     )
     calls = [call for t in state.tables.values() for call in _calls(t)] if director else []
+    answered = (
+        [call for t in state.tables.values() for call in _calls(t, answered=True)]
+        if director
+        else []
+    )
     compared_boards = {c["board"] for c in compared}
     if viewer.mode == "delayed":
         tables = (
@@ -303,12 +314,12 @@ def view_data(
             ]
         )
         results = [
-            _result_data(n, number, result, assigned, r)
+            _result_data(n, number, result, decided, r)
             for n, t in state.tables.items()
-            for number, result, assigned, r in t.results
+            for number, result, decided, r in t.results
             if number in compared_boards
         ]
-        return _watch(summary, "delayed", tables, results, players, chat, calls)
+        return _watch(summary, "delayed", tables, results, players, chat, calls, answered)
     tables = []
     robot_table = state.config.format == "robot-table"
     for number, table in state.tables.items():
@@ -319,12 +330,12 @@ def view_data(
         elif table.current is not None:
             tables.append(_board_data(state, table.current, number, viewer, shared=shared))
     results = [
-        _result_data(n, number, result, assigned, r)
+        _result_data(n, number, result, decided, r)
         for n, t in state.tables.items()
-        for number, result, assigned, r in t.results
+        for number, result, decided, r in t.results
         if not (robot_table and n == 2 and number not in compared_boards)
     ]
-    return _watch(summary, viewer.mode, tables, results, players, chat, calls)
+    return _watch(summary, viewer.mode, tables, results, players, chat, calls, answered)
 
 
 def _watch(
@@ -335,6 +346,7 @@ def _watch(
     players: list[Data],
     chat: list[Data],
     calls: list[Data],
+    answered: list[Data],
 ) -> Data:
     return {
         "type": "watch_view",
@@ -345,6 +357,7 @@ def _watch(
         "players": players,
         "chat": chat,
         "director_calls": calls,
+        "answered_calls": answered,
     }
 
 
@@ -473,7 +486,7 @@ def _events(
         assigned = tables.board(event["board"])
         assert assigned is not None
         assert assigned.result is not None
-        result = _result_view(table, event["board"], assigned.result, True, assigned.round)
+        result = _result_view(table, event["board"], assigned.result, "assigned", assigned.round)
         events.append(ResultAssigned(table=table, result=result))
     elif kind in ("ask", "explain"):
         assert board is not None
@@ -489,6 +502,10 @@ def _events(
     elif kind == "director_call":
         called = tables.calls[-1]
         events.append(DirectorCalled(table=table, seat=seat, board=called.board, text=called.text))
+    elif kind == "calls_seen":
+        events.append(DirectorCallsSeen(table=table))
+    elif kind == "calls_closed":
+        events.append(DirectorCallsClosed(table=table))
     elif kind == "name":
         events.append(NameSet(table=table, seat=seat, name=event.get("name")))
     elif kind == "presence":
@@ -501,7 +518,7 @@ def _events(
     elif kind == "ready":
         events.append(ReadyForNext(table=table, seat=seat))
     if effect.finished and board is not None and board.result is not None:
-        result = _result_view(table, board.spec.number, board.result, board.assigned, board.round)
+        result = _result_view(table, board.spec.number, board.result, board.decided, board.round)
         events.append(BoardFinished(table=table, result=result))
     if effect.committed and kind in ("ready", "review_over") and board is not None:
         events.append(ReviewEnded(table=table, board=board.spec.number))
@@ -704,7 +721,7 @@ def _board_shown(board: BoardState, table: int) -> _BoardShown:
         result=(
             None
             if board.result is None
-            else _result_data(table, spec.number, board.result, board.assigned, board.round)
+            else _result_data(table, spec.number, board.result, board.decided, board.round)
         ),
         auctions={},
     )
@@ -839,7 +856,7 @@ def _trick_data(trick: Trick) -> Data:
 
 
 def _result_data(
-    table: int, board: int, result: TableResult, assigned: bool, round_number: int
+    table: int, board: int, result: TableResult, decided: Decision | None, round_number: int
 ) -> Data:
     return {
         "table": table,
@@ -849,14 +866,15 @@ def _result_data(
         "declarer": None if result.declarer is None else result.declarer.letter,
         "tricks": result.tricks,
         "ns_score": result.ns_score,
-        "assigned": assigned,
+        "assigned": decided == "assigned",
+        "ruled": decided == "ruled",
     }
 
 
 def _result_view(
-    table: int, board: int, result: TableResult, assigned: bool, round_number: int
+    table: int, board: int, result: TableResult, decided: Decision | None, round_number: int
 ) -> TableResultView:
-    return TableResultView(**_result_data(table, board, result, assigned, round_number))
+    return TableResultView(**_result_data(table, board, result, decided, round_number))
 
 
 def _players(state: MatchState, tables: tuple[int, ...]) -> list[Data]:
@@ -905,7 +923,7 @@ def _results_of(state: MatchState, player: int) -> list[Data]:
             if _replay_pending(state, player, board.spec.number):
                 continue
             results.append(
-                _result_data(table, board.spec.number, board.result, board.assigned, number)
+                _result_data(table, board.spec.number, board.result, board.decided, number)
             )
     return results
 
@@ -983,7 +1001,9 @@ def _chat_line(table: int, line: ChatEntry) -> Data:
     }
 
 
-def _calls(table: TableState) -> list[Data]:
+def _calls(table: TableState, *, answered: bool = False) -> list[Data]:
+    """The table's calls for the director not answered yet (``answered``: those answered in
+    the table's chat and not closed yet)."""
     return [
         {
             "table": table.number,
@@ -991,8 +1011,10 @@ def _calls(table: TableState) -> list[Data]:
             "board": call.board,
             "text": call.text,
             "at": call.at,
+            "state": call.state,
         }
         for call in table.calls
+        if (call.state == "answered") == answered
     ]
 
 
@@ -1030,15 +1052,26 @@ def _comparison_data(
     analysis = state.analyses.get(number)
     plays = state.compared.get(number, {})
     assigned_plays = state.compared_assigned.get(number, frozenset())
+    ruled_plays = state.compared_ruled.get(number, frozenset())
     fixed = number in state.fixed
-    inputs = (c, running_total, dict(plays), assigned_plays, fixed)
+    inputs = (c, running_total, dict(plays), assigned_plays, ruled_plays, fixed)
     made = _COMPARED.setdefault(state, {})
     earlier = made.get(number)
     if earlier is not None and earlier.analysis is analysis and earlier.inputs == inputs:
         return earlier.data
     assigned = frozenset() if c is None else c.assigned
+
+    def decided(play: tuple[int, int], assigned: bool) -> Decision | None:
+        return "assigned" if assigned else "ruled" if play in ruled_plays else None
+
+    def team_table(table: int, result: TableResult | None) -> Data | None:
+        if result is None:
+            return None
+        play = (_round_of(plays, table), table)
+        return _result_data(table, number, result, decided(play, table in assigned), play[0])
+
     results = [
-        _result_data(table, number, result, (r, table) in assigned_plays, r)
+        _result_data(table, number, result, decided((r, table), (r, table) in assigned_plays), r)
         for (r, table), result in sorted(plays.items())
         if result is not None
     ]
@@ -1053,16 +1086,8 @@ def _comparison_data(
         "board": number,
         "results": results,
         "points": points,
-        "table1": (
-            None
-            if c is None or c.table1 is None
-            else _result_data(1, number, c.table1, 1 in assigned, _round_of(plays, 1))
-        ),
-        "table2": (
-            None
-            if c is None or c.table2 is None
-            else _result_data(2, number, c.table2, 2 in assigned, _round_of(plays, 2))
-        ),
+        "table1": None if c is None else team_table(1, c.table1),
+        "table2": None if c is None else team_table(2, c.table2),
         "difference": None if c is None else c.difference,
         "swing": None if c is None else c.swing,
         "running_total": running_total,

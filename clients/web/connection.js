@@ -23,7 +23,7 @@ const FATAL = new Set(["bad_token", "unsupported_version", "forbidden"]);
 const ACTIONS = new Set([
   "call", "card", "claim", "claim_answer", "withdraw_claim", "withdraw_concession", "undo",
   "undo_answer", "next_board", "set_name", "call_director", "ask", "explain", "chat", "rule",
-  "assign_result", "adjust_score", "void_board", "start_round",
+  "assign_result", "adjust_score", "void_board", "start_round", "see_calls", "close_calls",
 ]);
 
 /** Actions meant for as long as the board lasts, whatever else happens at the table. */

@@ -53,7 +53,7 @@ export function renderWatch(view) {
   const queue = $("director-queue");
   queue.hidden = !director;
   if (director) {
-    queue.replaceChildren(...memo("queue", JSON.stringify([view.director_calls, view.players]), () => directorQueue(view)));
+    queue.replaceChildren(...memo("queue", JSON.stringify([view.director_calls, view.answered_calls, view.players]), () => directorQueue(view)));
   }
   const tables = $("tables");
   tables.replaceChildren();
@@ -170,9 +170,13 @@ function roundHold(match, director) {
 
 // -- the director's queue -------------------------------------------------------------------
 
+/** Where a call stands, as the director's queue says it. */
+const CALL_STATE_WORDS = { open: "new", seen: "seen: on your way", answered: "answered in the chat" };
+
 function directorQueue(view) {
-  const calls = view.director_calls;
-  const heading = h("h2", { id: "queue-heading" }, `Calls for the director${calls.length ? ` (${calls.length})` : ""}`);
+  const waiting = view.director_calls;
+  const calls = [...waiting, ...(view.answered_calls ?? [])];
+  const heading = h("h2", { id: "queue-heading" }, `Calls for the director${waiting.length ? ` (${waiting.length})` : ""}`);
   if (!calls.length) return [heading, h("p", { class: "queue-empty" }, "No table is calling.")];
   return [
     heading,
@@ -182,14 +186,24 @@ function directorQueue(view) {
       calls.map((call) =>
         h(
           "li",
-          { class: "queue-call", "data-call-table": call.table, "data-call-seat": call.seat },
+          {
+            class: `queue-call call-${call.state ?? "open"}`,
+            "data-call-table": call.table,
+            "data-call-seat": call.seat,
+            "data-call-state": call.state ?? "open",
+          },
           h("strong", {}, `Table ${call.table}`),
           call.board !== null ? ` · board ${call.board}` : "",
           ` · ${seatWithName(personAt(view.players, call.table, call.seat), call.seat)}`,
           call.text ? h("span", { class: "queue-text" }, `: “${call.text}”`) : null,
           " · ",
           clock(call.at, "ago", { class: "queue-ago" }),
+          h("span", { class: "queue-state" }, ` · ${CALL_STATE_WORDS[call.state ?? "open"] ?? call.state}`),
+          (call.state ?? "open") === "open"
+            ? h("button", { type: "button", "data-director": "see-calls", "data-table": call.table }, "On my way")
+            : null,
           h("button", { type: "button", "data-answer-table": call.table }, "Answer in chat"),
+          h("button", { type: "button", "data-director": "close-calls", "data-table": call.table }, "Close"),
         ),
       ),
     ),

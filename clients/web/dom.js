@@ -51,10 +51,17 @@ export function cardText(card) {
   );
 }
 
-/** "4♠ N =  N-S +420": a table's result as a scorecard writes it (assigned ones say so). */
+/**
+ * "4♠ N =  N-S +420": a table's result as a scorecard writes it (a result the director
+ * assigned, or whose tricks the director's ruling set, says so).
+ */
 export function resultNode(result) {
   if (!result) return h("span", { class: "result" }, "–");
-  const assigned = result.assigned ? h("span", { class: "assigned", title: "assigned by the director" }, " (assigned)") : null;
+  const assigned = result.assigned
+    ? h("span", { class: "assigned", "data-decided": "assigned", title: "assigned by the director" }, " (assigned)")
+    : result.ruled
+      ? h("span", { class: "assigned", "data-decided": "ruled", title: "the tricks were ruled by the director" }, " (ruled)")
+      : null;
   if (result.contract === null) return h("span", { class: "result" }, "Passed out, 0", assigned);
   return h(
     "span",

@@ -113,24 +113,34 @@ function renderNamePrompt(view) {
   $("name-send").disabled = !canAct();
 }
 
+/** What the table is told of a call for the director, by where the call stands. */
+const CALL_STATES = {
+  open: ["The director has been called", ". The director answers in the table chat."],
+  seen: ["The director is on the way", ": the call has been seen."],
+  answered: ["The director answered in the chat", "."],
+};
+
 function renderDirectorCalls(view) {
   const box = $("director-calls");
-  const calls = view.director_calls;
+  // Not answered yet, then answered (a server before the calls' states sends no state).
+  const calls = [...view.director_calls, ...(view.answered_calls ?? [])];
   box.hidden = !calls.length;
   box.replaceChildren(
-    ...calls.map((call) =>
-      h(
+    ...calls.map((call) => {
+      const state = call.state ?? "open";
+      const [headline, rest] = CALL_STATES[state] ?? CALL_STATES.open;
+      return h(
         "p",
-        { class: "director-call", "data-called-by": call.seat },
-        h("strong", {}, "The director has been called"),
-        ` by ${call.seat === view.seat ? "you" : seatWithName(person(view, call.seat), call.seat)}`,
-        call.board !== null ? ` (board ${call.board})` : "",
+        { class: `director-call call-${state}`, "data-called-by": call.seat, "data-call-state": state },
+        h("strong", {}, headline),
+        ` (called by ${call.seat === view.seat ? "you" : seatWithName(person(view, call.seat), call.seat)}`,
+        call.board !== null ? `, board ${call.board}` : "",
         call.text ? `: “${call.text}”` : "",
         ", ",
         clock(call.at, "ago"),
-        ". The director answers in the table chat.",
-      ),
-    ),
+        `)${rest}`,
+      );
+    }),
   );
 }
 
@@ -673,6 +683,8 @@ const ANNOUNCEMENTS = {
   director_ruled: (event) => `The director ruled: declarer's side takes ${event.declarer_tricks} tricks.`,
   result_assigned: (event) => `The director assigned the result of board ${event.result.board} at table ${event.table}.`,
   director_called: (event, view) => (event.seat === view.seat ? null : `${who(view, event.seat)} called the director.`),
+  director_calls_seen: (event) => `The director has seen the call at table ${event.table} and is on the way.`,
+  director_calls_closed: (event) => `The director closed the call at table ${event.table}.`,
   seat_substituted: (event) => `${SEAT_NAME[event.seat]} at table ${event.table} has a new ${event.robot ? "robot" : "player"}.`,
   presence_changed(event, view, before) {
     if (view.type !== "player_view" || event.seat === view.seat || event.robot) return null;
@@ -970,6 +982,14 @@ function directorAction(button) {
       }
       break;
     }
+    case "see-calls":
+      send({ type: "see_calls", table }, "call seen");
+      break;
+    case "close-calls":
+      if (window.confirm(`Close the calls for the director at table ${table}? The banner goes from the players' screens.`)) {
+        send({ type: "close_calls", table }, "calls closed");
+      }
+      break;
     case "void": {
       const board = Number($("adjust-board").value);
       const nobody = isTeamMatch(state.view.match) ? "neither team" : "no one";

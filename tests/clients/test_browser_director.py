@@ -47,7 +47,7 @@ async def test_a_player_calls_the_director_who_answers_in_the_chat(
         await page.fill("#director-text", "East's hesitation")
         await page.click("#director-send")
         banner = page.locator("#director-calls")
-        await expect(banner).to_contain_text("The director has been called by you (board 1)")
+        await expect(banner).to_contain_text("The director has been called (called by you, board 1")
         await expect(banner).to_contain_text("East's hesitation")
         await screenshots(page, "director-called")
 
@@ -58,7 +58,14 @@ async def test_a_player_calls_the_director_who_answers_in_the_chat(
         await expect(call.locator(".queue-ago")).to_contain_text("just now")
         await screenshots(director, "director-queue")
 
-        # The answer goes in the table's chat: the call leaves the queue.
+        # The director sees it: the table knows the director is on the way.
+        await call.get_by_role("button", name="On my way").click()
+        await expect(banner.locator('[data-call-state="seen"]')).to_contain_text(
+            "The director is on the way"
+        )
+        await expect(call).to_contain_text("seen: on your way")
+        await expect(call.get_by_role("button", name="On my way")).to_have_count(0)
+        # The answer goes in the table's chat: the call is answered, and stays until closed.
         await call.get_by_role("button", name="Answer in chat").click()
         chat = director.locator("#director-chat-1")
         await expect(chat).to_be_focused()
@@ -67,11 +74,18 @@ async def test_a_player_calls_the_director_who_answers_in_the_chat(
         await expect(page.locator("#chat-log")).to_contain_text(
             "Director: I am coming to your table"
         )
-        await expect(banner).to_be_hidden()
-        await expect(director.locator("#director-queue")).to_contain_text("No table is calling")
+        await expect(banner.locator('[data-call-state="answered"]')).to_contain_text(
+            "The director answered in the chat"
+        )
+        await expect(call).to_contain_text("answered in the chat")
+        await screenshots(page, "director-answered")
         await expect(director.locator('[data-chat-table="1"]')).to_contain_text(
             "Director: I am coming to your table"
         )
+        # Closed (the page asks first): the banner goes from the table, the call from the queue.
+        await call.get_by_role("button", name="Close").click()
+        await expect(banner).to_be_hidden()
+        await expect(director.locator("#director-queue")).to_contain_text("No table is calling")
     finally:
         await end_match(created)
     assert_no_script_errors(page)
@@ -123,6 +137,9 @@ async def test_the_directors_tools(server: Server, browser: Browser) -> None:
         await table.locator('[data-rule-tricks="13"]').click()
         ruled = await north.wait_for(lambda v: v.results or None)
         assert (ruled[0].contract, ruled[0].tricks) == ("7NT", 13)
+        assert ruled[0].ruled
+        # The score sheet says the tricks are the director's, not played out.
+        await expect(page.locator('#boards tr[data-board="1"]')).to_contain_text("(ruled)")
 
         # Assign a result on board 1 instead.
         await page.fill("#assign-board-1", "1")
@@ -132,6 +149,8 @@ async def test_the_directors_tools(server: Server, browser: Browser) -> None:
         await table.locator('form[data-form="assign"] button[type="submit"]').click()
         assigned = await north.wait_for(lambda v: v.results if v.results[0].assigned else None)
         assert (assigned[0].contract, assigned[0].declarer, assigned[0].tricks) == ("6NT", "S", 12)
+        assert not assigned[0].ruled
+        await expect(page.locator('#boards tr[data-board="1"]')).to_contain_text("(assigned)")
         await north.wait_for(lambda v: board_of(v, 2))
 
         # Substitute East: a new link to hand over; West: the server's robot.

@@ -56,6 +56,7 @@ from protocol.messages import (
     BoardView,
     CallDirector,
     ChatLine,
+    CloseCalls,
     ComparisonView,
     DirectorCallView,
     GetBoard,
@@ -69,6 +70,7 @@ from protocol.messages import (
     ReviewView,
     Rule,
     Seat,
+    SeeCalls,
     SendChat,
     SetName,
     Standing,
@@ -685,6 +687,8 @@ class TestParsing:
             ("start round 3", StartRound(round=3)),
             ("START 11", StartRound(round=11)),
             ("board 1", GetBoard(board=1)),
+            ("seen 2", SeeCalls(table=2)),
+            ("close 1", CloseCalls(table=1)),
         ],
     )
     def test_the_director_s_commands(self, typed: str, message: object) -> None:
@@ -708,12 +712,35 @@ class TestParsing:
             ("start 1", "a round the director starts is round 2 to 11"),
             ("start 12", "a round the director starts is round 2 to 11"),
             ("start two", "the round must be a number, not 'two'"),
+            ("seen", "type seen TABLE, like seen 1"),
+            ("close 1 2", "type close TABLE, like close 1"),
             ("1nt", "'1nt' is not a command here: you are watching"),
         ],
     )
     def test_the_director_s_commands_refused_here(self, typed: str, message: str) -> None:
         with pytest.raises(CommandError, match=message):
             parse_command(typed, None, director=True)
+
+    def test_the_calls_for_the_director_are_seen_and_closed_as_they_stand(self) -> None:
+        seen = DirectorCallView(table=1, seat="W", board=1, at=1, state="seen")
+        answered = DirectorCallView(table=2, seat="N", board=1, at=1, state="answered")
+        view = WatchView(
+            match=player_view("N").match,
+            mode="director",
+            tables=[],
+            director_calls=[seen],
+            answered_calls=[answered],
+        )
+        with pytest.raises(CommandError, match="no new call for the director waits at table 1"):
+            parse_command("seen 1", view, director=True)
+        assert parse_command("close 2", view, director=True) == CloseCalls(table=2)
+        with pytest.raises(CommandError, match="no call for the director is open at table 1"):
+            parse_command("close 1", view.model_copy(update={"director_calls": []}), director=True)
+        shown = screen_of(view, director=True)
+        assert "Table 1 · West (board 1)" in shown
+        assert "the director is on the way" in shown
+        assert "Table 2 · North (board 1)" in shown
+        assert "answered" in shown
 
     def test_the_director_s_commands_are_checked_against_the_tables(self) -> None:
         auction = board(auction=[{"seat": "N", "call": "1C"}], turn="E", acting="E")
@@ -1122,18 +1149,31 @@ async def test_the_director_is_called_and_answers_at_the_table(server: Server) -
             r" — answer with say 1 TEXT"
         )
         mark = director.type("table")
-        await director.expect(r"CALLS FOR THE DIRECTOR \(answer with say TABLE TEXT\):", mark)
         await director.expect(
-            r"Table 1 · North \(board 1\): East's card was exposed · <1 min ago", mark
+            r"CALLS FOR THE DIRECTOR \(seen TABLE, say TABLE TEXT, close TABLE\):", mark
         )
-        # The table shows its open call too.
+        await director.expect(
+            r"Table 1 · North \(board 1\): East's card was exposed · <1 min ago · new", mark
+        )
+        # The table shows its open call too; then that the director is on the way.
         mark = north.type("table")
         await north.expect(r"The director is called:\n +North \(board 1\): East's card", mark)
-        # The director answers in the table's chat: it reaches the table and closes the call.
+        at_north = len(north.output)
+        mark = director.type("seen 1")
+        await director.expect(r"The director has seen the call at table 1", mark)
+        await north.expect(
+            r"East's card was exposed · <1 min ago · the director is on the way", at_north
+        )
+        # The director answers in the table's chat: it reaches the table, the call answered.
         at_north = len(north.output)
         mark = director.type("say 1 I am on my way")
         await director.expect(r"Table 1 · Director says \(to the table\): I am on my way", mark)
         await north.expect(r"Director says \(to the table\): I am on my way", at_north)
+        mark = director.type("table")
+        await director.expect(r"East's card was exposed · <1 min ago · answered", mark)
+        # Closed: it leaves the queue.
+        mark = director.type("close 1")
+        await director.expect(r"The director closed the call at table 1", mark)
         mark = director.type("table")
         shown = await director.expect(
             r"Chat:\n +Table 1 · Director says \(to the table\): I am on my way", mark
@@ -1318,7 +1358,9 @@ async def test_the_director_rules_assigns_adjusts_voids_and_substitutes(server: 
         mark = director.type("rule 1 9")
         await director.expect(r"Table 1: The director ruled: declarer's side takes 9 tricks", mark)
         await director.expect(r"Table 1: Board 1 result: 1♣ by North, 9 tricks \(made \+2\)", mark)
-        await director.expect(r"Board 1: table 1 1♣ N \+2 \(N-S \+110\) · table 2 7NT N =", mark)
+        await director.expect(
+            r"Board 1: table 1 1♣ N \+2 \(N-S \+110, ruled\) · table 2 7NT N =", mark
+        )
         # An assigned adjusted score replaces table 1's result; the board is compared again.
         mark = director.type("assign 1 1 3nt s 9")
         await director.expect(
@@ -1668,7 +1710,7 @@ class TestScreens:
         console.print(render_watch(view, 7, director=True, with_chat=True, now=NOW))
         assert isinstance(console.file, io.StringIO)
         screen = console.file.getvalue()
-        assert "CALLS FOR THE DIRECTOR (answer with say TABLE TEXT):" in screen
+        assert "CALLS FOR THE DIRECTOR (seen TABLE, say TABLE TEXT, close TABLE):" in screen
         assert "Table 2 · West (board 1): revoke · 3 min ago" in screen
         assert "Table 2 · West says (to the table): director please" in screen
         assert re.search(r"1 +4♠ N = \(N-S \+420\) +— +· +· +not compared yet", screen), screen

@@ -755,6 +755,45 @@ async def requests_sent_again(server: RecordingServer, record: Recorder) -> None
     record.clients.clear()
 
 
+async def calls_match(server: RecordingServer, record: Recorder) -> None:
+    """A call for the director's life at table 1 of a one-board match: seen, answered in
+    the chat, closed; then another, closed by the director's ruling on its board."""
+    record.at("calls create")
+    await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
+    created: Any = None
+
+    async def create(client: Client) -> None:
+        nonlocal created
+        created = await client.create_match(
+            boards=1, team_a="Sharks", team_b="Minnows", deals_pbn=DEALS, review_seconds=0
+        )
+
+    await record.act("organiser", create)
+    await server.analysed(created.match_id)
+    links = {f"{s.seat}{s.table}": s.link for s in created.seats}
+    for name in ("N1", "E1", "S1", "W1"):
+        await record.connect(name, links[name])
+    await record.connect("director", created.director)
+    await record.settle()
+    record.at("calls seen")
+    await record.act("N1", calling("1NT"))
+    await record.act("W1", lambda c: c.call_director("East hesitated before passing"))
+    await record.act("director", lambda c: c.see_calls(1))
+    record.at("calls answered")
+    await record.act("director", lambda c: c.chat("Play on; call me at the end", table=1))
+    record.at("calls closed")
+    await record.act("director", lambda c: c.close_calls(1))
+    await record.act("director", lambda c: c.close_calls(1), refused=True)
+    record.at("calls ruled")
+    for name, call in (("E1", "P"), ("S1", "3NT"), ("W1", "P"), ("N1", "P"), ("E1", "P")):
+        await record.act(name, calling(call))
+    await record.act("W1", lambda c: c.call_director("South claimed all, then stopped"))
+    await record.act("director", lambda c: c.rule(1, 10))
+    for client in record.clients.values():
+        await client.close()
+    record.clients.clear()
+
+
 async def levels_match(server: RecordingServer, record: Recorder) -> None:
     """A one-board teams match of the server's robots: strong at table 1, seed at table 2;
     the organiser's request and the names the robots are given."""
@@ -951,6 +990,7 @@ async def main(out: Path) -> None:
                 await sealed_match(server, record)
                 await levels_match(server, record)
                 await requests_sent_again(server, record)
+                await calls_match(server, record)
                 await refusals(server, record)
         finally:
             record.note_received()

@@ -317,7 +317,7 @@ def _audit_table_talk(update: Update, table: int, seat: str) -> None:
     if changed:  # (the whole view's cards are looked for only when there are some to find)
         assert changed <= _cards_in(view.model_dump(mode="json")), changed
     me = Seat.parse(seat)
-    for call in view.director_calls:
+    for call in view.director_calls + view.answered_calls:
         assert call.table == table
     for line in view.chat:
         assert line.table == table
@@ -463,9 +463,14 @@ def audit_player_board(board: BoardView, seat: str, deal: Deal) -> None:
 
 
 def audit_watch_frame(update: Update, finished_at_both: set[int]) -> None:
-    """A delayed spectator sees a board only once both tables finished it."""
+    """A spectator sees no table's chat nor its calls for the director (the director's);
+    a delayed spectator sees a board only once both tables finished it."""
     view = update.view
     assert isinstance(view, WatchView)
+    if view.mode != "director":
+        assert not view.chat
+        assert not view.director_calls
+        assert not view.answered_calls
     if view.mode == "delayed":
         for board in view.tables:
             assert board.board in finished_at_both, board.board

@@ -13,6 +13,8 @@ from clients.client import Client
 from server.app import Server
 from server.records import lin_record
 from tests.conftest import DATA_DIR
+from tests.server.harness import bid, create, one_board, play_cards, seat_everyone, settle
+from tests.server.test_director import play_board
 from tests.server.test_handviewer import ASSIGNED_1C, ASSIGNED_3NT, assign_what_the_play_forbade
 from tests.server.test_import import import_record
 
@@ -77,5 +79,34 @@ async def test_the_record_holds_a_result_assigned_that_the_play_forbade(server: 
     ]
     assert record.results == ("3NN-2", "1CE=")
     assert [b.commentary[-1].text for b in record.boards] == [ASSIGNED_3NT, ASSIGNED_1C]
+    await match.close()
+    await director.close()
+
+
+@pytest.mark.asyncio
+async def test_a_ruling_after_a_disputed_claim_is_in_both_records(server: Server) -> None:
+    """A result the director's ruling set says so in the PBN record and in the LIN one
+    (and so in the hand-viewer link), with the claim the ruling settled and its statement."""
+    created = await create(server, boards=1, deals_pbn=one_board())
+    match = await seat_everyone(server, created)
+    director = await Client.connect(created.director)
+    one = match.table(1)
+    await bid(one, 1, ["4S", "P", "P", "P"])  # N declares, E leads
+    await play_cards(one, 1, count=4)
+    await settle(one, (await one["N"].claim(12, "drawing trumps, then the rest are high")).seq)
+    await settle(one, (await one["W"].answer_claim(False)).seq)
+    await director.rule(1, 11)
+    await play_board(match, 2, 1, ["P", "P", "P", "P"])
+    await one["N"].wait_for(lambda v: v if v.match.comparisons else None)
+    said = (
+        "North claimed 12 of the 12 left, rejected: drawing trumps, then the rest are high; "
+        "Tricks ruled by the director: 11 to declarer"
+    )
+    pbn = await director.record("pbn")
+    assert pbn.count("[Director ") == 1  # the passed-out table has nothing to say
+    assert f'[Director "{said}"]' in pbn
+    (ruled, _passed) = parse_lin_match(await director.record("lin")).boards
+    assert [c.text for c in ruled.commentary] == said.split("; ")
+    assert ruled.claim == 11
     await match.close()
     await director.close()

@@ -100,12 +100,14 @@ async def test_a_rejected_claim_lets_play_go_on_until_the_director_rules(server:
     assert watched.director_calls[0].text == "North claimed 12, we disagree"
     await director.chat("Coming: play on while I look", table=1)
     answered = await table["E"].wait_for(lambda v: v if not v.director_calls else None)
-    assert answered.chat[-1].seat is None  # the director's line, with the call answered
+    assert [c.state for c in answered.answered_calls] == ["answered"]  # until closed
+    assert answered.chat[-1].seat is None  # the director's line: the call is answered
     assert answered.chat[-1].to == ["N", "E", "S", "W"]
     ack = await director.rule(1, 11)
     final = await table["N"].wait_for(lambda v: v if v.results else None)
     assert final.results[0].tricks == 11
     assert final.results[0].ns_score == 450  # 4S+1, not vulnerable
+    assert final.answered_calls == []  # the ruling on its board closed the call
     await match.close()
     await director.close()
 
