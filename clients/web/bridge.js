@@ -74,7 +74,9 @@ export function callName(call) {
   if (call === "X") return "double";
   if (call === "XX") return "redouble";
   const bid = parseCall(call);
-  const strain = bid.strain === "NT" ? "notrump" : SUIT_NAME[bid.strain];
+  // "1 spade", "2 spades": as players say their bids.
+  const suit = bid.strain === "NT" ? "notrump" : SUIT_NAME[bid.strain];
+  const strain = bid.level === 1 && bid.strain !== "NT" ? suit.slice(0, -1) : suit;
   return `${bid.level} ${strain}${bid.doubled === "X" ? " doubled" : bid.doubled ? " redoubled" : ""}`;
 }
 

@@ -258,10 +258,12 @@ export function auctionGrid(board, me, id, { live = true } = {}) {
   const explanations = board.auction
     .map((entry, index) => ({ ...entry, index }))
     .filter((entry) => entry.alert);
+  const askable = live && me !== null && board.auction.some((entry) => opponents.has(entry.seat) && entry.call !== "P");
   return h(
     "div",
     { class: "auction", id },
     h("table", { class: "auction-grid" }, h("caption", { class: "visually-hidden" }, "Auction"), h("thead", {}, head), h("tbody", {}, rows)),
+    askable ? h("p", { class: "auction-hint" }, "Tap an opponent's call to ask what it means.") : null,
     explanations.length
       ? h(
           "ul",

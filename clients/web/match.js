@@ -478,22 +478,35 @@ function watchRound(view) {
   return Math.max(1, ...(view.tables ?? []).map((board) => board.round ?? 1));
 }
 
+/**
+ * Why a board the player's table finished is not compared yet: its review at their own
+ * table (the board is still on review there), else the other table or tables.
+ */
+function waitingWords(view, number, others) {
+  return view.review?.board === number ? "on review at your table" : `waiting for ${others}`;
+}
+
 /** The top bar without teams: the viewer's points and place (a watcher: the leader's). */
 function standingLine(match, competitor) {
   const standings = match.standings ?? [];
   const unit = scoringUnit(match.scoring);
   const own = standings.find((s) => s.competitor === competitor);
   const compared = match.comparisons.length > 0;
+  // (replaceChildren writes a null as the word "null": the parts left out are dropped.)
   if (own) {
-    return [
-      h("span", { class: "own-name" }, `${own.name} (you) `),
-      h("strong", { "data-points": own.points }, pointsText(own.points, match.scoring)),
-      ` ${unit}`,
-      compared ? h("span", { class: "place", "data-place": placeOf(standings, competitor) }, ` · ${placeOf(standings, competitor)} of ${standings.length}`) : null,
-    ];
+    const place = compared ? h("span", { class: "place", "data-place": placeOf(standings, competitor) }, ` · ${placeOf(standings, competitor)} of ${standings.length}`) : null;
+    return [h("span", { class: "own-name" }, `${own.name} (you) `), h("strong", { "data-points": own.points }, pointsText(own.points, match.scoring)), ` ${unit}`, place].filter(
+      (part) => part !== null,
+    );
   }
   const leader = standings[0];
   if (!leader || !compared) return [`${standings.length} competitors · ${scoringUnit(match.scoring)}`];
+  const level = standings.filter((s) => s.points === leader.points).length;
+  if (level > 1) {
+    // Nobody leads while the best are level (at the start: everyone at 0).
+    const who = level === standings.length ? "All level" : `${level} level`;
+    return [h("span", {}, `${who} at `), h("strong", { "data-points": leader.points }, pointsText(leader.points, match.scoring)), ` ${unit}`];
+  }
   return [h("span", {}, `Leader: ${competitorName(match, leader.competitor)} `), h("strong", { "data-points": leader.points }, pointsText(leader.points, match.scoring)), ` ${unit}`];
 }
 
@@ -529,7 +542,7 @@ function movementSheet(view) {
     const playing = player && view.board?.board === number && view.board.phase !== "finished";
     const points = comparison && player ? comparison.points?.[view.competitor] : undefined;
     const line = (result) => h("li", { "data-play": playKey(result) }, h("span", { class: "play-where" }, `T${result.table} R${result.round ?? 1}: `), resultNode(result));
-    const waiting = player && mine.length && !comparison ? "waiting for the other tables" : "–";
+    const waiting = player && mine.length && !comparison ? waitingWords(view, number, "the other tables") : "–";
     const cells = player
       ? [
           h("td", { "data-own-result": "" }, mine.length ? h("ul", { class: "plays" }, mine.map((r) => h("li", { "data-play": playKey(r) }, resultNode(r)))) : playing ? "playing" : "–"),
@@ -597,7 +610,7 @@ function scoreSheet(view, swingFor) {
     const playing = player && live?.board === number && live.phase !== "finished";
     const here = comparison ? (first === 1 ? comparison.table1 : comparison.table2) ?? resultAt(first, number) : resultAt(first, number);
     const there = comparison ? (first === 1 ? comparison.table2 : comparison.table1) : resultAt(second, number);
-    const waiting = player && here && !comparison ? "waiting for the other table" : "–";
+    const waiting = player && here && !comparison ? waitingWords(view, number, "the other table") : "–";
     const replayable = comparison || (!player && (here || there)) || (player && here);
     return h(
       "tr",

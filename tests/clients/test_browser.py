@@ -702,6 +702,10 @@ async def test_north_asks_chats_and_accepts_a_concession(server: Server, browser
         await wait_for_my_turn_or_the_end(page)
         opening = page.locator('#auction td[data-index="0"]')
         await expect(opening).to_have_attribute("data-called", "2NT")
+        # The page says that an opponent's call is asked about by tapping it.
+        await expect(page.locator("#auction .auction-hint")).to_contain_text(
+            "Tap an opponent's call to ask what it means"
+        )
         await opening.locator("button[data-ask]").click()  # what does East's 2NT mean?
         await expect(page.locator("#auction .explanations")).to_contain_text("(E)")
         await bid(page, Seat.EAST, "P", nothing)

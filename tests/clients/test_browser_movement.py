@@ -179,6 +179,8 @@ async def test_a_player_follows_the_movement_to_a_new_seat(
         await at_seat(page, 1, 1, "S")
         move = page.locator("#move")
         await expect(move).to_have_count(0)
+        # Before any comparison the top bar has no place to show, and says nothing of one.
+        await expect(page.locator("#score")).to_have_text(re.compile(r"\(you\) 0 IMPs$"))
 
         # Board 1: 7NT, every card clicked (from the hand and from dummy).
         await declare_7nt(page)

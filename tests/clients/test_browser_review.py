@@ -98,6 +98,10 @@ async def test_a_finished_board_is_reviewed_then_the_next_one_starts(
 
     # The review: all four hands, the result, who is ready (the robots), the countdown.
     await expect(controls.locator(".review-result")).to_contain_text("7NT N =")
+    # The score sheet says what the board waits for: this table's review, not the other's.
+    await expect(page.locator('#boards tr[data-board="1"]')).to_contain_text(
+        "on review at your table"
+    )
     # The board in BBO's hand viewer: its link holds the deal, the auction and the claim.
     link = controls.locator("a.handviewer")
     href = await link.get_attribute("href")
@@ -316,4 +320,28 @@ async def test_a_match_sealed_with_a_form_is_verified_by_the_page(
     await expect(check).to_have_attribute("data-deals", "verified", timeout=WAIT_MS * 6)
     await expect(check).to_contain_text("public value “62513”")
     await screenshots(page, "sealed-deals", show="#final")
+    assert_no_script_errors(page)
+
+
+async def test_calls_are_named_as_players_say_them(server: Server, browser: Browser) -> None:
+    """What the page says of a call (the explain prompt, the auction's spoken labels)."""
+    created = await create(server, boards=1, spectators="live")
+    assert created.spectator is not None
+    page = await open_page(browser, created.spectator, 1280, 900)
+    named = await page.evaluate(
+        """async (calls) => {
+            const bridge = await import("./web/bridge.js");
+            return calls.map(bridge.callName);
+        }""",
+        ["1S", "2S", "1NT", "3NTX", "1CXX", "P", "X"],
+    )
+    assert named == [
+        "1 spade",
+        "2 spades",
+        "1 notrump",
+        "3 notrump doubled",
+        "1 club redoubled",
+        "pass",
+        "double",
+    ]
     assert_no_script_errors(page)
