@@ -103,7 +103,14 @@ async def create_at(ws_url: str, **options: object) -> MatchCreated:
         await organiser.close()
 
 
-async def analysed(server: Server, match_id: str, timeout: float = 30) -> None:
+ANALYSIS_WAIT = 300.0
+"""How long a test waits for a match's double-dummy analysis: the solver works in a worker
+process at a lower priority, which a machine busy with other work starves for minutes (a
+fresh-clone run beside another suite on 2 cores waited over 60 s). A wait, not a
+measurement: only an analysis that never comes fails it."""
+
+
+async def analysed(server: Server, match_id: str, timeout: float = ANALYSIS_WAIT) -> None:
     """Wait until the match's double-dummy analysis is logged: it is worked out in the
     background after the match is created, and its ``analysed`` entry is appended to every
     log whenever it comes (a test that compares the logs before and after must not see it

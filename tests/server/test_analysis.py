@@ -18,7 +18,7 @@ from server.analysis import AnalysisError, Analyst
 from server.app import Server
 from server.formats import dealt_boards
 from server.solver import analyse
-from tests.server.harness import create
+from tests.server.harness import ANALYSIS_WAIT, create
 from tests.server.test_redis_process import is_running, wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,7 +72,7 @@ async def test_matches_created_at_the_same_moment_all_succeed(server: Server) ->
     for match in created:
         # Created without waiting for the analysis, which is logged after, once for all its
         # boards.
-        async with asyncio.timeout(60):
+        async with asyncio.timeout(ANALYSIS_WAIT):
             while True:
                 logs = await server.store.load(match.match_id)
                 assert logs is not None

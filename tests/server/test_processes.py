@@ -29,7 +29,14 @@ from server.app import Server
 from server.fanout import HEARTBEAT
 from server.redis_process import RedisProcess
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
-from tests.server.harness import ServeProcess, analysed, create, create_at, stored_events
+from tests.server.harness import (
+    ANALYSIS_WAIT,
+    ServeProcess,
+    analysed,
+    create,
+    create_at,
+    stored_events,
+)
 from tests.server.test_formats import deals_file
 
 BOARDS = 3
@@ -384,7 +391,7 @@ async def test_a_match_two_processes_hold_is_analysed_by_one(
     counting_a = CountingAnalyst(None, gate)
     async with two_analysing(redis, monkeypatch, counting_a) as (a, b, counting_b):
         created = await create(a, boards=2)
-        async with asyncio.timeout(5):
+        async with asyncio.timeout(ANALYSIS_WAIT):
             while counting_a.calls == 0:
                 await asyncio.sleep(0.01)
         runtime = await b.runtime(created.match_id)
@@ -393,7 +400,7 @@ async def test_a_match_two_processes_hold_is_analysed_by_one(
         assert (counting_a.calls, counting_b.calls) == (1, 0)
         gate.set()
         await analysed(a, created.match_id)
-        async with asyncio.timeout(5):
+        async with asyncio.timeout(ANALYSIS_WAIT):
             while created.match_id in b._analysing:  # B saw A's analysis, and stopped waiting
                 await asyncio.sleep(0.05)
         assert not runtime.unanalysed()
@@ -408,16 +415,19 @@ async def test_an_analysis_whose_process_died_is_taken_over(
     counting_a = CountingAnalyst(None, fail=True)
     async with two_analysing(redis, monkeypatch, counting_a) as (a, b, counting_b):
         created = await create(a, boards=2)
-        async with asyncio.timeout(5):
+        async with asyncio.timeout(ANALYSIS_WAIT):
             while created.match_id in a._analysing or counting_a.calls == 0:
                 await asyncio.sleep(0.01)
-        # A process that took the lease died with it: it runs out in 1.2 s.
+        # A process that took the lease died with it. While the lease stands, B waits (it
+        # is set for a minute here, so that a slow machine cannot let it run out early);
+        # then it runs out, as a dead process's lease does, and B takes the analysis over.
         lease = f"{{m:{created.match_id}}}:analysis"
-        assert await redis.set(lease, "a dead process", nx=True, px=1200)
+        assert await redis.set(lease, "a dead process", nx=True, px=60_000)
         runtime = await b.runtime(created.match_id)
-        await asyncio.sleep(0.8)
+        await asyncio.sleep(0.8)  # several of B's heartbeats
         assert counting_b.calls == 0  # the lease still stands
-        await analysed(b, created.match_id, timeout=10)
+        assert await redis.pexpire(lease, 1)
+        await analysed(b, created.match_id)
         assert not runtime.unanalysed()
         assert counting_b.calls == 1
         assert await redis.get(lease) is None  # released once logged
