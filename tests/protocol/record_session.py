@@ -405,24 +405,34 @@ async def first_match(server: RecordingServer, record: Recorder) -> None:
     record.clients.clear()
 
 
-async def second_match(server: RecordingServer, record: Recorder) -> None:
-    record.at("second create")
+async def teams_match(
+    server: RecordingServer, record: Recorder, deals: str, boards: int, seats: tuple[str, ...]
+) -> Any:
+    """The organiser's teams match (Sharks against Minnows, no review time), its analysis
+    logged, the players at ``seats`` and the director connected; what it was created with."""
     await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
     created: Any = None
 
     async def create(client: Client) -> None:
         nonlocal created
         created = await client.create_match(
-            boards=3, team_a="Sharks", team_b="Minnows", deals_pbn=SECOND, review_seconds=0
+            boards=boards, team_a="Sharks", team_b="Minnows", deals_pbn=deals, review_seconds=0
         )
 
     await record.act("organiser", create)
     await server.analysed(created.match_id)  # its comparisons come with their analysis
     links = {f"{s.seat}{s.table}": s.link for s in created.seats}
-    for name in ("N1", "E1", "S1", "W1", "N2", "E2", "S2", "W2"):
+    for name in seats:
         await record.connect(name, links[name])
     await record.connect("director", created.director)
     await record.settle()
+    return created
+
+
+async def second_match(server: RecordingServer, record: Recorder) -> None:
+    record.at("second create")
+    seats = ("N1", "E1", "S1", "W1", "N2", "E2", "S2", "W2")
+    created = await teams_match(server, record, SECOND, 3, seats)
     # Board 1 at table 1: East declares 3NT; South (a defender) claims five, rejected.
     record.at("second auction")
     for name, call in (("N1", "P"), ("E1", "1NT"), ("S1", "P"), ("W1", "3NT")):
@@ -759,22 +769,7 @@ async def calls_match(server: RecordingServer, record: Recorder) -> None:
     """A call for the director's life at table 1 of a one-board match: seen, answered in
     the chat, closed; then another, closed by the director's ruling on its board."""
     record.at("calls create")
-    await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
-    created: Any = None
-
-    async def create(client: Client) -> None:
-        nonlocal created
-        created = await client.create_match(
-            boards=1, team_a="Sharks", team_b="Minnows", deals_pbn=DEALS, review_seconds=0
-        )
-
-    await record.act("organiser", create)
-    await server.analysed(created.match_id)
-    links = {f"{s.seat}{s.table}": s.link for s in created.seats}
-    for name in ("N1", "E1", "S1", "W1"):
-        await record.connect(name, links[name])
-    await record.connect("director", created.director)
-    await record.settle()
+    await teams_match(server, record, DEALS, 1, ("N1", "E1", "S1", "W1"))
     record.at("calls seen")
     await record.act("N1", calling("1NT"))
     await record.act("W1", lambda c: c.call_director("East hesitated before passing"))
