@@ -807,7 +807,8 @@ def _board_data(
 
 def _handviewer(state: MatchState, board: BoardState, table: int, viewer: Seen) -> str | None:
     """The finished board's BBO hand-viewer link, with the alerts ``viewer`` sees: made once
-    for each thing it is made of (the players' names, the alerts, the play, the result)."""
+    for each thing it is made of (the players' names, the alerts, the play, the result, how
+    the director decided it, the claim)."""
     hidden = viewer.seat.partner if isinstance(viewer, Seated) and board.alerts else None
     sitting = state.config.movement.sitting(board.round, table)
     key = (
@@ -817,6 +818,8 @@ def _handviewer(state: MatchState, board: BoardState, table: int, viewer: Seen) 
         len(board.auction.calls),
         0 if board.play is None else len(board.play.cards_played),
         board.result,
+        board.decided,  # the records' words on a ruling or an assigned result...
+        None if board.claim is None else (board.claim.status, board.claim.statement),
     )
     link = board.links.get(key)
     if link is None:

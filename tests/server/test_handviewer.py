@@ -106,3 +106,24 @@ async def test_a_result_assigned_after_the_last_trick_is_what_the_link_counts(
     await audit_match(match, Deal.from_pbn(STRONG_NORTH))
     await match.close()
     await director.close()
+
+
+@pytest.mark.asyncio
+async def test_a_result_assigned_as_it_was_played_says_so_in_the_link(server: Server) -> None:
+    """The link is made once for what it is made of: a result the director assigns equal
+    to the one played is a new link all the same, which says that it was assigned."""
+    created = await create(server, boards=1, deals_pbn=one_board())
+    match = await seat_everyone(server, created)
+    director = await Client.connect(created.director)
+    north = match.players[(1, "N")]
+    await bid(match.table(1), 1, ["P", "P", "P", "P"])
+    played = await north.wait_for(lambda v: v.results or None)
+    assert not played[0].assigned
+    await director.assign_result(1, 1, None, None, 0)  # passed out, as played
+    view = await north.wait_for(lambda v: v if v.results and v.results[0].assigned else None)
+    assert view.board is not None
+    assert view.board.handviewer is not None
+    linked = parse_handviewer_url(view.board.handviewer)
+    assert [c.text for c in linked.commentary] == ["Result assigned by the director: passed out"]
+    await match.close()
+    await director.close()
