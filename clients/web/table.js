@@ -359,9 +359,21 @@ function renderUndoPanel(view) {
   );
 }
 
+/** What the review box was last drawn from: drawn again only when that changes. */
+let reviewDrawn = null;
+
 function renderReview(view, reviewing) {
   const box = $("review-controls");
   box.hidden = !reviewing;
+  // Every render used to draw the box afresh: a click whose press and release fell on
+  // either side of a render (the view of another action, a clock's tick) hit a button
+  // that was no longer there, and was lost. The box is drawn only when what it shows
+  // changed (its countdown ticks by itself).
+  const drawn = reviewing
+    ? JSON.stringify([view.board, view.review, view.next_seat, view.players, view.waiting_for, view.played_round, canAct()])
+    : null;
+  if (drawn === reviewDrawn && box.childElementCount > 0) return;
+  reviewDrawn = drawn;
   box.replaceChildren();
   if (!reviewing) return;
   const board = view.board;

@@ -90,6 +90,8 @@ async def test_a_finished_board_is_reviewed_then_the_next_one_starts(
     controls = page.locator("#review-controls")
     await expect(controls).to_be_visible(timeout=WAIT_MS)
     await expect(controls).to_contain_text("You claimed 10 of the last 11")
+    # (the robots are ready at once: the box is drawn again for each, then stands still)
+    await expect(controls.locator('[data-ready="yes"]')).to_have_count(3)
     await page.click("#withdraw-concession")
     await expect(page.locator("body")).to_have_attribute("data-phase", "play", timeout=WAIT_MS)
     await claim(page, 11)
