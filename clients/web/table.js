@@ -366,9 +366,10 @@ function renderReview(view, reviewing) {
   const box = $("review-controls");
   box.hidden = !reviewing;
   // Every render used to draw the box afresh: a click whose press and release fell on
-  // either side of a render (the view of another action, a clock's tick) hit a button
-  // that was no longer there, and was lost. The box is drawn only when what it shows
-  // changed (its countdown ticks by itself).
+  // either side of a render (the update of any action at the table) hit a button that was
+  // no longer there, and was lost. The box is drawn only when what it shows changed (its
+  // countdown ticks by itself, in place). Unlike director.js's memo, which hands the same
+  // nodes back to be put in again, the box is not touched at all.
   const drawn = reviewing
     ? JSON.stringify([view.board, view.review, view.next_seat, view.players, view.waiting_for, view.played_round, canAct()])
     : null;
