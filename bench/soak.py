@@ -392,7 +392,9 @@ async def check(
                 said[event["text"]] += 1
         swings = [event["board"] for event in await entries(redis, f"{tag}:swings")]
         figures.compared_twice += len(swings) - len(set(swings))
-        figures.finished += bool(logs[0]) and logs[0][-1]["type"] == "finished"
+        # Finished somewhere in its log: entries may follow the end (the players' presence
+        # as their robots leave, the double-dummy analysis worked out again after a kill).
+        figures.finished += any(event["type"] == "finished" for event in logs[0])
     figures.duplicated = sum(
         count - 1 for stored in ids.values() for count in stored.values() if count > 1
     )
