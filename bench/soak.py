@@ -69,7 +69,7 @@ class SoakClient(Client):
         robot: bool = False,
         headers: dict[str, str] | None = None,
     ) -> None:
-        super().__init__(link, name, robot, headers)
+        super().__init__(link, name, robot, headers)  # heartbeat: set by Client.connect
         self.acked: set[str] = set()
         self.repeated = 0
 

@@ -595,7 +595,7 @@ class BcbSeat:
     # -- the server side ------------------------------------------------------------------
 
     async def start(self) -> None:
-        self.client = await Client.connect(self.link, name=self.name, robot=True)
+        self.client = await Client.connect(self.link, name=self.name, robot=True, heartbeat=True)
         self._absorb()
         self._duties = asyncio.create_task(self._serve_duties())
 

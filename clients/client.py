@@ -17,6 +17,11 @@ doubt* (:attr:`Client.in_doubt`): the server may or may not have applied it. Aft
 :meth:`Client.reconnect`, :meth:`Client.resend` sends each again with the same id: the
 server applies it if it never got it, and otherwise answers ``ack`` with ``repeated``
 without applying it twice.
+
+A client connected with ``heartbeat=True`` asks the server for heartbeats (SPEC.md, section
+2): it answers each of the server's ``ping``s, and closes a connection that has brought
+nothing for ``HEARTBEAT_SILENCE_S`` seconds (its traffic silently dropped), so that waiting
+for it fails at once and a :meth:`Client.reconnect` can follow.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from protocol.changes import ChangeError, patch
 from protocol.codec import MAX_SERVER_FRAME, decode_server, encode
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
+    HEARTBEAT_SILENCE_S,
     PROTOCOL_VERSION,
     Ack,
     AdjustScore,
@@ -52,11 +58,14 @@ from protocol.messages import (
     CloseCalls,
     CreateMatch,
     DealsSealed,
+    DecideWithdrawal,
     ErrorMessage,
     ExplainCall,
     Format,
     GetBoard,
     GetRecord,
+    Heartbeat,
+    HeartbeatAnswer,
     Hello,
     ImportMatch,
     MakeCall,
@@ -159,11 +168,17 @@ class Client:
         name: str = "duplicate-client",
         robot: bool = False,
         headers: Mapping[str, str] | None = None,
+        heartbeat: bool = False,
     ) -> None:
         self.link = link
         self.name = name
         self.robot = robot
         """Says to the server that a program plays (the seat is shown as a robot's)."""
+        self.heartbeat = heartbeat
+        """Asks the server for heartbeats, and closes a connection silent for too long."""
+        self._heard_at = 0.0
+        """When the connection last brought a frame (by the event loop's clock)."""
+        self._watchdog: asyncio.Task[None] | None = None
         self.headers = dict(headers or {})
         """Extra headers of the opening HTTP request (a proxy's, say)."""
         self.welcome: Welcome | None = None
@@ -198,14 +213,17 @@ class Client:
         name: str = "duplicate-client",
         robot: bool = False,
         headers: Mapping[str, str] | None = None,
+        heartbeat: bool = False,
     ) -> Client:
         """Connect, say hello, and return once the view is up to date (the first snapshot, or
         every update after ``last_seq`` when resuming: ``view`` is the view that update left,
         which the updates after it change). ``robot``: a program plays the seat;
-        ``headers``: extra headers of the opening request."""
+        ``headers``: extra headers of the opening request; ``heartbeat``: ask for heartbeats
+        (the connection then closes within seconds of going silent)."""
         if (last_seq is None) != (view is None):
             raise ValueError("resuming takes both the last sequence number and its view")
         client = cls(link if isinstance(link, Link) else Link.parse(link), name, robot, headers)
+        client.heartbeat = heartbeat  # (a subclass's constructor need not know it)
         if view is not None:
             client.view = view
             client._data = view.model_dump(mode="json")
@@ -240,6 +258,7 @@ class Client:
             last_seq=last_seq,
             client=self.name,
             robot=self.robot,
+            heartbeat=self.heartbeat,
         )
         try:
             await self._websocket.send(encode(hello))
@@ -256,7 +275,10 @@ class Client:
         self.received.append(reply)
         if last_seq is not None and last_seq > self.seq:
             self.seq = last_seq  # a new client resuming: the next update is last_seq + 1
+        self._heard_at = asyncio.get_running_loop().time()
         self._reader = asyncio.create_task(self._read(self._websocket))
+        if self.heartbeat:
+            self._watchdog = asyncio.create_task(self._watch(self._websocket))
         if reply.seq > self.seq:
             # What this viewer missed (or its first snapshot) follows the welcome at once:
             # return with the view up to date.
@@ -271,6 +293,11 @@ class Client:
         await self._drop()
 
     async def _drop(self) -> None:
+        if self._watchdog is not None:
+            self._watchdog.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watchdog
+            self._watchdog = None
         if self._websocket is not None:
             await self._websocket.close()
         if self._reader is not None:
@@ -281,15 +308,34 @@ class Client:
 
     # -- receiving -------------------------------------------------------------------------
 
+    async def _watch(self, websocket: ClientConnection) -> None:
+        """With heartbeats, the server sends something every few seconds: a connection that
+        brought nothing for ``HEARTBEAT_SILENCE_S`` is dead, whatever its socket says. It is
+        aborted (a closing handshake could wait for minutes), which ends the reader."""
+        loop = asyncio.get_running_loop()
+        while self._reader is not None and not self._reader.done():
+            silent = loop.time() - self._heard_at
+            if silent >= HEARTBEAT_SILENCE_S:
+                self._closed_error = ClientError(
+                    "closed", f"the server was silent for {silent:.0f} s"
+                )
+                websocket.transport.abort()
+                return
+            await asyncio.sleep(HEARTBEAT_SILENCE_S - silent)
+
     async def _read(self, websocket: ClientConnection) -> None:
         try:
             async for frame in websocket:
+                self._heard_at = asyncio.get_running_loop().time()
                 try:
                     message = decode_server(frame)
                 except ProtocolError as unknown:
                     if unknown.code == ErrorCode.UNKNOWN_TYPE:
                         continue  # a message of a newer server: ignored, as SPEC.md says
                     raise
+                if isinstance(message, Heartbeat):
+                    await websocket.send(encode(HeartbeatAnswer(ref=message.ref)))
+                    continue
                 self.received.append(message)
                 if isinstance(message, Update):
                     is_snapshot = any(isinstance(e, Snapshot) for e in message.events)
@@ -502,7 +548,8 @@ class Client:
         return await self._act(lambda ref: WithdrawClaim(ref=ref))
 
     async def withdraw_concession(self) -> Ack:
-        """Withdraw your side's concession before the next board: the play resumes."""
+        """Ask, before the next board, to withdraw your side's concession: the director is
+        called, and decides (``decide_withdrawal``); allowed, the play resumes."""
         return await self._act(lambda ref: WithdrawConcession(ref=ref))
 
     async def undo(self, table: int | None = None) -> Ack:
@@ -579,6 +626,10 @@ class Client:
         """Director: the calls for the director at ``table`` are dealt with."""
         return await self._act(lambda ref: CloseCalls(table=table, ref=ref))
 
+    async def decide_withdrawal(self, table: int, allow: bool) -> Ack:
+        """Director: allow or refuse the withdrawal of a concession asked for at ``table``."""
+        return await self._act(lambda ref: DecideWithdrawal(table=table, allow=allow, ref=ref))
+
     async def substitute(self, table: int, seat: str, robot: bool = False) -> Substituted:
         """Director: a new player for a seat; returns its new link (None for a robot)."""
         reply = await self.request(
@@ -625,6 +676,7 @@ class Client:
         scoring: Scoring | None = None,
         stage_two: Literal["now", "director"] = "now",
         imposed_auction: bool = False,
+        wait_for_players: bool = False,
         seal: str | None = None,
         public_value: str | None = None,
         request_id: str | None = None,
@@ -653,6 +705,7 @@ class Client:
                 scoring=scoring,
                 stage_two=stage_two,
                 imposed_auction=imposed_auction,
+                wait_for_players=wait_for_players,
                 seal=seal,
                 public_value=public_value,
                 request_id=request_id,

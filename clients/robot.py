@@ -146,8 +146,12 @@ class Robot:
         keep_messages: bool = True,
         level: Level = "seed",
         think: Callable[[Callable[[], Choice]], Awaitable[Choice]] | None = None,
+        heartbeat: bool = False,
     ) -> None:
         self.link = link if isinstance(link, Link) else Link.parse(link)
+        self.heartbeat = heartbeat
+        """Ask for heartbeats (:class:`Client`): a robot elsewhere on the network learns
+        within seconds that its connection died, and resumes."""
         self.name = name
         self.delay = delay
         self.level: Level = level
@@ -176,7 +180,11 @@ class Robot:
             try:
                 if self.client is None:
                     self.client = await Client.connect(
-                        self.link, name=self.name, robot=True, headers=self.headers
+                        self.link,
+                        name=self.name,
+                        robot=True,
+                        headers=self.headers,
+                        heartbeat=self.heartbeat,
                     )
                 elif not self.client.is_connected:
                     await self.client.reconnect()
@@ -380,7 +388,7 @@ def _plain_card(board: BoardView) -> str:
 async def run_robot(link: str, delay: float = 1.0, level: Level = "seed") -> None:
     """Run one robot for a seat link until its match is over, ``delay`` seconds before
     each call, card or answer, playing at ``level``."""
-    robot = Robot(link, delay=delay, level=level)
+    robot = Robot(link, delay=delay, level=level, heartbeat=True)
     try:
         await robot.run()
     finally:

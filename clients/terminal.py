@@ -76,7 +76,10 @@ from protocol.messages import (
     ClaimWithdrawn,
     CloseCalls,
     ComparisonView,
+    ConcessionWithdrawalAsked,
+    ConcessionWithdrawalRefused,
     ConcessionWithdrawn,
+    DecideWithdrawal,
     DirectorCalled,
     DirectorCallsClosed,
     DirectorCallsSeen,
@@ -208,8 +211,9 @@ Commands (type one and press Enter):
                    with your line of play: claim 9 cash the spades, then the hearts
   withdraw         withdraw your pending claim: play goes on
   accept, reject   accept or reject an opponent's claim (rejected: play goes on)
-  withdraw-concession   after an accepted claim, before the next board: withdraw your
-                   side's concession; the play resumes
+  withdraw-concession yes   after an accepted claim, before the next board: ask the
+                   director to let your side withdraw its concession (laws 69 and 71);
+                   allowed, the play resumes
   undo             ask to take back your last call or card (the opponents decide)
   agree, refuse    answer an opponent's request to take back a call or card
   ask N            ask the opponent what call #N means (the numbers are in the auction)
@@ -248,6 +252,8 @@ Commands (type one and press Enter):
   seen TABLE              TABLE's calls for the director are seen: you are on your way
   close TABLE             TABLE's calls are dealt with (a ruling on their board closes
                           them too)
+  withdrawal TABLE allow|refuse   a player at TABLE asked to withdraw a concession:
+                          allow it (the play resumes) or refuse it (it stands)
   chat                    every chat line of every table
   rule TABLE TRICKS       end the play at TABLE (any time during the play), declarer's
                           side taking TRICKS in all (tricks already won included)
@@ -913,7 +919,8 @@ def _parse_player(
         if "withdraw_claim" not in actions:
             raise CommandError("you have no pending claim to withdraw")
         return WithdrawClaim()
-    if verb in ("withdraw-concession", "withdrawconcession") or line.lower().split() == [
+    lowered = line.lower().split()
+    if verb in ("withdraw-concession", "withdrawconcession") or lowered[:2] == [
         "withdraw",
         "concession",
     ]:
@@ -921,6 +928,12 @@ def _parse_player(
             raise CommandError(
                 "there is no concession of your side to withdraw: that is only after an "
                 "accepted claim conceded tricks, before the next board starts"
+            )
+        if lowered[-1] != "yes":
+            raise CommandError(
+                "withdrawing a concession needs the director (laws 69 and 71): they are "
+                "called, and the board stays finished until they decide; to ask, type "
+                "withdraw-concession yes"
             )
         return WithdrawConcession()
     if verb in ("accept", "reject"):
@@ -1008,7 +1021,17 @@ def _why_no_undo(player: PlayerView) -> str:
     )
 
 
-_DIRECTOR_VERBS = ("rule", "assign", "adjust", "void", "substitute", "start", "seen", "close")
+_DIRECTOR_VERBS = (
+    "rule",
+    "assign",
+    "adjust",
+    "void",
+    "substitute",
+    "start",
+    "seen",
+    "close",
+    "withdrawal",
+)
 
 
 def _parse_watcher(
@@ -1018,6 +1041,7 @@ def _parse_watcher(
         "say",
         "seen",
         "close",
+        "withdrawal",
         "rule",
         "undo",
         "agree",
@@ -1055,6 +1079,17 @@ def _parse_watcher(
             if not calls:
                 raise CommandError(f"no call for the director is open at table {table}")
         return SeeCalls(table=table) if verb == "seen" else CloseCalls(table=table)
+    if verb == "withdrawal":
+        if len(words) != 3 or words[2].lower() not in ("allow", "refuse"):
+            raise CommandError("type withdrawal TABLE allow, or withdrawal TABLE refuse")
+        table = _number(words[1], "the table")
+        _check_table(table, view)
+        board = _table_board(view, table)
+        if view is not None and (
+            board is None or board.claim is None or not board.claim.withdrawal
+        ):
+            raise CommandError(f"nobody at table {table} asked to withdraw a concession")
+        return DecideWithdrawal(table=table, allow=words[2].lower() == "allow")
     if verb == "rule":
         if len(words) != 3:
             raise CommandError("type rule TABLE TRICKS, like rule 1 9")
@@ -1205,7 +1240,9 @@ def _parse_action(line: str, view: PlayerView | None) -> Sendable:
             raise CommandError(f"{error} (type help for the commands)") from None
         _check_undo_waits(board)
         if not board.legal:
-            raise CommandError(f"it is not your turn: {_waiting_for(board, view.players)}")
+            raise CommandError(
+                f"it is not your turn: {_waiting_for(board, view.players, view.waiting_for_seats)}"
+            )
         if call.call not in board.legal:
             raise CommandError(
                 f"{call_text(call.call).plain} is not a legal call now; "
@@ -1225,7 +1262,9 @@ def _parse_action(line: str, view: PlayerView | None) -> Sendable:
         if not board.legal:
             if board.dummy == view.seat:
                 raise CommandError("you are dummy: declarer plays your cards")
-            raise CommandError(f"it is not your turn: {_waiting_for(board, view.players)}")
+            raise CommandError(
+                f"it is not your turn: {_waiting_for(board, view.players, view.waiting_for_seats)}"
+            )
         if card not in board.legal:
             raise CommandError(
                 f"{card_text(card).plain} is not a legal card now; "
@@ -1253,7 +1292,14 @@ def _parses(parse: Callable[[str], object], line: str) -> bool:
     return True
 
 
-def _waiting_for(board: BoardView, players: Sequence[PlayerInfo] = ()) -> str:
+def _waiting_for(
+    board: BoardView, players: Sequence[PlayerInfo] = (), absent: Sequence[str] = ()
+) -> str:
+    if absent:
+        who = " and ".join(
+            seat_words(seat, _find_player(players, board.table, seat)) for seat in absent
+        )
+        return f"the table waits for {who} to come (the board starts when all four are here)"
     if board.acting is None:
         return "nobody is to act now"
     who = seat_words(board.acting, _find_player(players, board.table, board.acting))
@@ -1511,11 +1557,20 @@ def _claim_lines(board: BoardView, me: str | None) -> list[Text]:
     if claim.cards is not None and claim.status == "pending":
         lines.append(Text.assemble(f"{claimer}'s cards: ", *_spaced(claim.cards)))
     if claim.status != "pending":
-        if claim.status == "accepted" and "withdraw_concession" in board.actions:
+        if claim.withdrawal is not None:
+            who = "You" if claim.withdrawal == me else SEAT_NAMES[claim.withdrawal]
             lines.append(
                 Text(
-                    "Your side conceded tricks: type withdraw-concession to withdraw the "
-                    "concession (the play resumes)",
+                    f"{who} asked the director to let the concession be withdrawn: the "
+                    "board stays as it is until the director decides",
+                    style="bold magenta",
+                )
+            )
+        elif claim.status == "accepted" and "withdraw_concession" in board.actions:
+            lines.append(
+                Text(
+                    "Your side conceded tricks: type withdraw-concession yes to ask the "
+                    "director to let you withdraw the concession (laws 69 and 71)",
                     style="yellow",
                 )
             )
@@ -1593,7 +1648,12 @@ def _turn_lines(view: PlayerView, board: BoardView) -> list[Text]:
                 Text("YOUR TURN: your call", style=TURN_STYLE),
                 Text.assemble(("Legal calls: ", "bold"), legal_calls_words(board.legal)),
             ]
-        return [Text(f"Waiting: {_waiting_for(board, view.players)}.", style="dim")]
+        return [
+            Text(
+                f"Waiting: {_waiting_for(board, view.players, view.waiting_for_seats)}.",
+                style="dim",
+            )
+        ]
     if board.legal:
         if board.turn == me:
             doing = "lead" if not board.current_trick or not board.current_trick.cards else "play"
@@ -1609,10 +1669,12 @@ def _turn_lines(view: PlayerView, board: BoardView) -> list[Text]:
         declarer = SEAT_NAMES[board.declarer or "N"]
         return [
             Text(
-                f"You are dummy: {declarer} plays your cards. {_waiting_for(board, view.players)}."
+                f"You are dummy: {declarer} plays your cards. {_waiting_for(board, view.players, view.waiting_for_seats)}."
             )
         ]
-    return [Text(f"Waiting: {_waiting_for(board, view.players)}.", style="dim")]
+    return [
+        Text(f"Waiting: {_waiting_for(board, view.players, view.waiting_for_seats)}.", style="dim")
+    ]
 
 
 def _review_lines(view: PlayerView, now: int) -> list[Text]:
@@ -2364,7 +2426,8 @@ def render_watch(
                 Text.assemble((f"Table {board.table} result: ", "bold"), result_text(board.result))
             )
         elif board.phase in ("auction", "play"):
-            waiting = _waiting_for(board, view.players)
+            absent = next((w.seats for w in view.waiting if w.table == board.table), [])
+            waiting = _waiting_for(board, view.players, absent)
             parts.append(Text(f"{waiting[0].upper()}{waiting[1:]}."))
             away = _away_line(board, view.players, at)
             if away is not None:
@@ -2620,7 +2683,18 @@ def _event_line(event: Event, update: Update, me: str | None) -> Text | None:
     if isinstance(event, ClaimWithdrawn):
         return Text(f"{at}{who(event.seat)} withdrew the claim: play goes on")
     if isinstance(event, ConcessionWithdrawn):
-        return Text(f"{at}{who(event.seat)} withdrew the concession: the play resumes")
+        return Text(
+            f"{at}{who(event.seat)} withdrew the concession, as the director allowed: "
+            "the play resumes"
+        )
+    if isinstance(event, ConcessionWithdrawalAsked):
+        return Text(
+            f"{at}{who(event.seat)} asks the director to let the concession be withdrawn "
+            "(laws 69 and 71)",
+            style="bold magenta",
+        )
+    if isinstance(event, ConcessionWithdrawalRefused):
+        return Text(f"{at}The director refused: {who(event.seat)}'s concession stands")
     if isinstance(event, UndoRequested):
         return Text.assemble(
             f"{at}{who(event.seat)} asked to take back ",
@@ -2751,14 +2825,19 @@ QUIET_EVENTS = (
 
 def _is_quiet(event: Event, view: PlayerView | WatchView, me: str | None) -> bool:
     """Whether a line says all about ``event``. A player going away or coming back while
-    their table waits for them changes what the table says: it is shown again."""
+    their table waits for them changes what the table says, and so does anyone coming or
+    going before a board's first call (the board starts once its four are there): it is
+    shown again."""
     if isinstance(event, ReadyForNext) and event.seat == me:
         return False
     if not isinstance(event, QUIET_EVENTS):
         return False
-    if isinstance(event, PresenceChanged) and event.seat != me:
+    if isinstance(event, PresenceChanged):
         board = _board_of(view, event.table)
-        return board is None or board.acting != event.seat
+        if board is not None and board.phase == "auction" and not board.auction:
+            return False  # before the first call: who is there decides whether it starts
+        if event.seat != me:
+            return board is None or board.acting != event.seat
     return True
 
 
@@ -3189,7 +3268,7 @@ async def run_terminal(
         file=output if output is not None else sys.stdout, highlight=False, emoji=False
     )
     console.print(Text("Joining the table...", style="dim"))
-    client = await Client.connect(link, name="duplicate-terminal")
+    client = await Client.connect(link, name="duplicate-terminal", heartbeat=True)
     table = TerminalTable(client, console)
     welcome = client.welcome
     assert welcome is not None

@@ -265,6 +265,12 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
         help="replay: stage 2 keeps each board's stage-1 auction; only the play is compared",
     )
     parser.add_argument(
+        "--wait-for-players",
+        action="store_true",
+        help="each board starts only once its table's four players are there (or the "
+        "director seats a robot for the one who is not); by default the auction starts at once",
+    )
+    parser.add_argument(
         "--robots",
         nargs="+",
         default=[],
@@ -534,6 +540,7 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
             scoring=args.scoring,
             stage_two=args.stage_two,
             imposed_auction=args.imposed_auction,
+            wait_for_players=getattr(args, "wait_for_players", False),
             seal=getattr(args, "seal", None),
             public_value=getattr(args, "public_value", None),
             request_id=getattr(args, "request_id", None),

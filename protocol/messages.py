@@ -24,6 +24,16 @@ the connection's edge (``protocol.versions``)."""
 SEAL_DAYS = 30
 """How long a seal from ``seal_deals`` may wait for its match."""
 
+HEARTBEAT_EVERY_S = 4.0
+"""On a connection that asked for heartbeats (``hello.heartbeat``), the server sends a
+``heartbeat`` once it has sent nothing for this long: such a client hears something at least
+every ``HEARTBEAT_EVERY_S + 1`` seconds while the connection lives."""
+
+HEARTBEAT_SILENCE_S = 10.0
+"""On such a connection, silence this long means it is dead: the server drops a connection
+that has sent nothing for this long after a ``heartbeat``, and a client should close (and open
+afresh) one that has brought nothing for this long."""
+
 Seat = Literal["N", "E", "S", "W"]
 CardText = Annotated[str, StringConstraints(pattern=r"^[SHDC][AKQJT98765432]$")]
 CallText = Annotated[str, StringConstraints(pattern=r"^([1-7](C|D|H|S|NT)|P|X|XX)$")]
@@ -138,6 +148,11 @@ class Hello(Message):
     versions: Annotated[list[Annotated[int, Field(ge=1, le=999)]], Field(max_length=16)] | None = (
         None
     )
+    heartbeat: bool = False
+    """(Since version 7.) The server sends this connection a ``heartbeat`` whenever it has
+    sent it nothing for a few seconds, which the client answers (``heartbeat_answer``):
+    each side then knows within seconds that the other is gone, where a connection whose traffic is silently
+    dropped can look open for minutes."""
 
     def spoken(self, served: frozenset[int]) -> int | None:
         """The version to speak with this client: the newest it names that ``served``
@@ -186,7 +201,10 @@ class CreateMatch(Message):
     robot the director seats later plays at its seat's level. The
     robots' table 2 of the ``robot-table`` format plays as the seeds say (RULES.md 6.2),
     always. ``request_id`` makes the creation safe to send again: the same id gives the
-    same match (the same answer), never a second one."""
+    same match (the same answer), never a second one. ``wait_for_players`` (added within
+    version 7): each board starts only once its table's four players are there at once
+    (each connected, or the server's robot), or the director seats a robot for the one who
+    is not; false, the auction starts as soon as the board does."""
 
     type: Literal["create_match"] = "create_match"
     format: Format = "teams"
@@ -195,6 +213,7 @@ class CreateMatch(Message):
     scoring: Scoring | None = None
     stage_two: Literal["now", "director"] = "now"
     imposed_auction: bool = False
+    wait_for_players: bool = False
     team_a: Name = "Team A"
     team_b: Name = "Team B"
     deals_pbn: Annotated[str | None, StringConstraints(max_length=900_000)] = None
@@ -298,7 +317,9 @@ class WithdrawClaim(Message):
 
 class WithdrawConcession(Message):
     """After a claim was accepted and before the next board starts, a player of a side
-    that conceded tricks in it withdraws the concession: the play resumes where it stopped."""
+    that conceded tricks in it asks to withdraw the concession: the director is called and
+    decides (``decide_withdrawal``; laws 69 and 71). Allowed, the play resumes where it
+    stopped."""
 
     type: Literal["withdraw_concession"] = "withdraw_concession"
     action_id: ActionId | None = None
@@ -452,6 +473,19 @@ class CloseCalls(Message):
     ref: Ref = None
 
 
+class DecideWithdrawal(Message):
+    """Director only (added within version 7): allow (``allow``) or refuse the withdrawal
+    of a concession that a player at ``table`` asked for (``withdraw_concession``). Allowed,
+    the play resumes where the claim stopped it; refused, the concession stands and the
+    board's review starts again. Either closes the table's calls on that board."""
+
+    type: Literal["decide_withdrawal"] = "decide_withdrawal"
+    table: TableNumber
+    allow: bool
+    action_id: ActionId | None = None
+    ref: Ref = None
+
+
 class Substitute(Message):
     """Director only: a new player in place of the one who sits at ``table``, ``seat`` in
     the current round (and follows that player's moves from then on): a new link (the old
@@ -499,6 +533,14 @@ class Ping(Message):
     ref: Ref = None
 
 
+class HeartbeatAnswer(Message):
+    """(Since version 7.) The answer to the server's :class:`Heartbeat` on a connection that
+    asked for them (``hello.heartbeat``), with its ``ref``. Never answered."""
+
+    type: Literal["heartbeat_answer"] = "heartbeat_answer"
+    ref: Annotated[int, Field(ge=0, le=2**31 - 1)]
+
+
 TableAction = (
     MakeCall
     | PlayCard
@@ -521,6 +563,7 @@ TableAction = (
     | StartRound
     | SeeCalls
     | CloseCalls
+    | DecideWithdrawal
 )
 """The messages that act on a match (a player's or the director's): each is checked by the
 laws and logged."""
@@ -534,7 +577,8 @@ ClientMessage = Annotated[
     | Substitute
     | GetBoard
     | GetRecord
-    | Ping,
+    | Ping
+    | HeartbeatAnswer,
     Field(discriminator="type"),
 ]
 
@@ -585,6 +629,9 @@ class ClaimView(Sent):
     accepted: list[Seat]
     status: ClaimStatus = "pending"
     cards: list[CardText] | None = None
+    withdrawal: Seat | None = None
+    """(Added within version 7.) Who asked to withdraw the concession of this accepted
+    claim, while the director has not decided (``decide_withdrawal``)."""
 
 
 class UndoView(Sent):
@@ -847,6 +894,20 @@ class PlayerView(Sent):
     answered_calls: list[DirectorCallView] = []
     """Calls the director answered in the table's chat and has not closed (added within
     version 7)."""
+    waiting_for_seats: list[Seat] = []
+    """(Added within version 7.) The seats whose players the player's board waits for
+    before its first call (or card), in a match created with ``wait_for_players``: it starts
+    once all four are there at once, each connected or the server's robot, or the director
+    seats a robot (``substitute``). Meanwhile the board's ``turn`` is None and nobody has
+    ``legal`` calls. Empty once it started (it does not stop for a player who leaves)."""
+
+
+class WaitingTable(Sent):
+    """(Added within version 7.) A table whose board waits for its players (``seats``)
+    before its first call: see ``PlayerView.waiting_for_seats``."""
+
+    table: TableNumber
+    seats: list[Seat]
 
 
 class WatchView(Sent):
@@ -866,6 +927,9 @@ class WatchView(Sent):
     answered_calls: list[DirectorCallView] = []
     """Calls the director answered in the table's chat and has not closed (added within
     version 7)."""
+    waiting: list[WaitingTable] = []
+    """(Added within version 7.) The tables whose board waits for its players before its
+    first call, with the seats it waits for (a match created with ``wait_for_players``)."""
 
 
 View = Annotated[PlayerView | WatchView, Field(discriminator="type")]
@@ -941,6 +1005,24 @@ class ConcessionWithdrawn(Sent):
     """A concession was withdrawn after the board ended: the play resumes where it stopped."""
 
     type: Literal["concession_withdrawn"] = "concession_withdrawn"
+    table: TableNumber
+    seat: Seat
+
+
+class ConcessionWithdrawalAsked(Sent):
+    """(Added within version 7.) ``seat`` asks to withdraw their side's concession: the
+    director is called to the table, and the board stays finished until they decide."""
+
+    type: Literal["concession_withdrawal_asked"] = "concession_withdrawal_asked"
+    table: TableNumber
+    seat: Seat
+
+
+class ConcessionWithdrawalRefused(Sent):
+    """(Added within version 7.) The director refused the withdrawal ``seat`` asked for:
+    the concession stands."""
+
+    type: Literal["concession_withdrawal_refused"] = "concession_withdrawal_refused"
     table: TableNumber
     seat: Seat
 
@@ -1127,6 +1209,8 @@ Event = Annotated[
     | ClaimAnswered
     | ClaimWithdrawn
     | ConcessionWithdrawn
+    | ConcessionWithdrawalAsked
+    | ConcessionWithdrawalRefused
     | UndoRequested
     | UndoAnswered
     | Undone
@@ -1319,6 +1403,16 @@ class Pong(Sent):
     ref: int | None = None
 
 
+class Heartbeat(Sent):
+    """(Since version 7.) Sent to a connection that asked for heartbeats
+    (``hello.heartbeat``) whenever the server has sent it nothing for
+    :data:`HEARTBEAT_EVERY_S` seconds: the client answers with ``heartbeat_answer`` and the
+    same ``ref``."""
+
+    type: Literal["heartbeat"] = "heartbeat"
+    ref: int
+
+
 ServerMessage = Annotated[
     Welcome
     | Update
@@ -1329,6 +1423,7 @@ ServerMessage = Annotated[
     | MatchRecord
     | BoardRecord
     | Substituted
-    | Pong,
+    | Pong
+    | Heartbeat,
     Field(discriminator="type"),
 ]

@@ -63,6 +63,8 @@ from protocol.messages import (
     ErrorMessage,
     GetBoard,
     GetRecord,
+    Heartbeat,
+    HeartbeatAnswer,
     Hello,
     ImportMatch,
     MakeCall,
@@ -126,6 +128,8 @@ NEWER_ERROR_FIELDS = {"retry_after_ms", "versions"}
 a client older than version 6, which is refused in words its strict decoder can read."""
 SPOKEN = sorted(SUPPORTED_VERSIONS)
 """The versions this server serves, as ``welcome`` and ``unsupported_version`` say them."""
+HEARTBEATS_SINCE = 7
+"""The version that brought ``hello.heartbeat`` (and the server's ``ping``)."""
 UNKNOWN_TOKENS = "too many unknown tokens from your address: wait retry_after_ms"
 """The close reason (code 1008) after a hello refused for its address's unknown tokens."""
 TOO_FAST = "too many refusals for going too fast: wait retry_after_ms before sending again"
@@ -346,6 +350,14 @@ class Connection:
     progress_at: float = field(default_factory=time.monotonic)
     """When its client was last seen reading: nothing left unacknowledged, or more
     acknowledged than before."""
+    heartbeat: bool = False
+    """Its client asked for heartbeats (``hello.heartbeat``): :meth:`beat` looks after it."""
+    queued_at: float = field(default_factory=time.monotonic)
+    """When a frame was last queued for it."""
+    beat_at: float | None = None
+    """When the server sent it a ``heartbeat`` that nothing from it has followed yet (None:
+    it has sent something since the last one)."""
+    beats: int = 0
 
     @property
     def authenticated(self) -> bool:
@@ -369,6 +381,7 @@ class Connection:
             self.drop("it does not read what the server sends")
             return
         self.queued_bytes += len(frame)
+        self.queued_at = now
         self._queue(now, frame)
 
     def _queue(self, now: float, frame: bytes | None) -> None:
@@ -422,6 +435,20 @@ class Connection:
                 discard_on_close(sock)
             self.websocket.transport.abort()
             self.end()
+
+    def beat(self, now: float) -> None:
+        """On a connection with heartbeats: drop it when it has sent nothing for the silence
+        limit after a ``heartbeat`` (its traffic silently dropped, or a page frozen), else
+        send a ``heartbeat`` when nothing was sent to it for the heartbeat interval."""
+        if self.overflowed:
+            return
+        if self.beat_at is not None and now - self.beat_at > self.limits.heartbeat_silence:
+            self.drop(f"it answered no heartbeat for {now - self.beat_at:.0f} s")
+        elif now - self.queued_at >= self.limits.heartbeat_every:
+            self.beats += 1
+            self.send(encode(Heartbeat(ref=self.beats)))
+            if self.beat_at is None:
+                self.beat_at = now
 
     def check_reading(self, now: float, stall: float) -> None:
         """Drop the connection if its client has read nothing for ``stall`` seconds while
@@ -530,6 +557,7 @@ class Server:
         """Every robot this server started (for inspection: a correct robot has no errors)."""
         self._robot_keeper: asyncio.Task[None] | None = None
         self._reading_check: asyncio.Task[None] | None = None
+        self._heartbeats: asyncio.Task[None] | None = None
         self.analyst = Analyst.shared()
         self._analysing: dict[str, asyncio.Task[None]] = {}
         """The double-dummy analysis under way of each match's boards (off the creation
@@ -578,6 +606,7 @@ class Server:
         await self.resume_robots()
         self._robot_keeper = asyncio.create_task(self._keep_robots(), name="robot leases")
         self._reading_check = asyncio.create_task(self._check_reading(), name="slow readers")
+        self._heartbeats = asyncio.create_task(self._beat(), name="heartbeats")
 
     async def close(self) -> None:
         # Stop the robots. A cancellation can be lost inside a wait that completes in the same
@@ -586,6 +615,8 @@ class Server:
             await stop(self._robot_keeper)
         if self._reading_check is not None:
             await stop(self._reading_check)
+        if self._heartbeats is not None:
+            await stop(self._heartbeats)
         await stop(*self._analysing.values())
         playing = list(self.robots)
         await stop(*self.robots.values())
@@ -667,6 +698,17 @@ class Server:
             now = time.monotonic()
             for connection in list(self.connections):
                 connection.check_reading(now, stall)
+
+    async def _beat(self) -> None:
+        """Heartbeats (:meth:`Connection.beat`), looked after every quarter of the interval:
+        a client that asked for them hears something at least every interval and a quarter."""
+        every = self.limits.heartbeat_every / 4
+        while True:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            for connection in list(self.connections):
+                if connection.heartbeat:
+                    connection.beat(now)
 
     async def _imported_from(self, match_id: str) -> LinMatch | None:
         """The vugraph file the match was imported from, read (None: it was not)."""
@@ -855,6 +897,7 @@ class Server:
         struck = False
         try:
             async for frame in websocket:
+                connection.beat_at = None  # it lives
                 ref = None
                 message: object = None
                 try:
@@ -1015,6 +1058,8 @@ class Server:
             refused = connection.older.refusal(message)
             if refused is not None:
                 raise ProtocolError(ErrorCode.INVALID_MESSAGE, refused)
+        if isinstance(message, HeartbeatAnswer):
+            return  # it lives (any frame says so): nothing to answer
         if connection.organiser:
             if isinstance(message, CreateMatch | ImportMatch | SealDeals):
                 connection.send(encode(await self.organise(message)))
@@ -1079,10 +1124,13 @@ class Server:
                 f"protocol version {asked[-1]} is not supported; this server speaks {speaks}",
             )
         address = connection.address
+        # A version 6 client never asked: it would not know the server's ping.
+        heartbeat = hello.heartbeat and version >= HEARTBEATS_SINCE
         if hmac.compare_digest(hello.token.encode(), self.organiser_key.encode()):
             connection.organiser = True
             self._speak(connection, version)
             connection.send(encode(Welcome(version=version, versions=SPOKEN, role="organiser")))
+            connection.heartbeat = heartbeat
             return
         digest = hashlib.sha256(hello.token.encode()).digest()
         known = digest in self._welcomed or hello.token in self._robot_tokens
@@ -1091,6 +1139,7 @@ class Server:
         connection.joining = True
         try:
             await self._join(connection, hello, digest, version)
+            connection.heartbeat = heartbeat
         finally:
             connection.joining = False
             if not known:
@@ -1421,6 +1470,7 @@ class Server:
             deals_form=None if form is None else form.text(),
             robot_level=request.robot_level,
             robot_levels=levels,
+            gather=request.wait_for_players,
         )
         for table, letter in robots:
             names.setdefault(f"{table}{letter}", config.robot_name(f"{table}{letter}"))

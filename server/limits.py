@@ -15,6 +15,8 @@ from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from protocol.messages import HEARTBEAT_EVERY_S, HEARTBEAT_SILENCE_S
+
 __all__ = [
     "AddressBuckets",
     "AddressThrottle",
@@ -76,6 +78,11 @@ class Limits:
     """Bytes queued for a connection and not yet sent: past this it is closed."""
     max_queue_age: float = 30.0
     """Seconds the oldest unsent frame may wait for a connection that does not read."""
+    heartbeat_every: float = HEARTBEAT_EVERY_S
+    """On a connection that asked for heartbeats, a ``ping`` once nothing was sent to it for
+    this long (SPEC.md promises the protocol's figure: tests shorten it)."""
+    heartbeat_silence: float = HEARTBEAT_SILENCE_S
+    """Seconds such a connection may send nothing after a ``ping`` before it is dropped."""
 
 
 class TokenBucket:

@@ -41,6 +41,7 @@ from protocol.messages import (
     BoardRecord,
     CallDirector,
     CloseCalls,
+    DecideWithdrawal,
     ExplainCall,
     MakeCall,
     MakeClaim,
@@ -160,7 +161,8 @@ def wire_error(error: BridgeError, action: object) -> ProtocolError:
         return ProtocolError(ErrorCode.ILLEGAL_CALL, message)
     if isinstance(error, IllegalPlay):
         claims = isinstance(
-            action, MakeClaim | AnswerClaim | WithdrawClaim | WithdrawConcession | Rule
+            action,
+            MakeClaim | AnswerClaim | WithdrawClaim | WithdrawConcession | DecideWithdrawal | Rule,
         )
         return ProtocolError(ErrorCode.ILLEGAL_CLAIM if claims else ErrorCode.ILLEGAL_CARD, message)
     return ProtocolError(ErrorCode.INVALID_MESSAGE, message)
@@ -1121,6 +1123,18 @@ class MatchRuntime:
             self._require_director(viewer)
             kind = "calls_seen" if isinstance(action, SeeCalls) else "calls_closed"
             return self._table_in_match(action.table), {"type": kind, "at": at}
+        if isinstance(action, DecideWithdrawal):
+            self._require_director(viewer)
+            table = self._table_in_match(action.table)
+            board = self.state.tables[table].current
+            asker = None if board is None or board.claim is None else board.claim.withdrawal
+            if asker is None:
+                raise ProtocolError(
+                    ErrorCode.WRONG_PHASE,
+                    f"nobody at table {table} asked to withdraw a concession",
+                )
+            kind = "withdraw_concession" if action.allow else "withdrawal_refused"
+            return table, {"type": kind, "seat": asker.letter, "at": at}
         if not isinstance(viewer, Player):
             raise _forbidden("only the players at a table act there")
         where = self._seated(viewer)
@@ -1143,7 +1157,7 @@ class MatchRuntime:
         elif isinstance(action, WithdrawClaim):
             event |= {"type": "withdraw_claim"}
         elif isinstance(action, WithdrawConcession):
-            event |= {"type": "withdraw_concession"}
+            event |= {"type": "withdrawal_asked"}  # the director decides
         elif isinstance(action, Undo):
             event |= {"type": "undo_request"}
         elif isinstance(action, AnswerUndo):
@@ -1264,7 +1278,8 @@ class MatchRuntime:
     def _time_reviews(self) -> None:
         """Start a timer for each table whose finished board is on review with a time limit."""
         for table in self.config.tables:
-            deadline = self.state.review_deadline(table)
+            held = self.state.review_held(table)
+            deadline = None if held else self.state.review_deadline(table)
             board = self.state.tables[table].current
             timer = self._timers.get(table)
             if deadline is None or board is None:
@@ -1286,6 +1301,8 @@ class MatchRuntime:
             current = self.state.tables[table].current
             if current is None or current.spec.number != board or not current.is_reviewing:
                 return
+            if self.state.review_held(table):
+                return  # the director decides on a withdrawal first: timed again after
             event: StoredEvent = {"type": "review_over", "board": board, "at": now_ms()}
             await self._append(table, event, None)
 

@@ -15,7 +15,9 @@ Table events (``seat`` a letter, ``at`` on each):
 - ``start`` {board, round (none before movements: round 1), calls? (an imposed auction)}
 - ``call`` {seat, call, alert?}; ``card`` {seat, card}
 - ``claim`` {seat, tricks, statement?}; ``answer`` {seat, accept}; ``withdraw_claim`` {seat};
-  ``withdraw_concession`` {seat}
+  ``withdrawal_asked`` {seat} (to withdraw a concession); ``withdraw_concession`` {seat} (the
+  director allowed it; a match stored before logged it as the player withdrew);
+  ``withdrawal_refused`` {seat} (the director)
 - ``undo_request`` {seat}; ``undo_answer`` {seat? (none: the director), accept};
   ``undo`` {} (the director takes back the last call or card)
 - ``rule`` {tricks}; ``assign`` {board, contract, declarer, tricks} (the director)
@@ -83,6 +85,7 @@ EXTRA_EVENTS = frozenset(
         "claim",
         "withdraw_claim",
         "withdraw_concession",
+        "withdrawal_asked",
         "undo_request",
         "undo_answer",
         "ask",
@@ -188,6 +191,14 @@ class MatchConfig:
     """How the server's robots bid and play, unless :attr:`robot_levels` says otherwise."""
     robot_levels: tuple[tuple[str, Level], ...] = field(default=(), kw_only=True)
     """(first-round seat ``"1N"`` or table ``"t2"``, level) of robots at another level."""
+    gather: bool = field(default=False, kw_only=True)
+    """A board's first call (or card) waits until its table's four players are there at
+    once: each connected, or the server's robot. False: a match stored before this rule."""
+
+    def gathers(self, table: int) -> bool:
+        """Whether ``table``'s boards wait for its four players (the robots' table 2 of a
+        robot-table match is played by the server before anyone comes)."""
+        return self.gather and not (self.format == "robot-table" and table == 2)
 
     def robot_level_of(self, key: str) -> Level:
         """The level of the server's robot for the player whose first-round seat is ``key``
@@ -246,6 +257,7 @@ class MatchConfig:
                 "deals_form": self.deals_form,
                 "robot_level": self.robot_level,
                 "robot_levels": dict(self.robot_levels),
+                "gather": self.gather,
             }
         )
 
@@ -280,6 +292,7 @@ class MatchConfig:
             robot_levels=tuple(sorted(data.get("robot_levels", {}).items())),
             deals_public=data.get("deals_public"),
             deals_form=data.get("deals_form"),  # absent: stored before forms (version 1)
+            gather=data.get("gather", False),  # absent: stored before the table waited
         )
 
     def team_of(self, table: int, seat: Seat) -> Literal["A", "B"]:
@@ -425,6 +438,9 @@ class ClaimState:
     claim: Claim
     statement: str | None
     status: ClaimStatus = "pending"
+    withdrawal: Seat | None = None
+    """Who asked the director to let their side withdraw the concession (laws 69 and 71),
+    while the director has not decided: the board stays finished, and on review, until then."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -477,6 +493,9 @@ class BoardState:
     them, so that no player can grow a match's log without end."""
     presences: dict[Seat, int] = field(default_factory=dict)
     """How many presence events each seat had logged while this board was the table's."""
+    gathered: bool = True
+    """The table's four players have been there at once since the board started (or the
+    match does not wait for them): its first call or card may be made."""
     director_lines: int = 0
     """How many chat lines the director sent the table while this board was the table's:
     the server bounds them too (a director's link can leak like any other)."""
@@ -590,8 +609,11 @@ class TableState:
 
     def close_calls(self, board: int) -> None:
         """A ruling, an assigned result or an adjusted score on ``board``: its calls are
-        dealt with."""
+        dealt with, a request to withdraw its concession too (decided, or moot)."""
         self.calls[:] = [call for call in self.calls if call.board != board]
+        for played in self.boards:
+            if played.spec.number == board and played.claim is not None:
+                played.claim.withdrawal = None
 
     @property
     def current(self) -> BoardState | None:
@@ -858,6 +880,22 @@ class MatchState:
         assert player is not None
         return self.people[player]
 
+    def absent(self, table: int) -> list[Seat]:
+        """The seats of ``table`` whose player is not there now: neither connected nor the
+        server's robot (who comes as soon as the server starts it)."""
+        return [
+            seat
+            for seat in Seat
+            if not (person := self.person(table, seat)).connected and not person.server_robot
+        ]
+
+    def _gather(self, state: TableState) -> None:
+        """Someone came (or the director put a robot in): the board may start once all four
+        are there at once. It does not stop for a player who leaves later."""
+        board = state.current
+        if board is not None and not board.gathered and not self.absent(state.number):
+            board.gathered = True
+
     def where(self, player: int) -> tuple[int, Seat] | None:
         """Where ``player`` sits in the match's round: table and seat."""
         return self.config.movement.seat_of(player, self.round)
@@ -901,6 +939,7 @@ class MatchState:
             raise WrongPhase("the board in play is not finished")
         board = BoardState.start(spec, round_number)
         state.boards.append(board)
+        board.gathered = not self.config.gathers(state.number) or not self.absent(state.number)
         for call in event.get("calls", ()):  # an imposed auction (config.imposed)
             board.auction.call(Call.parse(call))
         if board.auction.is_complete:
@@ -926,6 +965,7 @@ class MatchState:
         seat.connected = bool(event["connected"])
         seat.robot = bool(event["robot"]) or seat.server_robot
         seat.since = event.get("at")
+        self._gather(state)
         return Effect(state.current)
 
     def _substitute(self, state: TableState, event: StoredEvent) -> Effect:
@@ -935,6 +975,7 @@ class MatchState:
         assert player is not None
         name = self.config.robot_name(self.config.first_seat(player)) if robot else None
         self.people[player] = SeatState(name=name, server_robot=robot, robot=robot)
+        self._gather(state)
         return Effect(state.current)
 
     def _chat(self, state: TableState, event: StoredEvent) -> Effect:
@@ -995,10 +1036,19 @@ class MatchState:
         if board.undo is not None:
             raise WrongPhase("an undo is waiting for the opponents' answer")
 
+    def _waiting(self, state: TableState, board: BoardState) -> None:
+        if not board.gathered:
+            seats = " and ".join(seat.name.title() for seat in self.absent(state.number))
+            raise WrongPhase(
+                f"the table waits for its players ({seats} not here yet): the board starts "
+                "when all four are there, or when the director puts a robot in"
+            )
+
     def _call(self, state: TableState, event: StoredEvent) -> Effect:
         board = self._in_play(state)
         if board.play is not None:
             raise WrongPhase("the auction is over: the play has begun")
+        self._waiting(state, board)
         self._no_undo_pending(board)
         board.auction.call(Call.parse(event["call"]), seat=self._seat(event))
         if event.get("alert"):
@@ -1020,6 +1070,7 @@ class MatchState:
     def _card(self, state: TableState, event: StoredEvent) -> Effect:
         board = self._in_play(state)
         play = self._require_play(board)
+        self._waiting(state, board)
         self._no_undo_pending(board)
         play.play(Card.parse(event["card"]), seat=self._seat(event))
         if board.claim is not None and board.claim.status != "pending":
@@ -1058,9 +1109,10 @@ class MatchState:
         board.claim = ClaimState(claim, statement, "withdrawn")
         return Effect(board)
 
-    def _withdraw_concession(self, state: TableState, event: StoredEvent) -> Effect:
-        board = state.current
-        seat = self._seat(event)
+    def _conceded(self, board: BoardState | None, seat: Seat) -> ClaimState:
+        """The accepted claim of the board on review, in which ``seat``'s side conceded
+        tricks (the claimer's side those not claimed, the other side those claimed): else
+        why its concession cannot be withdrawn."""
         if board is None or not board.is_reviewing or board.claim is None:
             raise WrongPhase("no concession can be withdrawn now: the board was not conceded")
         if board.claim.status != "accepted" or board.play is None or board.assigned:
@@ -1074,12 +1126,59 @@ class MatchState:
         conceded = claim.tricks < claim.remaining if claimers else claim.tricks > 0
         if not conceded:
             raise IllegalPlay("your side conceded no trick in this claim")
+        return board.claim
+
+    def _withdrawal_asked(self, state: TableState, event: StoredEvent) -> Effect:
+        """A player asks to withdraw their side's concession: the director decides (laws 69
+        and 71), called to the table at once; the board stays finished until then."""
+        board = state.current
+        seat = self._seat(event)
+        claim = self._conceded(board, seat)
+        assert board is not None
+        if claim.withdrawal is not None:
+            raise WrongPhase("the withdrawal of this concession was asked: the director decides")
+        claim.withdrawal = seat
+        text = "asks to withdraw the concession (laws 69 and 71)"
+        state.calls.append(DirectorCall(seat, board.spec.number, text, event.get("at", 0)))
+        return Effect(board)
+
+    def _withdraw_concession(self, state: TableState, event: StoredEvent) -> Effect:
+        """The concession is withdrawn: the play resumes where the claim stopped it. Logged
+        when the director allows the withdrawal a player asked for (a match stored before
+        logged it when the player withdrew)."""
+        board = state.current
+        seat = self._seat(event)
+        claim = self._conceded(board, seat)
+        assert board is not None
+        assert board.play is not None
+        if claim.withdrawal not in (None, seat):
+            raise WrongPhase("another player asked for this withdrawal")
         board.play.withdraw_concession()
-        board.claim.status = "withdrawn"
+        claim.status = "withdrawn"
+        claim.withdrawal = None
         board.result = None
         board.finished_at = None
         board.ready.clear()
+        state.close_calls(board.spec.number)
         return Effect(board)
+
+    def _withdrawal_refused(self, state: TableState, event: StoredEvent) -> Effect:
+        """The director refuses the withdrawal: the concession stands, and the board's
+        review starts again (its players may look at it anew)."""
+        board = state.current
+        if board is None or board.claim is None or board.claim.withdrawal is None:
+            raise WrongPhase(f"nobody at table {state.number} asked to withdraw a concession")
+        board.claim.withdrawal = None
+        board.finished_at = event.get("at", 0)
+        board.ready.clear()
+        state.close_calls(board.spec.number)
+        return Effect(board)
+
+    def review_held(self, table: int) -> bool:
+        """The board on review at ``table`` waits for the director's decision on a
+        withdrawal of its concession: its review does not end meanwhile."""
+        board = self.tables[table].current
+        return board is not None and board.claim is not None and board.claim.withdrawal is not None
 
     # -- undo ----------------------------------------------------------------------------
 
@@ -1252,6 +1351,8 @@ class MatchState:
         board = state.current
         if board is None or not board.is_reviewing:
             raise WrongPhase("no finished board is on review at this table")
+        if self.review_held(state.number):
+            raise WrongPhase("the director decides on the withdrawal of the concession first")
         board.ready.add(self._seat(event))
         if len(board.ready) < 4:
             return Effect(board)
@@ -1262,6 +1363,8 @@ class MatchState:
         board = state.current
         if board is None or not board.is_reviewing or board.spec.number != event["board"]:
             raise WrongPhase("that board is not on review at this table")
+        if self.review_held(state.number):
+            raise WrongPhase("the director decides on the withdrawal of the concession first")
         board.committed = True
         return Effect(board, committed=True)
 
@@ -1501,6 +1604,8 @@ class MatchState:
         "answer": _answer,
         "withdraw_claim": _withdraw_claim,
         "withdraw_concession": _withdraw_concession,
+        "withdrawal_asked": _withdrawal_asked,
+        "withdrawal_refused": _withdrawal_refused,
         "undo_request": _undo_request,
         "undo_answer": _undo_answer,
         "undo": _undo,

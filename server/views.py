@@ -49,6 +49,8 @@ from protocol.messages import (
     ClaimMade,
     ClaimWithdrawn,
     ComparisonView,
+    ConcessionWithdrawalAsked,
+    ConcessionWithdrawalRefused,
     ConcessionWithdrawn,
     DirectorCalled,
     DirectorCallsClosed,
@@ -282,6 +284,7 @@ def view_data(
             "answered_calls": _once(
                 shared, ("answered", at.table), lambda: _calls(table, answered=True)
             ),
+            "waiting_for_seats": _waiting_seats(state, at.table),
         }
     compared = summary["comparisons"]  # in the order of the match's boards
     if state.config.teams:
@@ -319,7 +322,7 @@ def view_data(
             for number, result, decided, r in t.results
             if number in compared_boards
         ]
-        return _watch(summary, "delayed", tables, results, players, chat, calls, answered)
+        return _watch(summary, "delayed", tables, results, players, chat, calls, answered, [])
     tables = []
     robot_table = state.config.format == "robot-table"
     for number, table in state.tables.items():
@@ -335,7 +338,20 @@ def view_data(
         for number, result, decided, r in t.results
         if not (robot_table and n == 2 and number not in compared_boards)
     ]
-    return _watch(summary, viewer.mode, tables, results, players, chat, calls, answered)
+    waiting = [
+        {"table": number, "seats": seats}
+        for number in state.tables
+        if (seats := _waiting_seats(state, number))
+    ]
+    return _watch(summary, viewer.mode, tables, results, players, chat, calls, answered, waiting)
+
+
+def _waiting_seats(state: MatchState, table: int) -> list[str]:
+    """The seats ``table``'s board waits for before its first call (empty: none)."""
+    board = state.tables[table].current
+    if board is None or board.gathered or board.is_finished:
+        return []
+    return [seat.letter for seat in state.absent(table)]
 
 
 def _watch(
@@ -347,6 +363,7 @@ def _watch(
     chat: list[Data],
     calls: list[Data],
     answered: list[Data],
+    waiting: list[Data],
 ) -> Data:
     return {
         "type": "watch_view",
@@ -358,6 +375,7 @@ def _watch(
         "chat": chat,
         "director_calls": calls,
         "answered_calls": answered,
+        "waiting": waiting,
     }
 
 
@@ -455,6 +473,10 @@ def _events(
         events.append(ClaimWithdrawn(table=table, seat=seat))
     elif kind == "withdraw_concession":
         events.append(ConcessionWithdrawn(table=table, seat=seat))
+    elif kind == "withdrawal_asked":
+        events.append(ConcessionWithdrawalAsked(table=table, seat=seat))
+    elif kind == "withdrawal_refused":
+        events.append(ConcessionWithdrawalRefused(table=table, seat=seat))
     elif kind == "undo_request":
         assert board is not None
         assert board.undo is not None
@@ -603,11 +625,12 @@ def _actions(board: BoardState, viewer: Seen) -> list[Action]:
             and not board.assigned
             and not board.fixed
             and me != play.dummy
+            and claim.withdrawal is None
         ):
             claimers = me in (claim.claim.claimer, claim.claim.claimer.partner)
             if claim.claim.tricks < claim.claim.remaining if claimers else claim.claim.tricks > 0:
                 actions.append("withdraw_concession")
-        if me not in board.ready:
+        if me not in board.ready and (claim is None or claim.withdrawal is None):
             actions.append("next_board")
         return actions
     if board.is_finished:
@@ -750,7 +773,8 @@ def _board_data(
     turn: Seat | None = None
     acting: Seat | None = None
     legal: list[str] = []
-    if not record and board.phase in ("auction", "play"):
+    waiting = not record and not board.gathered and not board.is_finished
+    if not record and not waiting and board.phase in ("auction", "play"):
         if play is None:
             turn = acting = auction.turn
         else:
@@ -764,7 +788,9 @@ def _board_data(
     claim_view = shown.claim
     if claim_view is not None:
         cards = shown.claim_cards if _claim_shown(board, viewer) else None
-        claim_view = {**claim_view, "cards": cards}
+        asked = None if board.claim is None else board.claim.withdrawal
+        withdrawal = None if asked is None else asked.letter
+        claim_view = {**claim_view, "cards": cards, "withdrawal": withdrawal}
 
     return {
         "table": table,

@@ -3,7 +3,10 @@
 // with backoff that resumes from the last update applied (`hello` with `last_seq`). Every
 // action carries an `action_id`: one whose answer a drop took is sent again with it once
 // the connection is back and the table is up to date, if the table has not moved on from
-// the moment it was meant for; the server applies it at most once.
+// the moment it was meant for; the server applies it at most once. The page asks for
+// heartbeats: the server then sends something every few seconds (a `heartbeat` when it has
+// nothing else, answered with `heartbeat_answer`), and a socket that has brought nothing for HEARTBEAT_SILENCE_MS
+// is dead whatever it says (traffic silently dropped): the page says so and opens a new one.
 
 import { applyUpdate, ChangeError } from "./changes.js";
 import { decode, encode } from "./vendor/msgpack.mjs";
@@ -11,8 +14,9 @@ import { decode, encode } from "./vendor/msgpack.mjs";
 export const PROTOCOL_VERSION = 7;
 const CLIENT_NAME = "duplicate-web";
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
-const PING_EVERY_MS = 15000;
-const PONG_WITHIN_MS = 10000;
+/** Silence after which a connection with heartbeats is dead (SPEC.md: HEARTBEAT_SILENCE_S). */
+const HEARTBEAT_SILENCE_MS = 10000;
+const WATCH_EVERY_MS = 1000;
 /** How long an action the store could not take waits before it is sent again. */
 const RESEND_AFTER_MS = 2000;
 /** Refusals after which the server cannot say whether it stored the action (SPEC.md 6). */
@@ -24,6 +28,7 @@ const ACTIONS = new Set([
   "call", "card", "claim", "claim_answer", "withdraw_claim", "withdraw_concession", "undo",
   "undo_answer", "next_board", "set_name", "call_director", "ask", "explain", "chat", "rule",
   "assign_result", "adjust_score", "void_board", "start_round", "see_calls", "close_calls",
+  "decide_withdrawal",
 ]);
 
 /** Actions meant for as long as the board lasts, whatever else happens at the table. */
@@ -92,8 +97,9 @@ export class Connection {
     this.view = null;
     this.retryTimer = null;
     this.resendTimer = null;
-    this.pingTimer = null;
-    this.pongTimer = null;
+    this.watchTimer = null;
+    /** When the socket last brought a frame (Date.now()). */
+    this.heardAt = 0;
   }
 
   start() {
@@ -146,7 +152,9 @@ export class Connection {
     this.socket = socket;
     this.authenticated = false;
     socket.addEventListener("open", () => this.hello());
-    socket.addEventListener("message", (event) => this.receive(event.data));
+    socket.addEventListener("message", (event) => {
+      if (socket === this.socket) this.receive(event.data); // not one given up for its silence
+    });
     socket.addEventListener("close", () => this.dropped(socket));
   }
 
@@ -157,6 +165,7 @@ export class Connection {
       token: this.token,
       last_seq: this.seq > 0 ? this.seq : null,
       client: CLIENT_NAME,
+      heartbeat: true,
     });
   }
 
@@ -166,6 +175,7 @@ export class Connection {
 
   receive(data) {
     if (!(data instanceof ArrayBuffer)) return; // the server sends binary frames only
+    this.heardAt = Date.now();
     let message;
     try {
       message = decode(new Uint8Array(data));
@@ -189,8 +199,10 @@ export class Connection {
       case "update":
         this.applyUpdate(message);
         break;
+      case "heartbeat":
+        this.raw({ type: "heartbeat_answer", ref: message.ref });
+        break;
       case "pong":
-        clearTimeout(this.pongTimer);
         if (message.ref != null && message.ref === this.syncRef) {
           this.syncRef = null;
           this.resendInDoubt();
@@ -276,25 +288,30 @@ export class Connection {
     }
   }
 
+  /**
+   * Watches the heartbeats: a socket silent for HEARTBEAT_SILENCE_MS is given up at once. A
+   * phone that slept or changed networks may keep a dead socket "open" for minutes, and its
+   * closing handshake could take as long: the page does not wait for it.
+   */
   keepAlive() {
-    clearInterval(this.pingTimer);
-    this.pingTimer = setInterval(() => {
-      if (!this.connected) return;
-      this.raw({ type: "ping", ref: null });
-      clearTimeout(this.pongTimer);
-      // A phone that slept or changed networks may keep a dead socket "open" for minutes.
-      this.pongTimer = setTimeout(() => this.restart(), PONG_WITHIN_MS);
-    }, PING_EVERY_MS);
+    clearInterval(this.watchTimer);
+    this.watchTimer = setInterval(() => {
+      if (!this.connected || Date.now() - this.heardAt < HEARTBEAT_SILENCE_MS) return;
+      const socket = this.socket;
+      this.dropped(socket, true);
+      socket.close();
+    }, WATCH_EVERY_MS);
   }
 
   restart() {
     this.socket?.close();
   }
 
-  dropped(socket) {
+  /** The socket is gone (`silent`: given up for its silence); try again after a backoff. */
+  dropped(socket, silent = false) {
     if (socket !== this.socket) return;
-    clearInterval(this.pingTimer);
-    clearTimeout(this.pongTimer);
+    this.socket = null; // a late close event of a socket given up is not a second drop
+    clearInterval(this.watchTimer);
     this.authenticated = false;
     for (const [ref, request] of this.pending) {
       if (ACTIONS.has(request.type)) this.inDoubt.push(request); // its answer comes later
@@ -302,7 +319,7 @@ export class Connection {
     }
     this.pending.clear();
     if (this.failed) return;
-    const delay = BACKOFF_MS[Math.min(this.attempts, BACKOFF_MS.length - 1)];
+    const delay = silent ? 0 : BACKOFF_MS[Math.min(this.attempts, BACKOFF_MS.length - 1)];
     this.attempts += 1;
     const jittered = Math.round(delay * (0.8 + Math.random() * 0.4));
     this.handlers.status("lost", jittered);

@@ -95,10 +95,19 @@ function watchTable(view, board, director) {
       middle: liveMiddle(board, "S", null),
     }),
     board.phase !== "auction" ? auctionGrid(board, null, null) : null,
-    watchClaim(board),
+    tableWaits(view, board, director),
+    watchClaim(board, director),
     watchUndo(board, director),
     director && players.length ? keptTableTools(view, board) : null, // not at a robots' table
   );
+}
+
+/** A table whose board waits for its players before its first call: who is missing. */
+function tableWaits(view, board, director) {
+  const seats = (view.waiting ?? []).find((w) => w.table === board.table)?.seats ?? [];
+  if (!seats.length) return null;
+  const who = seats.map((s) => SEAT_NAME[s]).join(" and ");
+  return h("p", { class: "table-waits", "data-waiting-for": seats.join("") }, `Waits for ${who} to come: the board starts when all four are here${director ? " (or seat a robot)" : ""}.`);
 }
 
 function keptTableTools(view, board) {
@@ -115,7 +124,7 @@ function keptTableTools(view, board) {
   return memo(`tools-${board.table}`, key, () => tableTools(view, board));
 }
 
-function watchClaim(board) {
+function watchClaim(board, director) {
   const claim = board.claim;
   if (!claim) return null;
   const status = {
@@ -129,6 +138,21 @@ function watchClaim(board) {
     { class: "claim-panel", "data-claim-status": claim.status },
     h("p", {}, `${SEAT_NAME[claim.claimer]} claims ${claim.tricks} of the ${claim.remaining} remaining tricks: ${status}.`),
     claim.statement ? h("p", { class: "claim-statement" }, `“${claim.statement}”`) : null,
+    claim.withdrawal
+      ? h(
+          "div",
+          { class: "withdrawal-panel", "data-withdrawal-seat": claim.withdrawal },
+          h("p", { class: "withdrawal-note" }, `${SEAT_NAME[claim.withdrawal]} asks to withdraw the concession (laws 69 and 71): the board is held for your decision.`),
+          director
+            ? h(
+                "div",
+                { class: "button-row" },
+                h("button", { type: "button", class: "primary", "data-director": "withdrawal-allow", "data-table": board.table }, "Allow the withdrawal: play on"),
+                h("button", { type: "button", class: "danger", "data-director": "withdrawal-refuse", "data-table": board.table }, "Refuse: the concession stands"),
+              )
+            : null,
+        )
+      : null,
   );
 }
 

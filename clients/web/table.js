@@ -371,7 +371,7 @@ function renderReview(view, reviewing) {
   // countdown ticks by itself, in place). Unlike director.js's memo, which hands the same
   // nodes back to be put in again, the box is not touched at all.
   const drawn = reviewing
-    ? JSON.stringify([view.board, view.review, view.next_seat, view.players, view.waiting_for, view.played_round, canAct()])
+    ? JSON.stringify([view.board, view.review, view.next_seat, view.players, view.waiting_for, view.played_round, canAct(), state.confirmWithdrawal])
     : null;
   if (drawn === reviewDrawn && box.childElementCount > 0) return;
   reviewDrawn = drawn;
@@ -398,8 +398,13 @@ function renderReview(view, reviewing) {
           ".",
         )
       : null,
-    board.actions.includes("withdraw_concession")
-      ? h("button", { type: "button", id: "withdraw-concession", class: "danger", disabled: !canAct() }, "Withdraw the concession")
+    claim?.withdrawal
+      ? h(
+          "p",
+          { class: "withdrawal-note", role: "status" },
+          claim.withdrawal === seat ? "You asked" : `${seatWithName(person(view, claim.withdrawal), claim.withdrawal)} asked`,
+          " the director to let the concession be withdrawn: the board stays as it is until the director decides.",
+        )
       : null,
     h(
       "ul",
@@ -421,10 +426,39 @@ function renderReview(view, reviewing) {
         { type: "button", id: "next-board", class: "primary", disabled: !(mayGo && canAct()) },
         mayGo ? (last ? "Done with the last board" : roundOver ? `On to round ${view.next_seat.round}` : "Next board") : "Waiting for the others…",
       ),
-      h("span", { class: "countdown" }, last ? "(the match ends by itself in " : roundOver ? "(the round ends by itself in " : "(it starts by itself in ", clock(review.until, "in", { "data-countdown": "" }), ")"),
+      claim?.withdrawal
+        ? h("span", { class: "countdown" }, "(held for the director)")
+        : h("span", { class: "countdown" }, last ? "(the match ends by itself in " : roundOver ? "(the round ends by itself in " : "(it starts by itself in ", clock(review.until, "in", { "data-countdown": "" }), ")"),
     ),
+    withdrawalOffer(board),
   ];
   box.append(...parts.filter(Boolean));
+}
+
+/**
+ * Withdrawing a concession (laws 69 and 71) is for the director to allow: the offer is a
+ * quiet button under the review, and it asks first, saying so; never a one-tap change of a
+ * finished board.
+ */
+function withdrawalOffer(board) {
+  if (!board.actions.includes("withdraw_concession")) {
+    state.confirmWithdrawal = false;
+    return null;
+  }
+  if (!state.confirmWithdrawal) {
+    return h("button", { type: "button", id: "withdraw-concession", class: "quiet", disabled: !canAct() }, "Withdraw the concession…");
+  }
+  return h(
+    "div",
+    { class: "withdraw-confirm", role: "group", "aria-labelledby": "withdraw-question" },
+    h("p", { id: "withdraw-question" }, "Withdrawing a concession needs the director (laws 69 and 71): the director is called to your table, and the board stays finished until they decide. Call the director?"),
+    h(
+      "div",
+      { class: "button-row" },
+      h("button", { type: "button", id: "withdraw-confirm", class: "danger", disabled: !canAct() }, "Call the director to withdraw it"),
+      h("button", { type: "button", id: "withdraw-cancel" }, "Keep the result"),
+    ),
+  );
 }
 
 function renderQuestions(board) {
@@ -511,6 +545,10 @@ function turnText(view) {
     if (text) return { text, mine: false };
   }
   if (!board) return { text: "Waiting for the next board…", mine: false };
+  if (view.waiting_for_seats?.length) {
+    const who = seatsText(view, view.waiting_for_seats);
+    return { text: `Waiting for ${who} to come to the table: the board starts when all four are here.`, mine: false };
+  }
   if (board.undo && board.phase !== "finished") {
     const undo = board.undo;
     const waiting = undo.deciders.filter((s) => !undo.accepted.includes(s));
@@ -845,14 +883,16 @@ const handlers = {
       else $("notice").hidden = true;
       state.wasLost = false;
     } else if (kind === "connecting") {
-      setStatus("connecting", detail ? "Reconnecting…" : "Connecting…");
+      // Offline until the server has welcomed the page again.
+      if (state.wasLost) setStatus("lost", "Offline");
+      else setStatus("connecting", detail ? "Reconnecting…" : "Connecting…");
     } else if (kind === "lost") {
       setStatus("lost", "Offline");
       if (state.deals === "checking") state.deals = null; // its answer went with the connection: ask again once back
       if (!state.wasLost) document.body.dataset.drops = String(Number(document.body.dataset.drops ?? 0) + 1);
       state.wasLost = true;
-      const seconds = Math.max(1, Math.round(detail / 1000));
-      showNotice(`Connection lost. Reconnecting in ${seconds} s… Your seat is kept and the table waits for you.`, "lost");
+      const when = detail > 0 ? `in ${Math.max(1, Math.round(detail / 1000))} s` : "now";
+      showNotice(`Connection lost. Reconnecting ${when}… Your seat is kept and the table waits for you.`, "lost");
     } else if (kind === "failed") {
       setStatus("failed", "Not connected");
       showNotice(`Cannot join the table: ${detail}`, "failed");
@@ -977,6 +1017,14 @@ function directorAction(button) {
       break;
     case "undo-refuse":
       send({ type: "undo_answer", accept: false, table }, "decision on the undo");
+      break;
+    case "withdrawal-allow":
+      if (window.confirm(`Allow the withdrawal of the concession at table ${table}? The play resumes where the claim stopped it.`)) {
+        send({ type: "decide_withdrawal", table, allow: true }, "decision on the withdrawal");
+      }
+      break;
+    case "withdrawal-refuse":
+      send({ type: "decide_withdrawal", table, allow: false }, "decision on the withdrawal");
       break;
     case "substitute":
     case "substitute-robot": {
@@ -1105,7 +1153,17 @@ function onButton(button) {
       send({ type: "withdraw_claim" }, "withdrawal of the claim");
       break;
     case "withdraw-concession":
-      send({ type: "withdraw_concession" }, "withdrawal of the concession");
+      state.confirmWithdrawal = true;
+      render();
+      $("withdraw-cancel")?.focus();
+      break;
+    case "withdraw-confirm":
+      state.confirmWithdrawal = false;
+      send({ type: "withdraw_concession" }, "request to withdraw the concession");
+      break;
+    case "withdraw-cancel":
+      state.confirmWithdrawal = false;
+      render();
       break;
     case "undo":
       send({ type: "undo" }, "undo request");

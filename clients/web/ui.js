@@ -11,6 +11,8 @@ export const state = {
   busy: false, // an action is on its way and not answered yet
   showLastTrick: false,
   claimOpen: false,
+  /** The player asked to withdraw the concession and is asked to confirm it. */
+  confirmWithdrawal: false,
   claimTricks: null,
   explainIndex: null,
   directorFormOpen: false,

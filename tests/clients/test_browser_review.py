@@ -1,6 +1,6 @@
 """After each board and at the end of the match, in the browser: the finished board on review
 (all four hands, the result, a trick-by-trick replay, "Next board" with its countdown and
-who is ready), a concession withdrawn, both tables side by side once compared, and at the
+who is ready), a concession withdrawn with the director's leave, both tables side by side once compared, and at the
 end the score sheet, every board's replay and the match record as a PBN download.
 
 North plays in Chromium; robots play the other seats (they ask for the next board at once).
@@ -84,8 +84,9 @@ async def test_a_finished_board_is_reviewed_then_the_next_one_starts(
     await press(page, "#hand button[data-card]:enabled")  # North leads; East and West follow
     await press(page, ".seat-box[data-seat='S'] button[data-card]:enabled")
 
-    # North concedes a trick he need not: the board is over, and on review he may take the
-    # concession back. The play resumes where it stopped.
+    # North concedes a trick he need not: the board is over, and on review he may ask to
+    # take the concession back. That is for the director (laws 69 and 71): the page asks
+    # first, then calls the director, and the board is held until they decide.
     await claim(page, 10, "Top tricks, but I give up a diamond")
     controls = page.locator("#review-controls")
     await expect(controls).to_be_visible(timeout=WAIT_MS)
@@ -93,7 +94,31 @@ async def test_a_finished_board_is_reviewed_then_the_next_one_starts(
     # (the robots are ready at once: the box is drawn again for each, then stands still)
     await expect(controls.locator('[data-ready="yes"]')).to_have_count(3)
     await page.click("#withdraw-concession")
+    confirm = controls.locator(".withdraw-confirm")
+    await expect(confirm).to_contain_text("needs the director")
+    await screenshots(page, "withdraw-confirm", "#review-controls")
+    await page.click("#withdraw-cancel")  # not yet: nothing was sent
+    await expect(confirm).to_have_count(0)
+    await expect(page.locator("body")).to_have_attribute("data-phase", "finished")
+    await page.click("#withdraw-concession")
+    await page.click("#withdraw-confirm")
+    await expect(controls.locator(".withdrawal-note")).to_contain_text("You asked the director")
+    await expect(controls.locator(".countdown")).to_have_text("(held for the director)")
+    await expect(page.locator("#next-board")).to_be_disabled()
+    await expect(page.locator("#withdraw-concession")).to_have_count(0)
+    await expect(page.locator("body")).to_have_attribute("data-phase", "finished")
+    # The director's page shows the request, and the director allows it: the play resumes
+    # where it stopped.
+    director = await open_page(browser, created.director, 1280, 900)
+    panel = director.locator(".withdrawal-panel")
+    await expect(panel).to_contain_text("North asks to withdraw the concession")
+    await expect(director.locator("#director-queue")).to_contain_text("withdraw the concession")
+    await screenshots(director, "director-withdrawal", ".withdrawal-panel")
+    await director.click('[data-director="withdrawal-allow"]')
     await expect(page.locator("body")).to_have_attribute("data-phase", "play", timeout=WAIT_MS)
+    await expect(panel).to_have_count(0)
+    assert_no_script_errors(director)
+    await director.close()
     await claim(page, 11)
     await expect(controls).to_be_visible(timeout=WAIT_MS)
     await expect(page.locator("#withdraw-concession")).to_have_count(0)

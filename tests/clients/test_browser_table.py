@@ -83,7 +83,12 @@ async def test_a_strong_robot_is_marked_by_its_level(server: Server, browser: Br
 async def test_names_robots_and_who_is_away(server: Server, browser: Browser) -> None:
     # East is named by the organiser; North and South are not, West is a robot.
     created = await create(
-        server, boards=1, robots=["t2", "1W"], deals_pbn=ONE_BOARD, names={"1E": "Bob"}
+        server,
+        boards=1,
+        robots=["t2", "1W"],
+        deals_pbn=ONE_BOARD,
+        names={"1E": "Bob"},
+        wait_for_players=True,
     )
     east = await Client.connect(link_of(created, 1, "E"), name="test East")
     context = await browser.new_context()  # one browser's storage, for two seats' pages
@@ -103,11 +108,19 @@ async def test_names_robots_and_who_is_away(server: Server, browser: Browser) ->
         assert seat_info(named, "N") == ("Nora", True)
         stored = await page.evaluate("localStorage.getItem('duplicate.name')")
         assert stored == "Nora"
+        # South is not here yet: the board waits for its four players, and nobody calls.
+        turn = page.locator("#turn")
+        await expect(turn).to_have_text(
+            "Waiting for South to come to the table: the board starts when all four are here."
+        )
+        await expect(page.locator("#bidding-box button[data-call]:enabled")).to_have_count(0)
+        await screenshots(page, "waiting-for-the-table")
 
         # A fresh join from this browser at a seat without a name sends the name it remembers.
         south = await open_page(context, link_of(created, 1, "S"), 1280, 900)
         await expect(page.locator('[data-seat-tag="S"] .player-name')).to_have_text("Nora")
         await expect(south.locator("#name-form")).to_be_hidden()
+        await expect(turn).to_have_text("Your turn to call")
 
         # North calls; East, who must call next, drops: everyone sees East away, and the
         # turn bar says whom the table waits for.

@@ -58,6 +58,7 @@ from protocol.messages import (
     ChatLine,
     CloseCalls,
     ComparisonView,
+    DecideWithdrawal,
     DirectorCallView,
     GetBoard,
     MakeClaim,
@@ -337,8 +338,9 @@ async def test_a_bad_command_is_explained_and_nothing_is_sent(
     server: Server, north: tuple[MatchCreated, Terminal]
 ) -> None:
     created, terminal = north
-    _, screen = await terminal.latest_screen(after_seq=0)
-    assert "YOUR TURN: your call" in screen  # North deals
+    # North deals (the board starts once North is there too).
+    _, screen = await terminal.latest_screen(after_seq=0, matching="YOUR TURN")
+    assert "YOUR TURN: your call" in screen
     link = next(s.link for s in created.seats if s.link is not None)
     observer = await Client.connect(link, name="test observer")  # North's view, beside
     await observer.wait_for(lambda view: view)
@@ -573,7 +575,7 @@ class TestParsing:
             ("claim 3 the spades are good", MakeClaim(tricks=3, statement="the spades are good")),
             ("claim 0", MakeClaim(tricks=0)),
             ("withdraw", WithdrawClaim()),
-            ("withdraw-concession", WithdrawConcession()),
+            ("withdraw-concession yes", WithdrawConcession()),
             ("undo", Undo()),
             ("agree", AnswerUndo(accept=True)),
             ("refuse", AnswerUndo(accept=False)),
@@ -594,6 +596,13 @@ class TestParsing:
         actions += ["undo_answer", "claim_answer", "next_board"]
         view = player_view("N", phase="play", contract="1C", declarer="N", actions=actions)
         assert parse_command(typed, view) == message
+
+    def test_withdrawing_a_concession_asks_for_a_yes_first(self) -> None:
+        actions: list[Action] = ["withdraw_concession", "next_board"]
+        view = player_view("N", phase="play", contract="1C", declarer="N", actions=actions)
+        with pytest.raises(CommandError, match="needs the director"):
+            parse_command("withdraw-concession", view)
+        assert parse_command("withdraw concession yes", view) == WithdrawConcession()
 
     def test_the_name_option_is_checked_before_joining(
         self, capsys: pytest.CaptureFixture[str]
@@ -689,6 +698,8 @@ class TestParsing:
             ("board 1", GetBoard(board=1)),
             ("seen 2", SeeCalls(table=2)),
             ("close 1", CloseCalls(table=1)),
+            ("withdrawal 1 allow", DecideWithdrawal(table=1, allow=True)),
+            ("withdrawal 2 REFUSE", DecideWithdrawal(table=2, allow=False)),
         ],
     )
     def test_the_director_s_commands(self, typed: str, message: object) -> None:
@@ -801,7 +812,7 @@ async def test_a_concession_is_shown_answered_and_scored(
     north: tuple[MatchCreated, Terminal],
 ) -> None:
     _, terminal = north
-    _, screen = await terminal.latest_screen(after_seq=0)
+    _, screen = await terminal.latest_screen(after_seq=0, matching="Legal calls")
     bids = re.search(r"Legal calls: .*bids (\S+) to", screen)
     assert bids is not None, screen
     mark = terminal.type(typed_call(bids.group(1)))
@@ -865,6 +876,12 @@ async def seated(server: Server, *options: str, **match: object) -> AsyncIterato
         clients.append(north)
         async with running(link_of(created, 1, "N"), *options) as terminal:
             await terminal.expect(r"Joined match \w+ as North at table 1")
+            # The board starts once its four are there: the terminal shows it started (the
+            # observer's numbers are North's, as the terminal's are) before anyone acts.
+            await north.wait_for(
+                lambda v: v if v.board is not None and not v.waiting_for_seats else None
+            )
+            await terminal.latest_screen(north.seq - 1)
             yield Seated(created, terminal, north, others)
     finally:
         for client in clients:
@@ -1204,10 +1221,16 @@ async def test_a_finished_board_is_reviewed_replayed_and_left(server: Server) ->
         assert "Board 1 result: 1♣ by North, 12 tricks (made +5): N-S +170" in screen
         assert "Ready: nobody yet" in screen
         assert "♣ 5 4 3 2" in screen  # West's hand as dealt: all four are shown
-        assert "type withdraw-concession to withdraw the concession" in screen
-        # The concession is withdrawn: the play resumes; then all eleven are claimed.
-        mark = terminal.type("withdraw-concession")
-        await terminal.expect(r"North withdrew the concession: the play resumes", mark)
+        assert "type withdraw-concession yes" in screen
+        # North asks to withdraw the concession: the director allows it, and the play
+        # resumes; then all eleven are claimed.
+        mark = terminal.type("withdraw-concession yes")
+        await terminal.expect(r"North asks the director to let the concession be withdrawn", mark)
+        await terminal.expect(r"You asked the director to let the concession be withdrawn", mark)
+        director = await Client.connect(table.created.director, name="test director")
+        await director.decide_withdrawal(1, True)
+        await director.close()
+        await terminal.expect(r"North withdrew the concession, as the director allowed", mark)
         await current_board(table.north, lambda b: b.phase == "play" and "claim" in b.actions)
         mark = terminal.type("claim 11")
         await current_board(east, lambda b: "claim_answer" in b.actions)

@@ -46,6 +46,8 @@ from protocol.messages import (
     PROTOCOL_VERSION,
     SUPPORTED_VERSIONS,
     ErrorMessage,
+    Heartbeat,
+    HeartbeatAnswer,
     Hello,
     MakeCall,
     MatchCreated,
@@ -294,9 +296,17 @@ async def old_client(server: Server, record: Recorder) -> None:
     record.at("old client")
     for label, version in (("old", min(SUPPORTED_VERSIONS) - 1), ("new", PROTOCOL_VERSION + 1)):
         hello = Hello(version=version, token=ORGANISER_KEY, client=f"example-{label}")
-        record.sent(label, hello)
+        newer = {"versions", "heartbeat"}  # fields of version 7: an older client has none
+        record.frames.append(
+            {
+                "step": record.step,
+                "client": label,
+                "direction": "sent",
+                "frame": hello.model_dump(mode="json", exclude=newer),
+            }
+        )
         async with connect(server.ws_url) as websocket:
-            await websocket.send(codec.encode(hello, exclude={"versions"}))
+            await websocket.send(codec.encode(hello, exclude=newer))
             answer = msgpack.unpackb(await websocket.recv(), raw=False)
         record.frames.append(
             {"step": record.step, "client": label, "direction": "received", "frame": answer}
@@ -317,6 +327,7 @@ async def first_match(server: RecordingServer, record: Recorder) -> None:
             deals_pbn=DEALS,
             names={"1N": "Ann", "1E": "Bo", "1S": "Cy", "1W": "Di"},
             review_seconds=20,
+            wait_for_players=True,
         )
 
     await record.act("organiser", create)
@@ -369,8 +380,13 @@ async def first_match(server: RecordingServer, record: Recorder) -> None:
     await record.act("W1", lambda c: c.answer_claim(True))
     record.at("review")
     await record.act("S1", lambda c: c.play("SA"), refused=True)
+    record.at("concession withdrawal asked")
+    await record.act("E1", lambda c: c.withdraw_concession())
+    await record.act("W1", lambda c: c.withdraw_concession(), refused=True)  # asked already
+    await record.act("director", lambda c: c.decide_withdrawal(1, False))
     record.at("concession withdrawn")
     await record.act("E1", lambda c: c.withdraw_concession())
+    await record.act("director", lambda c: c.decide_withdrawal(1, True))
     await record.act("N1", lambda c: c.claim(8, "four spade and heart winners, then the diamonds"))
     for name in ("E1", "W1"):
         await record.act(name, lambda c: c.answer_claim(True))
@@ -569,6 +585,7 @@ async def individual_match(server: RecordingServer, record: Recorder) -> None:
             robots=["t2", "1N", "1E", "1W"],
             names=INDIVIDUAL_NAMES,
             review_seconds=0,
+            wait_for_players=True,
         )
 
     await record.act("organiser", create)
@@ -789,6 +806,36 @@ async def calls_match(server: RecordingServer, record: Recorder) -> None:
     record.clients.clear()
 
 
+async def heartbeats(server: RecordingServer, record: Recorder) -> None:
+    """A connection that asks for heartbeats: the server's first, once it has sent nothing
+    for a while, and the client's answer."""
+    record.at("heartbeats")
+    hello = Hello(
+        version=PROTOCOL_VERSION,
+        versions=[PROTOCOL_VERSION],
+        token=ORGANISER_KEY,
+        client="example-heartbeat",
+        heartbeat=True,
+    )
+    async with connect(server.ws_url) as websocket:
+        record.sent("heartbeat", hello)
+        await websocket.send(codec.encode(hello))
+        for _ in range(2):  # the welcome, then the heartbeat
+            received = codec.decode_server(await websocket.recv())
+            record.frames.append(
+                {
+                    "step": record.step,
+                    "client": "heartbeat",
+                    "direction": "received",
+                    "frame": received.model_dump(mode="json"),
+                }
+            )
+        assert isinstance(received, Heartbeat), received
+        answer = HeartbeatAnswer(ref=received.ref)
+        record.sent("heartbeat", answer)
+        await websocket.send(codec.encode(answer))
+
+
 async def levels_match(server: RecordingServer, record: Recorder) -> None:
     """A one-board teams match of the server's robots: strong at table 1, seed at table 2;
     the organiser's request and the names the robots are given."""
@@ -986,6 +1033,7 @@ async def main(out: Path) -> None:
                 await levels_match(server, record)
                 await requests_sent_again(server, record)
                 await calls_match(server, record)
+                await heartbeats(server, record)
                 await refusals(server, record)
         finally:
             record.note_received()

@@ -58,9 +58,12 @@ from protocol.messages import (
     ClientMessage,
     CloseCalls,
     ComparisonView,
+    ConcessionWithdrawalAsked,
+    ConcessionWithdrawalRefused,
     ConcessionWithdrawn,
     CreateMatch,
     DealsSealed,
+    DecideWithdrawal,
     DirectorCalled,
     DirectorCallsClosed,
     DirectorCallsSeen,
@@ -71,6 +74,8 @@ from protocol.messages import (
     ExplainCall,
     GetBoard,
     GetRecord,
+    Heartbeat,
+    HeartbeatAnswer,
     Hello,
     ImportMatch,
     MakeCall,
@@ -350,6 +355,8 @@ EVENTS: list[Event] = [
     CallExplained(table=1, seat="N", index=0, text="15-17 balanced"),
     ClaimWithdrawn(table=1, seat="N"),
     ConcessionWithdrawn(table=1, seat="E"),
+    ConcessionWithdrawalAsked(table=1, seat="W"),
+    ConcessionWithdrawalRefused(table=2, seat="N"),
     UndoRequested(table=1, seat="N", card="HQ"),
     UndoAnswered(table=1, seat=None, accept=True),
     Undone(table=1, seat="N", card="HQ"),
@@ -384,6 +391,8 @@ CLIENT_EXAMPLES: list[BaseModel] = [
     ExplainCall(index=0, text="15-17 balanced", ref=28),
     Rule(table=1, declarer_tricks=9, ref=17),
     Ping(ref=2**31 - 1),
+    HeartbeatAnswer(ref=7),
+    Hello(version=PROTOCOL_VERSION, token="t", heartbeat=True),
     WithdrawClaim(ref=41),
     WithdrawConcession(ref=42),
     Undo(ref=43),
@@ -399,6 +408,7 @@ CLIENT_EXAMPLES: list[BaseModel] = [
     StartRound(round=2, ref=53),
     SeeCalls(table=1, ref=54),
     CloseCalls(table=2, action_id="director-close-1", ref=55),
+    DecideWithdrawal(table=1, allow=True, action_id="director-allow-1", ref=56),
 ]
 
 SERVER_EXAMPLES: list[BaseModel] = [
@@ -463,6 +473,7 @@ SERVER_EXAMPLES: list[BaseModel] = [
     ),
     DealsSealed(seal="kP3cT0oQ", seed_commitment="a1" * 32, ref=43),
     Pong(ref=None),
+    Heartbeat(ref=7),
 ]
 
 

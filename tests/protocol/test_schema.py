@@ -337,11 +337,14 @@ class TestSpecExamples:
         message = decode_example(value)
         assert message.type == value["type"]  # type: ignore[attr-defined]
         # Examples are shown as the server and the client library send them: every field
-        # (but the versions of a hello from an older client, which it does not send, and of
-        # an error but unsupported_version, which the server leaves out).
+        # (but the versions and heartbeat of a hello from an older client, which it does not
+        # send, and the versions of an error but unsupported_version, which the server
+        # leaves out).
         dumped = message.model_dump(mode="json")
         if value["type"] in ("hello", "error") and "versions" not in value:
             assert dumped.pop("versions") is None
+        if value["type"] == "hello" and "heartbeat" not in value:
+            assert dumped.pop("heartbeat") is False
         assert dumped == value
 
     @pytest.mark.parametrize(("line", "body"), MESSAGES, ids=[f"line {n}" for n, _ in MESSAGES])

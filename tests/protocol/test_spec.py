@@ -383,6 +383,7 @@ async def test_withdraw_concession_is_offered_and_taken_as_its_section_says(
     rule = withdrawal_rule()
     created = await create(server, boards=1, deals_pbn=DEALS, review_seconds=600)
     players = await seat_table(created, 1)
+    director = await Client.connect(created.director)
     await bid(players, 1, ["3NT", "P", "P", "P"])  # North declares, South is dummy
     # Defenders' claims (conceding all, claiming all, some), then declarer's; each is
     # accepted, checked, and withdrawn, which resumes the play for the next.
@@ -401,9 +402,14 @@ async def test_withdraw_concession_is_offered_and_taken_as_its_section_says(
             with pytest.raises(ClientError) as refused:
                 await players[seat].withdraw_concession()
             assert refused.value.code == ErrorCode.ILLEGAL_CLAIM, (claimer, tricks, seat)
+        # Asked, the withdrawal waits for the director, who allows it.
         await settle(players, (await players[sorted(offered)[0]].withdraw_concession()).seq)
+        assert (await board_view(players["N"], 1)).phase == "finished"
+        await director.decide_withdrawal(1, True)
+        await settle(players)
         assert (await board_view(players["N"], 1)).phase == "play"
     await close(players)
+    await director.close()
 
 
 # -- 8. when an update carries the whole view -----------------------------------------------

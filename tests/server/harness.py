@@ -204,10 +204,14 @@ async def seat_everyone(server: Server, created: MatchCreated) -> Match:
 
 
 async def board_view(client: Client, board: int, timeout: float = 10.0) -> BoardView:
-    """The client's view of ``board`` once it is the table's current board."""
+    """The client's view of ``board`` once it is the table's current board, started (it
+    waits for its table's four players: the client may not have heard of the last yet)."""
 
     def current(view: PlayerView) -> BoardView | None:
-        return view.board if view.board is not None and view.board.board == board else None
+        shown = view.board
+        if shown is None or shown.board != board or view.waiting_for_seats:
+            return None
+        return shown
 
     return await client.wait_for(current, timeout)
 
@@ -273,7 +277,10 @@ def _current_or_done(view: PlayerView, board: int) -> BoardView | bool | None:
     """The view of ``board`` while it is current, True once the table has finished it."""
     if any(result.board == board for result in view.results):
         return True
-    return view.board if view.board is not None and view.board.board == board else None
+    shown = view.board
+    if shown is None or shown.board != board or view.waiting_for_seats:
+        return None
+    return shown
 
 
 # -- the leak audit ------------------------------------------------------------------------

@@ -1,13 +1,16 @@
 """Claims and concessions (laws 68-71): a statement, withdrawal, play going on after a
-rejection, a concession withdrawn before the next board, the trick in progress kept."""
+rejection, a concession withdrawn before the next board with the director's leave (laws 69
+and 71), the trick in progress kept."""
 
 from __future__ import annotations
+
+import asyncio
 
 import pytest
 
 from bridge import Deal
 from bridge.pbn import parse_games
-from clients.client import ClientError
+from clients.client import Client, ClientError
 from protocol.errors import ErrorCode
 from server.app import Server
 from tests.server.harness import (
@@ -18,6 +21,7 @@ from tests.server.harness import (
     create,
     one_board,
     play_cards,
+    player_updates,
     seat_everyone,
     settle,
 )
@@ -50,12 +54,13 @@ async def test_a_claim_is_withdrawn_and_the_play_goes_on(server: Server) -> None
 
 
 @pytest.mark.asyncio
-async def test_a_concession_withdrawn_before_the_next_board_resumes_the_play(
+async def test_a_concession_withdrawn_with_the_directors_leave_resumes_the_play(
     server: Server,
 ) -> None:
     two_boards = DEALS + "\n" + DEALS.replace('[Board "1"]', '[Board "2"]')
     created = await create(server, boards=2, deals_pbn=two_boards, review_seconds=60)
     match = await seat_everyone(server, created)
+    director = await Client.connect(created.director)
     table = match.table(1)
     await bid(table, 1, ["3NT", "P", "P", "P"])  # North can take all 13
     await play_cards(table, 1, count=4)
@@ -76,11 +81,54 @@ async def test_a_concession_withdrawn_before_the_next_board_resumes_the_play(
     with pytest.raises(ClientError) as dummy:
         await table["S"].withdraw_concession()
     assert dummy.value.code == ErrorCode.ILLEGAL_CLAIM
+
+    # North asks: the director is called, and the board stays finished, held for them.
     await settle(table, (await table["N"].withdraw_concession()).seq)
+    held = await board_view(table["E"], 1)
+    assert held.phase == "finished"
+    assert held.result is not None
+    assert held.claim is not None
+    assert held.claim.withdrawal == "N"
+    assert "next_board" not in held.actions
+    assert "withdraw_concession" not in (await board_view(table["W"], 1)).actions
+    for seat, refused_code in (("W", ErrorCode.WRONG_PHASE), ("E", ErrorCode.WRONG_PHASE)):
+        with pytest.raises(ClientError) as twice:
+            await (table[seat].withdraw_concession() if seat == "W" else table[seat].next_board())
+        assert twice.value.code == refused_code
+    called = await director.wait_for(lambda v: v if v.director_calls else None)
+    assert [(c.table, c.seat, c.board) for c in called.director_calls] == [(1, "N", 1)]
+    assert "withdraw the concession" in (called.director_calls[0].text or "")
+    with pytest.raises(ClientError) as not_players:
+        await table["E"].decide_withdrawal(1, True)
+    assert not_players.value.code == ErrorCode.FORBIDDEN
+
+    # Refused: the concession stands, the call is closed, the review starts again.
+    await director.decide_withdrawal(1, False)
+    await settle(table)
+    stands = await board_view(table["E"], 1)
+    assert stands.phase == "finished"
+    assert stands.claim is not None
+    assert stands.claim.withdrawal is None
+    assert "next_board" in stands.actions
+    assert (
+        await director.wait_for(lambda v: v if not v.director_calls else None)
+    ).answered_calls == []
+    with pytest.raises(ClientError) as nothing_asked:
+        await director.decide_withdrawal(1, True)
+    assert nothing_asked.value.code == ErrorCode.WRONG_PHASE
+
+    # Asked again, and allowed: the play resumes where the claim stopped it.
+    await settle(table, (await table["W"].withdraw_concession()).seq)
+    await director.decide_withdrawal(1, True)
+    await settle(table)
     resumed = await board_view(table["E"], 1)
     assert (resumed.phase, resumed.result, resumed.acting) == ("play", None, "N")
     assert table["E"].view is not None
     assert table["E"].view.review is None
+    events = [e.type for u in player_updates(table["E"]) for e in u.events]
+    assert events.count("concession_withdrawal_asked") == 2
+    assert events.count("concession_withdrawal_refused") == 1
+    assert events.count("concession_withdrawn") == 1
     # Nothing was compared or stored for the board meanwhile: play it out, then it counts.
     await play_cards(table, 1)
     done = await board_view(table["E"], 1)
@@ -90,6 +138,66 @@ async def test_a_concession_withdrawn_before_the_next_board_resumes_the_play(
         await settle(table, (await table[seat].next_board()).seq)
     assert (await board_view(table["E"], 2)).phase == "auction"
     await audit_match(match, Deal.from_pbn(STRONG_NORTH))
+    await director.close()
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_a_withdrawal_asked_holds_the_review_until_the_director_decides(
+    server: Server,
+) -> None:
+    created = await create(
+        server,
+        boards=2,
+        deals_pbn=DEALS + "\n" + DEALS.replace('[Board "1"]', '[Board "2"]'),
+        review_seconds=1,
+    )
+    match = await seat_everyone(server, created)
+    director = await Client.connect(created.director)
+    table = match.table(1)
+    await bid(table, 1, ["3NT", "P", "P", "P"])
+    await play_cards(table, 1, count=4)
+    await settle(table, (await table["N"].claim(10)).seq)
+    for seat in "EW":
+        await table[seat].answer_claim(True)
+    await settle(table, (await table["N"].withdraw_concession()).seq)
+    await asyncio.sleep(2.5)  # past the review's second: it would have ended
+    await settle(table)
+    still = table["E"].view
+    assert still is not None
+    assert still.review is not None
+    assert still.board is not None
+    assert still.board.board == 1
+    # Refused: the review runs again, and then ends by itself.
+    await director.decide_withdrawal(1, False)
+    nxt = await table["E"].wait_for(lambda v: v if v.board and v.board.board == 2 else None)
+    assert nxt.review is None
+    await director.close()
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_an_assigned_result_settles_a_withdrawal_asked(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS, review_seconds=60)
+    match = await seat_everyone(server, created)
+    director = await Client.connect(created.director)
+    table = match.table(1)
+    await bid(table, 1, ["3NT", "P", "P", "P"])
+    await play_cards(table, 1, count=4)
+    await settle(table, (await table["N"].claim(10)).seq)
+    for seat in "EW":
+        await table[seat].answer_claim(True)
+    await settle(table, (await table["N"].withdraw_concession()).seq)
+    # The director decides the board otherwise: the request is moot, the board not held.
+    await director.assign_result(1, 1, "3NT", "N", 13)
+    await settle(table)
+    board = await board_view(table["N"], 1)
+    assert board.claim is not None
+    assert board.claim.withdrawal is None
+    assert "next_board" in board.actions
+    assert "withdraw_concession" not in board.actions
+    await table["N"].next_board()  # the review is the players' again
+    await director.close()
     await match.close()
 
 

@@ -13,7 +13,7 @@ import pytest
 from bridge import Deal
 from clients.client import Client, ClientError
 from protocol.errors import ErrorCode
-from protocol.messages import PlayerView
+from protocol.messages import PlayerView, WatchView
 from server.app import Server
 from tests.server.harness import (
     analysed,
@@ -98,7 +98,11 @@ async def evening(server: Server, seed: int) -> tuple[dict[str, int], int]:
     # so that the only changes around a refused action are the ones it could have made.
     await analysed(server, created.match_id)
     match = await seat_everyone(server, created)
+    # The director decides the withdrawals of concessions the players ask for (the board
+    # waits for them meanwhile).
+    director = await Client.connect(created.director)
     everyone = {f"{table}{seat}": client for (table, seat), client in match.players.items()}
+    everyone["director"] = director
     done: dict[str, int] = {}
     refused = 0
     for _step in range(3000):
@@ -106,6 +110,16 @@ async def evening(server: Server, seed: int) -> tuple[dict[str, int], int]:
             isinstance(c.view, PlayerView) and c.view.match.finished for c in match.players.values()
         ):
             break
+        asked = [
+            board.table
+            for board in (director.view.tables if isinstance(director.view, WatchView) else [])
+            if board.claim is not None and board.claim.withdrawal is not None
+        ]
+        if asked and rng.random() < 0.5:
+            await director.decide_withdrawal(rng.choice(asked), rng.random() < 0.5)
+            done["decide_withdrawal"] = done.get("decide_withdrawal", 0) + 1
+            await settle(everyone)
+            continue
         seats = sorted(match.players.items())
         offers = {key: offered(client, rng) for key, client in seats}
         moving = {key: [c for c in choices if c[0] in MOVING] for key, choices in offers.items()}
@@ -137,6 +151,7 @@ async def evening(server: Server, seed: int) -> tuple[dict[str, int], int]:
         assert [u.seq for u in updates] == list(range(updates[0].seq, updates[-1].seq + 1))
     await audit_match(match, deals)
     await match.close()
+    await director.close()
     return done, refused
 
 
@@ -150,6 +165,6 @@ async def test_evenings_of_random_legal_play(server: Server) -> None:
             done[kind] = done.get(kind, 0) + count
         refused += refusals
     every = ("call", "card", "claim", "claim_answer", "undo", "undo_answer", "next_board")
-    for kind in (*every, "withdraw_claim", "withdraw_concession"):
+    for kind in (*every, "withdraw_claim", "withdraw_concession", "decide_withdrawal"):
         assert done.get(kind, 0) > 0, (kind, done)
     assert refused > 30

@@ -12,7 +12,7 @@ from bridge import Deal, board_dealer, board_vulnerability
 from bridge.formats import Movement, individual, teams_match
 from clients.client import Client, ClientError
 from protocol.errors import ErrorCode
-from protocol.messages import PlayerInfo, PlayerView, WatchView
+from protocol.messages import BoardView, MatchCreated, PlayerInfo, PlayerView, WatchView
 from server.app import Server
 from server.state import BoardSpec, MatchConfig
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
@@ -159,6 +159,93 @@ async def test_the_director_gives_a_seat_to_a_new_player_or_a_robot(server: Serv
     assert seat_info(final, 1, "W").name == "Robot"
     await newcomer.close()
     await match.close()
+    await director.close()
+
+
+def link_of(created: MatchCreated, table: int, seat: str) -> str:
+    link = next(s.link for s in created.seats if (s.table, s.seat) == (table, seat))
+    assert link is not None
+    return link
+
+
+def board_of(view: PlayerView | WatchView) -> BoardView:
+    board = view.board if isinstance(view, PlayerView) else view.tables[0]
+    assert board is not None
+    return board
+
+
+@pytest.mark.asyncio
+async def test_a_table_starts_when_its_four_are_there(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS, wait_for_players=True)  # N deals
+    table = {seat: await Client.connect(link_of(created, 1, seat)) for seat in "NES"}
+    north = table["N"]
+    waiting = await north.wait_for(
+        lambda v: v if seat_info(v, 1, "S").connected and v.board else None
+    )
+    board = board_of(waiting)
+    assert (waiting.waiting_for_seats, board.turn, board.legal) == (["W"], None, [])
+    with pytest.raises(ClientError) as refused:
+        await north.call("1NT")
+    assert refused.value.code == ErrorCode.WRONG_PHASE
+    assert "West not here yet" in refused.value.message
+    director = await Client.connect(created.director)
+    assert isinstance(director.view, WatchView)
+    waiting = [(w.table, w.seats) for w in director.view.waiting]
+    assert waiting == [(1, ["W"]), (2, ["N", "E", "S", "W"])]  # nobody at table 2 yet
+
+    table["W"] = await Client.connect(link_of(created, 1, "W"))
+    now = await north.wait_for(lambda v: v if v.board and v.board.legal else None)
+    assert (now.waiting_for_seats, board_of(now).turn) == ([], "N")
+    await bid(table, 1, ["1NT", "P"])
+    # A player who leaves once the board started does not stop it: the table waits for
+    # them only where it is their turn.
+    await table.pop("E").close()
+    await north.wait_for(lambda v: v if not seat_info(v, 1, "E").connected else None)
+    await table["S"].call("3NT")
+    assert isinstance(north.view, PlayerView)
+    assert north.view.waiting_for_seats == []
+    for client in [*table.values(), director]:
+        await client.close()
+
+
+@pytest.mark.asyncio
+async def test_without_wait_for_players_the_auction_starts_at_once(server: Server) -> None:
+    created = await create(server, boards=1, deals_pbn=DEALS)  # the protocol's default
+    north = await Client.connect(link_of(created, 1, "N"))
+    view = await north.wait_for(lambda v: v if v.board else None)
+    assert view.waiting_for_seats == []
+    assert board_of(view).legal  # the others are not there: North calls all the same
+    await north.call("1NT")
+    await north.close()
+
+
+@pytest.mark.asyncio
+async def test_the_director_starts_a_table_with_a_robot_for_the_absent_seat(
+    server: Server,
+) -> None:
+    # East deals; the server's robots sit South and West, and would call at once.
+    deals = one_board(dealer="E")
+    created = await create(
+        server, boards=1, deals_pbn=deals, robots=["1S", "1W"], wait_for_players=True
+    )
+    east = await Client.connect(link_of(created, 1, "E"))
+    there = await east.wait_for(
+        lambda v: v if v.board and all(seat_info(v, 1, s).connected for s in "ESW") else None
+    )
+    assert there.waiting_for_seats == ["N"]
+    # The robots are there and see the board: nobody may call before North comes.
+    with pytest.raises(ClientError) as refused:
+        await east.call("P")
+    assert "North not here yet" in refused.value.message
+    director = await Client.connect(created.director)
+    await director.substitute(1, "N", robot=True)
+    started = await east.wait_for(lambda v: v if v.board and v.board.legal else None)
+    assert started.waiting_for_seats == []
+    await east.call("P")
+    # The robot North (and the robots beside it) call in their turn.
+    done = await east.wait_for(lambda v: v if v.board and len(v.board.auction) >= 4 else None)
+    assert [entry.seat for entry in board_of(done).auction[:4]] == ["E", "S", "W", "N"]
+    await east.close()
     await director.close()
 
 

@@ -30,7 +30,7 @@ from bridge import (
 from bridge.pbn import parse_games
 from clients.client import Client, ClientError, Link
 from clients.robot import Robot
-from protocol.messages import BoardCompared, Update, WatchView
+from protocol.messages import BoardCompared, PlayerView, Update, WatchView
 from robots.table2 import play_robot_table
 from server.app import Server
 from server.state import MATCH_EVENTS
@@ -185,6 +185,8 @@ async def test_robots_answer_questions_and_reject_a_wrong_claim(server: Server) 
     links = {s.seat: s.link for s in created.seats if s.table == 1}
     north = await Client.connect(links["N"] or "")
     south = await Client.connect(links["S"] or "")
+    # The board starts once its four are there (the robots come as the match is created).
+    await north.wait_for(lambda v: v if v.board and v.board.legal else None)
     await north.call("3NT")
     await south.wait_for(lambda v: v if v.board and v.board.acting == "S" else None)
     await south.call("P")
@@ -273,7 +275,13 @@ async def test_a_robot_cut_off_while_it_thinks_acts_once_back(redis: Redis) -> N
     running = asyncio.create_task(robot.run())
     try:
         async with asyncio.timeout(10):
-            while robot.client is None or robot.client.view is None:
+            # Its turn has come (it thinks from now on, for half a second).
+            while not (
+                robot.client is not None
+                and isinstance(robot.client.view, PlayerView)
+                and robot.client.view.board is not None
+                and robot.client.view.board.legal
+            ):
                 await asyncio.sleep(0.01)
             north = Player(server.runtimes[created.match_id].config.player_of("1N"))
             while not (

@@ -1,0 +1,163 @@
+"""Heartbeats (SPEC.md, section 2): a connection that asks for them hears a ``heartbeat`` whenever
+the server has sent it nothing for a while, and one that answers nothing is dropped within
+seconds (its seat shown away to the table), where a silently dead connection used to look
+alive until the WebSocket keep-alive gave up on it."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+from redis.asyncio import Redis
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from clients.client import Client, Link
+from protocol.codec import decode_server, encode
+from protocol.messages import (
+    PROTOCOL_VERSION,
+    Heartbeat,
+    HeartbeatAnswer,
+    Hello,
+    PlayerView,
+    ServerMessage,
+    Welcome,
+)
+from server.app import Server
+from server.limits import Limits
+from tests.conftest import ORGANISER_KEY, forget_earlier_robots
+from tests.server.harness import create, seat_everyone
+
+EVERY = 0.2
+SILENCE = 3.0
+"""Short heartbeats for the tests; the silence is long enough that a client that answers is
+never taken for dead, however slow the machine (the server and the clients here share one
+event loop: a pause holds up the server's clock as much as the answer)."""
+
+
+@pytest_asyncio.fixture
+async def beating(redis: Redis) -> AsyncIterator[Server]:
+    await forget_earlier_robots(redis)
+    limits = Limits(heartbeat_every=EVERY, heartbeat_silence=SILENCE)
+    server = Server(redis, ORGANISER_KEY, robot_delay=0, limits=limits, presence_grace=0.2)
+    await server.start()
+    yield server
+    await server.close()
+
+
+async def hello(server: Server, token: str, version: int = PROTOCOL_VERSION) -> ClientConnection:
+    """A raw connection that asked for heartbeats, once welcomed."""
+    websocket = await connect(server.ws_url, compression=None)
+    await websocket.send(encode(Hello(version=version, token=token, heartbeat=True)))
+    assert isinstance(decode_server(await websocket.recv()), Welcome)
+    return websocket
+
+
+async def next_message(websocket: ClientConnection) -> ServerMessage:
+    async with asyncio.timeout(10):
+        return decode_server(await websocket.recv())
+
+
+async def read_until_closed(websocket: ClientConnection) -> None:
+    async with asyncio.timeout(SILENCE + 10):
+        while True:
+            await websocket.recv()
+
+
+def seat_connected(view: PlayerView, table: int, seat: str) -> bool:
+    return next(p.connected for p in view.players if (p.table, p.seat) == (table, seat))
+
+
+@pytest.mark.asyncio
+async def test_a_quiet_connection_gets_heartbeats_and_one_that_answers_stays(
+    beating: Server,
+) -> None:
+    websocket = await hello(beating, ORGANISER_KEY)
+    refs = []
+    for _ in range(3):
+        beat = await next_message(websocket)
+        assert isinstance(beat, Heartbeat)
+        refs.append(beat.ref)
+        await websocket.send(encode(HeartbeatAnswer(ref=beat.ref)))
+    assert refs == sorted(set(refs))  # each its own ref
+    # Answered, for longer than the silence allowed after a heartbeat: still served.
+    for _ in range(int(SILENCE / EVERY) + 5):
+        beat = await next_message(websocket)
+        assert isinstance(beat, Heartbeat)
+        await websocket.send(encode(HeartbeatAnswer(ref=beat.ref)))
+    assert [c.heartbeat for c in beating.connections] == [True]
+    await websocket.close()
+
+
+@pytest.mark.asyncio
+async def test_a_seat_that_answers_no_heartbeat_is_dropped_and_shown_away(beating: Server) -> None:
+    created = await create(beating, boards=1)
+    match = await seat_everyone(beating, created)
+    north = match.players[(1, "N")]
+    await north.wait_for(lambda v: all(p.connected for p in v.players) or None)
+    west = next(s for s in created.seats if (s.table, s.seat) == (1, "W"))
+    assert west.link is not None
+    await match.players[(1, "W")].close()
+    # West again, through a connection whose traffic stops (a frozen page): it asked for
+    # heartbeats and answers none. Its socket stays open (the WebSocket layer still answers
+    # the server's WebSocket pings): only the silence tells.
+    frozen = await hello(beating, Link.parse(west.link).token)
+    back = await north.wait_for(lambda v: v if seat_connected(v, 1, "W") else None)
+    assert seat_connected(back, 1, "W")
+    with pytest.raises(ConnectionClosed):
+        await read_until_closed(frozen)  # the snapshot, then heartbeats it never answers
+    away = await north.wait_for(lambda v: v if not seat_connected(v, 1, "W") else None)
+    assert not seat_connected(away, 1, "W")
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_no_heartbeat_unless_asked_and_none_for_version_6(beating: Server) -> None:
+    plain = await connect(beating.ws_url, compression=None)
+    await plain.send(encode(Hello(version=PROTOCOL_VERSION, token=ORGANISER_KEY)))
+    assert isinstance(decode_server(await plain.recv()), Welcome)
+    old = await hello(beating, ORGANISER_KEY, version=6)  # it would not know the heartbeat
+    await asyncio.sleep(10 * EVERY)
+    for websocket in (plain, old):
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(2 * EVERY):
+                await websocket.recv()
+    assert [c.heartbeat for c in beating.connections] == [False, False]
+    for websocket in (plain, old):
+        await websocket.close()
+
+
+@pytest.mark.asyncio
+async def test_the_client_library_answers_and_gives_up_a_silent_server(
+    beating: Server, redis: Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    created = await create(beating, boards=1)
+    match = await seat_everyone(beating, created)
+    north = match.players[(1, "N")]
+    assert created.spectator is not None
+    watcher = await Client.connect(created.spectator, heartbeat=True)
+    await asyncio.sleep(SILENCE + 1)  # heartbeats all along, each answered
+    assert watcher.is_connected
+    assert not any(m.type == "heartbeat" for m in watcher.received)  # answered, not kept
+    await watcher.close()
+    # A server that says nothing (its heartbeats silently lost): the client gives up on it.
+    import clients.client
+
+    monkeypatch.setattr(clients.client, "HEARTBEAT_SILENCE_S", 1.0)
+    quiet = Server(redis, ORGANISER_KEY, robot_delay=0, limits=Limits(heartbeat_every=3600))
+    await quiet.start()
+    try:
+        link = Link(quiet.ws_url, Link.parse(created.spectator).token)
+        deaf = await Client.connect(link, heartbeat=True)
+        async with asyncio.timeout(10):
+            while deaf.is_connected:
+                await asyncio.sleep(0.05)
+        await deaf.reconnect()  # and comes back at once
+        assert deaf.is_connected
+        await deaf.close()
+    finally:
+        await quiet.close()
+    assert north.is_connected
+    await match.close()
