@@ -19,7 +19,7 @@ server applies it if it never got it, and otherwise answers ``ack`` with ``repea
 without applying it twice.
 
 A client connected with ``heartbeat=True`` asks the server for heartbeats (SPEC.md, section
-2): it answers each of the server's ``ping``s, and closes a connection that has brought
+2): it answers each of the server's ``heartbeat``s, and closes a connection that has brought
 nothing for ``HEARTBEAT_SILENCE_S`` seconds (its traffic silently dropped), so that waiting
 for it fails at once and a :meth:`Client.reconnect` can follow.
 """

@@ -129,7 +129,7 @@ a client older than version 6, which is refused in words its strict decoder can 
 SPOKEN = sorted(SUPPORTED_VERSIONS)
 """The versions this server serves, as ``welcome`` and ``unsupported_version`` say them."""
 HEARTBEATS_SINCE = 7
-"""The version that brought ``hello.heartbeat`` (and the server's ``ping``)."""
+"""The version that brought ``hello.heartbeat`` (and the server message ``heartbeat``)."""
 UNKNOWN_TOKENS = "too many unknown tokens from your address: wait retry_after_ms"
 """The close reason (code 1008) after a hello refused for its address's unknown tokens."""
 TOO_FAST = "too many refusals for going too fast: wait retry_after_ms before sending again"
@@ -1124,7 +1124,7 @@ class Server:
                 f"protocol version {asked[-1]} is not supported; this server speaks {speaks}",
             )
         address = connection.address
-        # A version 6 client never asked: it would not know the server's ping.
+        # A version 6 client never asked: it would not know the message ``heartbeat``.
         heartbeat = hello.heartbeat and version >= HEARTBEATS_SINCE
         if hmac.compare_digest(hello.token.encode(), self.organiser_key.encode()):
             connection.organiser = True
