@@ -15,6 +15,7 @@ from protocol.errors import ErrorCode
 from server.app import Server
 from tests.server.harness import (
     STRONG_NORTH,
+    Match,
     audit_match,
     bid,
     board_view,
@@ -142,16 +143,13 @@ async def test_a_concession_withdrawn_with_the_directors_leave_resumes_the_play(
     await match.close()
 
 
-@pytest.mark.asyncio
-async def test_a_withdrawal_asked_holds_the_review_until_the_director_decides(
-    server: Server,
-) -> None:
-    created = await create(
-        server,
-        boards=2,
-        deals_pbn=DEALS + "\n" + DEALS.replace('[Board "1"]', '[Board "2"]'),
-        review_seconds=1,
-    )
+async def withdrawal_asked(
+    server: Server, boards: int, review_seconds: int
+) -> tuple[Match, Client, dict[str, Client]]:
+    """A match whose table 1 has North concede two tricks of board 1 (accepted) and ask to
+    withdraw the concession: the match, the director and table 1."""
+    deals = "\n".join(DEALS.replace('[Board "1"]', f'[Board "{n}"]') for n in range(1, boards + 1))
+    created = await create(server, boards=boards, deals_pbn=deals, review_seconds=review_seconds)
     match = await seat_everyone(server, created)
     director = await Client.connect(created.director)
     table = match.table(1)
@@ -161,6 +159,14 @@ async def test_a_withdrawal_asked_holds_the_review_until_the_director_decides(
     for seat in "EW":
         await table[seat].answer_claim(True)
     await settle(table, (await table["N"].withdraw_concession()).seq)
+    return match, director, table
+
+
+@pytest.mark.asyncio
+async def test_a_withdrawal_asked_holds_the_review_until_the_director_decides(
+    server: Server,
+) -> None:
+    match, director, table = await withdrawal_asked(server, boards=2, review_seconds=1)
     await asyncio.sleep(2.5)  # past the review's second: it would have ended
     await settle(table)
     still = table["E"].view
@@ -178,16 +184,7 @@ async def test_a_withdrawal_asked_holds_the_review_until_the_director_decides(
 
 @pytest.mark.asyncio
 async def test_an_assigned_result_settles_a_withdrawal_asked(server: Server) -> None:
-    created = await create(server, boards=1, deals_pbn=DEALS, review_seconds=60)
-    match = await seat_everyone(server, created)
-    director = await Client.connect(created.director)
-    table = match.table(1)
-    await bid(table, 1, ["3NT", "P", "P", "P"])
-    await play_cards(table, 1, count=4)
-    await settle(table, (await table["N"].claim(10)).seq)
-    for seat in "EW":
-        await table[seat].answer_claim(True)
-    await settle(table, (await table["N"].withdraw_concession()).seq)
+    match, director, table = await withdrawal_asked(server, boards=1, review_seconds=60)
     # The director decides the board otherwise: the request is moot, the board not held.
     await director.assign_result(1, 1, "3NT", "N", 13)
     await settle(table)
