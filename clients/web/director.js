@@ -143,14 +143,7 @@ function watchClaim(board, director) {
           "div",
           { class: "withdrawal-panel", "data-withdrawal-seat": claim.withdrawal },
           h("p", { class: "withdrawal-note" }, `${SEAT_NAME[claim.withdrawal]} asks to withdraw the concession (laws 69 and 71): the board is held for your decision.`),
-          director
-            ? h(
-                "div",
-                { class: "button-row" },
-                h("button", { type: "button", class: "primary", "data-director": "withdrawal-allow", "data-table": board.table }, "Allow the withdrawal: play on"),
-                h("button", { type: "button", class: "danger", "data-director": "withdrawal-refuse", "data-table": board.table }, "Refuse: the concession stands"),
-              )
-            : null,
+          director ? decisionButtons(board.table, "withdrawal", "Allow the withdrawal: play on", "Refuse: the concession stands") : null,
         )
       : null,
   );
@@ -168,14 +161,17 @@ function watchUndo(board, director) {
     "div",
     { class: "undo-panel", "data-undo-seat": undo.seat },
     h("p", {}, `${SEAT_NAME[undo.seat]} asks to take back `, undoWhat(undo), `: waiting for ${waiting.map((s) => SEAT_NAME[s]).join(" and ")}.`),
-    director
-      ? h(
-          "div",
-          { class: "button-row" },
-          h("button", { type: "button", class: "primary", "data-director": "undo-allow", "data-table": board.table }, "Allow the undo"),
-          h("button", { type: "button", class: "danger", "data-director": "undo-refuse", "data-table": board.table }, "Refuse it"),
-        )
-      : null,
+    director ? decisionButtons(board.table, "undo", "Allow the undo", "Refuse it") : null,
+  );
+}
+
+/** The director's two answers to a request at a table (`${kind}-allow`, `${kind}-refuse`). */
+function decisionButtons(table, kind, allow, refuse) {
+  return h(
+    "div",
+    { class: "button-row" },
+    h("button", { type: "button", class: "primary", "data-director": `${kind}-allow`, "data-table": table }, allow),
+    h("button", { type: "button", class: "danger", "data-director": `${kind}-refuse`, "data-table": table }, refuse),
   );
 }
 
