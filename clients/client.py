@@ -30,6 +30,7 @@ import asyncio
 import contextlib
 import itertools
 import secrets
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar, get_args
@@ -182,6 +183,8 @@ class Client:
         self.headers = dict(headers or {})
         """Extra headers of the opening HTTP request (a proxy's, say)."""
         self.welcome: Welcome | None = None
+        self._skew_ms = 0
+        """The server's clock less this machine's, as the last welcome told it."""
         self.view: PlayerView | WatchView | None = None
         self.seq = 0
         self.received: list[ServerMessage] = []
@@ -272,6 +275,8 @@ class Client:
         if not isinstance(reply, Welcome):
             raise ClientError("unexpected", f"expected welcome, got {reply.type}")
         self.welcome = reply
+        if reply.now is not None:
+            self._skew_ms = reply.now - int(time.time() * 1000)
         self.received.append(reply)
         if last_seq is not None and last_seq > self.seq:
             self.seq = last_seq  # a new client resuming: the next update is last_seq + 1
@@ -393,6 +398,11 @@ class Client:
     @property
     def is_connected(self) -> bool:
         return self._reader is not None and not self._reader.done()
+
+    def server_now(self) -> int:
+        """Now by the server's clock (milliseconds since the epoch), as its ``welcome`` told
+        it: the moments of the views (a round clock's ``ends_at``) are the server's."""
+        return int(time.time() * 1000) + self._skew_ms
 
     async def wait_for(
         self, predicate: Callable[[Any], T | None], timeout: float | None = 10.0
@@ -677,6 +687,7 @@ class Client:
         stage_two: Literal["now", "director"] = "now",
         imposed_auction: bool = False,
         wait_for_players: bool = False,
+        minutes_per_board: float | None = None,
         seal: str | None = None,
         public_value: str | None = None,
         request_id: str | None = None,
@@ -706,6 +717,7 @@ class Client:
                 stage_two=stage_two,
                 imposed_auction=imposed_auction,
                 wait_for_players=wait_for_players,
+                minutes_per_board=minutes_per_board,
                 seal=seal,
                 public_value=public_value,
                 request_id=request_id,

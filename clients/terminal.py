@@ -105,6 +105,7 @@ from protocol.messages import (
     ReadyForNext,
     ResultAssigned,
     ReviewEnded,
+    RoundClock,
     Rule,
     Seat,
     SeatSubstituted,
@@ -119,6 +120,7 @@ from protocol.messages import (
     Substituted,
     TableAction,
     TableResultView,
+    TimeUp,
     TrickView,
     Undo,
     UndoAnswered,
@@ -2225,6 +2227,29 @@ def _header(board: BoardView, seq: int, who: str) -> Text:
     )
 
 
+def clock_line(clock: RoundClock | None, at: int) -> Text | None:
+    """The round's clock at a table: the board it is on and the time left (``behind time``
+    once the board in play is past its due moment), or that the time is up; None without a
+    clock, or once the round's boards are played. ``at``: now, by the server's clock."""
+    if clock is None or clock.played >= clock.boards:
+        return None
+    if clock.time_up:
+        left = clock.boards - clock.played
+        return Text(
+            f"Round clock: time is up with {left} of {clock.boards} boards to play: "
+            "the director decides",
+            style="bold red",
+        )
+    remaining = max(0, clock.ends_at - at) // 1000
+    line = Text(
+        f"Round clock: board {clock.played + 1} of {clock.boards} · "
+        f"{remaining // 60}:{remaining % 60:02d} left"
+    )
+    if at > clock.due_at:
+        line.append(" · behind time", style="bold red")
+    return line
+
+
 def _named_seat(number: int, players: Sequence[PlayerInfo], seat: str | None = None) -> str:
     """A player at the viewer's table by number: ``Bo (West)``, ``player 6 (North, robot)``."""
     info = next((p for p in players if p.player == number), None)
@@ -2340,6 +2365,8 @@ def render_player(
         parts.append(Divider(_header(board, seq, who), style="cyan"))
         if seating is not None:
             parts.append(seating)
+        if (timed := clock_line(view.clock, at)) is not None:
+            parts.append(timed)
         parts.append(compass(board, me, view.players, at))
         if board.auction or board.phase == "auction":
             parts.append(auction_grid(board))
@@ -2398,6 +2425,9 @@ def render_watch(
         parts.append(Text(f"Nothing to show yet · {who} · #{seq}", style="bold"))
     for board in view.tables:
         parts.append(Divider(_header(board, seq, who), style="cyan"))
+        clock = next((c for c in view.clocks if c.table == board.table), None)
+        if (timed := clock_line(clock, at)) is not None:
+            parts.append(timed)
         parts.append(compass(board, None, view.players, at))
         if board.auction:
             parts.append(auction_grid(board))
@@ -2776,6 +2806,11 @@ def _event_line(event: Event, update: Update, me: str | None) -> Text | None:
     if isinstance(event, SeatSubstituted):
         player = "the server's robot" if event.robot else "a new player (a new link)"
         return Text(f"{at}The director gave {SEAT_NAMES[event.seat]}'s seat to {player}", "bold")
+    if isinstance(event, TimeUp):
+        where = "" if isinstance(view, PlayerView) else f" at table {event.table}"
+        return Text(
+            f"{at}The round's time is up{where}: the director decides what happens", "bold red"
+        )
     return None
 
 
@@ -2989,11 +3024,16 @@ class TerminalTable:
     def render(self, *, with_chat: bool = False, prompt: bool = True) -> None:
         view = self.client.view
         if isinstance(view, PlayerView):
-            self.console.print(render_player(view, self.client.seq, with_chat=with_chat))
+            now = self.client.server_now()
+            self.console.print(render_player(view, self.client.seq, with_chat=with_chat, now=now))
         elif isinstance(view, WatchView):
             self.console.print(
                 render_watch(
-                    view, self.client.seq, director=self.role == "director", with_chat=with_chat
+                    view,
+                    self.client.seq,
+                    director=self.role == "director",
+                    with_chat=with_chat,
+                    now=self.client.server_now(),
                 )
             )
         if prompt:

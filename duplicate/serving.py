@@ -271,6 +271,14 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
         "director seats a robot for the one who is not); by default the auction starts at once",
     )
     parser.add_argument(
+        "--minutes-per-board",
+        type=float,
+        default=7.5,
+        metavar="MINUTES",
+        help="each table's round clock gives a board this many minutes (default 7.5, as "
+        "clubs use); the director is told when a round's time is up. 0: no clock",
+    )
+    parser.add_argument(
         "--robots",
         nargs="+",
         default=[],
@@ -541,6 +549,7 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
             stage_two=args.stage_two,
             imposed_auction=args.imposed_auction,
             wait_for_players=getattr(args, "wait_for_players", False),
+            minutes_per_board=args.minutes_per_board or None,
             seal=getattr(args, "seal", None),
             public_value=getattr(args, "public_value", None),
             request_id=getattr(args, "request_id", None),

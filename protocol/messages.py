@@ -204,7 +204,12 @@ class CreateMatch(Message):
     same match (the same answer), never a second one. ``wait_for_players`` (added within
     version 7): each board starts only once its table's four players are there at once
     (each connected, or the server's robot), or the director seats a robot for the one who
-    is not; false, the auction starts as soon as the board does."""
+    is not; false, the auction starts as soon as the board does. ``minutes_per_board``
+    (added within version 7) puts a clock on each table: a round's time is its boards
+    times this many minutes (clubs use 7.5), counted from the round's first call at the
+    table (``PlayerView.clock``); at the end of it the director is told (``time_up``) and
+    nothing is played for anyone. None: no clock (a table of the server's robots never
+    has one)."""
 
     type: Literal["create_match"] = "create_match"
     format: Format = "teams"
@@ -214,6 +219,7 @@ class CreateMatch(Message):
     stage_two: Literal["now", "director"] = "now"
     imposed_auction: bool = False
     wait_for_players: bool = False
+    minutes_per_board: Annotated[float | None, Field(gt=0, le=60)] = None
     team_a: Name = "Team A"
     team_b: Name = "Team B"
     deals_pbn: Annotated[str | None, StringConstraints(max_length=900_000)] = None
@@ -858,6 +864,27 @@ class NextSeat(Sent):
     """Player number (as text) -> name, for those with one."""
 
 
+class RoundClock(Sent):
+    """(Added within version 7.) A round's clock at a table (``create_match``'s
+    ``minutes_per_board``): the round's ``boards`` at the table, how many of them are
+    ``played`` (finished), when the round's first call there was made (``started_at``),
+    when its time is up (``ends_at``: ``started_at`` plus ``boards`` times the minutes per
+    board) and when the board in play should be over to keep to time (``due_at``: after
+    ``played`` + 1 boards' time; ``ends_at`` once all are played). A table is slow while
+    the time is past ``due_at`` and it has boards to play. ``time_up``: the round's time
+    ran out with boards still to play (the ``time_up`` event); nothing was played for
+    anyone. Moments are by the server's clock (``welcome.now``)."""
+
+    table: TableNumber
+    round: int
+    boards: int
+    played: int
+    started_at: Millis
+    ends_at: Millis
+    due_at: Millis
+    time_up: bool = False
+
+
 class PlayerView(Sent):
     """Everything one player may see now: where they sit this round (``round``, ``table``,
     ``seat``, ``partner`` and ``opponents``), their table's current board, their results so
@@ -900,6 +927,10 @@ class PlayerView(Sent):
     once all four are there at once, each connected or the server's robot, or the director
     seats a robot (``substitute``). Meanwhile the board's ``turn`` is None and nobody has
     ``legal`` calls. Empty once it started (it does not stop for a player who leaves)."""
+    clock: RoundClock | None = None
+    """(Added within version 7.) The round's clock at the player's table, in a match
+    created with ``minutes_per_board``; None before the round's first call there (or
+    without a clock)."""
 
 
 class WaitingTable(Sent):
@@ -930,6 +961,10 @@ class WatchView(Sent):
     waiting: list[WaitingTable] = []
     """(Added within version 7.) The tables whose board waits for its players before its
     first call, with the seats it waits for (a match created with ``wait_for_players``)."""
+    clocks: list[RoundClock] = []
+    """(Added within version 7.) Each table's round clock (``PlayerView.clock``) for the
+    director and live spectators, in a match created with ``minutes_per_board``: the tables
+    whose round has started (delayed spectators: none)."""
 
 
 View = Annotated[PlayerView | WatchView, Field(discriminator="type")]
@@ -1200,6 +1235,16 @@ class SeatSubstituted(Sent):
     robot: bool
 
 
+class TimeUp(Sent):
+    """(Added within version 7.) The round's time at ``table`` is up with boards still to
+    play (``RoundClock``): the director decides what happens; nothing is played for
+    anyone."""
+
+    type: Literal["time_up"] = "time_up"
+    table: TableNumber
+    round: int
+
+
 Event = Annotated[
     Snapshot
     | BoardStarted
@@ -1229,7 +1274,8 @@ Event = Annotated[
     | DirectorCallsClosed
     | NameSet
     | PresenceChanged
-    | SeatSubstituted,
+    | SeatSubstituted
+    | TimeUp,
     Field(discriminator="type"),
 ]
 
@@ -1254,6 +1300,9 @@ class Welcome(Sent):
     table: TableNumber | None = None
     seat: Seat | None = None
     seq: int = 0
+    now: Millis | None = None
+    """(Added within version 7.) The server's clock when it answered: a client that shows
+    a countdown (``RoundClock``) takes the difference to its own clock from it."""
 
 
 class Change(Sent):

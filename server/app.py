@@ -1129,7 +1129,9 @@ class Server:
         if hmac.compare_digest(hello.token.encode(), self.organiser_key.encode()):
             connection.organiser = True
             self._speak(connection, version)
-            connection.send(encode(Welcome(version=version, versions=SPOKEN, role="organiser")))
+            connection.send(
+                encode(Welcome(version=version, versions=SPOKEN, role="organiser", now=now_ms()))
+            )
             connection.heartbeat = heartbeat
             return
         digest = hashlib.sha256(hello.token.encode()).digest()
@@ -1194,6 +1196,7 @@ class Server:
                     table=None if at is None else at.table,
                     seat=None if at is None else at.seat.letter,
                     seq=seq,
+                    now=now_ms(),
                 )
             )
 
@@ -1471,6 +1474,11 @@ class Server:
             robot_level=request.robot_level,
             robot_levels=levels,
             gather=request.wait_for_players,
+            board_ms=(
+                None
+                if request.minutes_per_board is None
+                else round(request.minutes_per_board * 60_000)
+            ),
         )
         for table, letter in robots:
             names.setdefault(f"{table}{letter}", config.robot_name(f"{table}{letter}"))

@@ -402,6 +402,9 @@ class MatchRuntime:
         """Seconds a seat whose last connection closed waits before it shows as away: a
         connection that blinks shows nothing (and logs nothing)."""
         self._timers: dict[int, tuple[int, asyncio.Task[None]]] = {}
+        """Each table's review timer: (board, task)."""
+        self._clocks: dict[int, tuple[int, asyncio.Task[None]]] = {}
+        """Each table's round clock timer: (round, task)."""
         self._away: dict[Player, asyncio.Task[None]] = {}
         self._generation = 0
         self._sent: dict[Viewer, Sent] = {}
@@ -450,13 +453,15 @@ class MatchRuntime:
         return None
 
     async def close(self) -> None:
-        """Stop the review timers and the pending away marks (a stopped server's successor
-        restarts the timers and marks every seat away)."""
-        tasks = [task for _board, task in self._timers.values()] + list(self._away.values())
+        """Stop the review and clock timers and the pending away marks (a stopped server's
+        successor restarts the timers and marks every seat away)."""
+        tasks = [task for _key, task in (*self._timers.values(), *self._clocks.values())]
+        tasks += self._away.values()
         if self._reader is not None:
             tasks.append(self._reader)
         await stop(*tasks)
         self._timers.clear()
+        self._clocks.clear()
         self._away.clear()
 
     # -- sequence numbers and catching up ----------------------------------------------
@@ -965,7 +970,7 @@ class MatchRuntime:
                 await self._count_connections(gone)
         self.last_id = last_id
         if entries:
-            self._time_reviews()
+            self._time()
 
     def notify(self, length: int) -> None:
         """The store says the match's log has ``length`` entries now: read those not folded
@@ -1042,7 +1047,7 @@ class MatchRuntime:
             # A voided or scored board needs no play: tables that waited for it (or played
             # it) go on.
             await self._start_due()
-        self._time_reviews()
+        self._time()
         return seq
 
     async def _follow_up(self, attempt: Callable[[], Awaitable[None]]) -> None:
@@ -1275,6 +1280,11 @@ class MatchRuntime:
 
     # -- reviews -------------------------------------------------------------------------
 
+    def _time(self) -> None:
+        """Time what ends on its own: the reviews and the rounds' clocks."""
+        self._time_reviews()
+        self._time_clocks()
+
     def _time_reviews(self) -> None:
         """Start a timer for each table whose finished board is on review with a time limit."""
         for table in self.config.tables:
@@ -1321,9 +1331,54 @@ class MatchRuntime:
                     asyncio.create_task(self._end_review(table, board, 1.0)),
                 )
 
+    def _time_clocks(self) -> None:
+        """Start a timer for each table whose round clock runs, to say when its time is up."""
+        for table in self.config.tables:
+            clock = self.state.clock(table)
+            timer = self._clocks.get(table)
+            if clock is None or not clock.running:
+                if timer is not None:
+                    timer[1].cancel()
+                    del self._clocks[table]
+                continue
+            if timer is not None and timer[0] == clock.round and not timer[1].done():
+                continue
+            delay = max(0.0, (clock.ends_at - now_ms()) / 1000)
+            task = asyncio.create_task(self._end_time(table, clock.round, delay))
+            self._clocks[table] = (clock.round, task)
+
+    async def _end_time(self, table: int, round_number: int, delay: float) -> None:
+        await asyncio.sleep(delay)
+
+        async def end() -> None:
+            # Every process serving the match keeps the clock: the first to say it does.
+            clock = self.state.clock(table)
+            if clock is None or clock.round != round_number or not clock.running:
+                return
+            event: StoredEvent = {"type": "time_up", "round": round_number, "at": now_ms()}
+            await self._append(table, event, None)
+
+        async with self.holding():
+            if self._clocks.get(table, (None,))[0] == round_number:
+                del self._clocks[table]
+            try:
+                await self._retrying(end)
+            except ProtocolError as error:
+                log.warning(
+                    "match %s: the end of round %d's time at table %d not logged: %s",
+                    self.config.match_id,
+                    round_number,
+                    table,
+                    error,
+                )
+                self._clocks[table] = (
+                    round_number,
+                    asyncio.create_task(self._end_time(table, round_number, 1.0)),
+                )
+
     def start_timers(self) -> None:
         """Time the reviews in progress (after loading the match)."""
-        self._time_reviews()
+        self._time()
 
     # -- publishing ------------------------------------------------------------------------
 
@@ -1371,4 +1426,4 @@ class MatchRuntime:
             for frame in self.catch_up(subscriber.viewer, subscriber.sent_seq):
                 subscriber.send(frame)
             subscriber.sent_seq = self.seq_of(subscriber.viewer)
-        self._time_reviews()
+        self._time()

@@ -25,6 +25,7 @@ Table events (``seat`` a letter, ``at`` on each):
 - ``chat`` {seat? (none: the director), text, to}; ``director_call`` {seat, text?}
 - ``name`` {seat, name?}; ``presence`` {seat, connected, robot}; ``substitute`` {seat, robot}
 - ``ready`` {seat}; ``review_over`` {board}
+- ``time_up`` {round} (the round's clock ran out with boards to play)
 
 Match events (logged at "table 0", in every log): ``compared`` {board, plays: [{round,
 table, result}], fix} (before movements: {board, table1, table2, fix}), ``finished``,
@@ -194,6 +195,9 @@ class MatchConfig:
     gather: bool = field(default=False, kw_only=True)
     """A board's first call (or card) waits until its table's four players are there at
     once: each connected, or the server's robot. False: a match stored before this rule."""
+    board_ms: int | None = field(default=None, kw_only=True)
+    """The time a board is given, in milliseconds (the organiser's minutes per board): a
+    round's clock at a table gives its boards this much each. None: no clock."""
 
     def gathers(self, table: int) -> bool:
         """Whether ``table``'s boards wait for its four players (the robots' table 2 of a
@@ -258,6 +262,7 @@ class MatchConfig:
                 "robot_level": self.robot_level,
                 "robot_levels": dict(self.robot_levels),
                 "gather": self.gather,
+                "board_ms": self.board_ms,
             }
         )
 
@@ -293,6 +298,7 @@ class MatchConfig:
             deals_public=data.get("deals_public"),
             deals_form=data.get("deals_form"),  # absent: stored before forms (version 1)
             gather=data.get("gather", False),  # absent: stored before the table waited
+            board_ms=data.get("board_ms"),  # absent: stored before clocks
         )
 
     def team_of(self, table: int, seat: Seat) -> Literal["A", "B"]:
@@ -493,6 +499,11 @@ class BoardState:
     them, so that no player can grow a match's log without end."""
     presences: dict[Seat, int] = field(default_factory=dict)
     """How many presence events each seat had logged while this board was the table's."""
+    begun_at: int | None = None
+    """When the board's first call (or card) was made: a round's clock starts with its
+    first board's."""
+    time_up: bool = False
+    """The round's time ran out while this board was the table's (``time_up``)."""
     gathered: bool = True
     """The table's four players have been there at once since the board started (or the
     match does not wait for them): its first call or card may be made."""
@@ -595,6 +606,26 @@ class DirectorCall:
     at: int
     state: Literal["open", "seen", "answered"] = "open"
     """``seen``: the director is on the way; ``answered``: the director wrote to the table."""
+
+
+@dataclass(frozen=True, slots=True)
+class Clock:
+    """A round's clock at a table (:meth:`MatchState.clock`): its boards, how many are
+    played, when it started, when its time is up and when the board in play is due."""
+
+    table: int
+    round: int
+    boards: int
+    played: int
+    started_at: int
+    ends_at: int
+    due_at: int
+    time_up: bool
+
+    @property
+    def running(self) -> bool:
+        """Boards still to play and the time not yet up."""
+        return self.played < self.boards and not self.time_up
 
 
 @dataclass
@@ -760,6 +791,9 @@ class MatchState:
         if handler is None:
             raise BridgeError(f"unknown table event {kind!r}")
         effect: Effect = handler(self, state, event)
+        board = effect.board
+        if kind in ("call", "card") and board is not None and board.begun_at is None:
+            board.begun_at = event.get("at", 0)
         if kind in EXTRA_EVENTS and state.current is not None:
             if event.get("seat") is not None:
                 seat = self._seat(event)
@@ -1375,6 +1409,43 @@ class MatchState:
             return None
         return board.finished_at + 1000 * self.config.review_seconds_at(table)
 
+    def clock(self, table: int) -> Clock | None:
+        """The round's clock at ``table`` now: None in a match without one, at a table of
+        the server's robots, and before the round's first call (or card) there."""
+        board_ms = self.config.board_ms
+        state = self.tables[table]
+        current = state.current
+        if board_ms is None or current is None:
+            return None
+        number = current.round
+        if self.config.robots_only(number, table):
+            return None
+        boards = [b for b in state.boards if b.round == number]
+        started = next((b.begun_at for b in boards if b.begun_at is not None), None)
+        if started is None:
+            return None
+        total = len(self.config.movement.sitting(number, table).boards)
+        played = sum(1 for b in boards if b.is_finished)
+        return Clock(
+            table,
+            number,
+            total,
+            played,
+            started,
+            started + total * board_ms,
+            started + min(played + 1, total) * board_ms,
+            any(b.time_up for b in boards),
+        )
+
+    def _time_up(self, state: TableState, event: StoredEvent) -> Effect:
+        clock = self.clock(state.number)
+        if clock is None or clock.round != event["round"] or not clock.running:
+            raise WrongPhase("the round's clock is not running at this table")
+        board = state.current
+        assert board is not None
+        board.time_up = True
+        return Effect(board)
+
     # -- comparisons ---------------------------------------------------------------------
 
     def _compared(self, event: StoredEvent) -> Effect:
@@ -1615,4 +1686,5 @@ class MatchState:
         "assign": _assign,
         "ready": _ready,
         "review_over": _review_over,
+        "time_up": _time_up,
     }

@@ -69,6 +69,7 @@ from protocol.messages import (
     SeatSubstituted,
     Standing,
     TableResultView,
+    TimeUp,
     UndoAnswered,
     Undone,
     UndoRequested,
@@ -285,6 +286,7 @@ def view_data(
                 shared, ("answered", at.table), lambda: _calls(table, answered=True)
             ),
             "waiting_for_seats": _waiting_seats(state, at.table),
+            "clock": _once(shared, ("clock", at.table), lambda: _clock(state, at.table)),
         }
     compared = summary["comparisons"]  # in the order of the match's boards
     if state.config.teams:
@@ -322,7 +324,7 @@ def view_data(
             for number, result, decided, r in t.results
             if number in compared_boards
         ]
-        return _watch(summary, "delayed", tables, results, players, chat, calls, answered, [])
+        return _watch(summary, "delayed", tables, results, players, chat, calls, answered, [], [])
     tables = []
     robot_table = state.config.format == "robot-table"
     for number, table in state.tables.items():
@@ -343,7 +345,10 @@ def view_data(
         for number in state.tables
         if (seats := _waiting_seats(state, number))
     ]
-    return _watch(summary, viewer.mode, tables, results, players, chat, calls, answered, waiting)
+    clocks = [clock for number in state.tables if (clock := _clock(state, number)) is not None]
+    return _watch(
+        summary, viewer.mode, tables, results, players, chat, calls, answered, waiting, clocks
+    )
 
 
 def _waiting_seats(state: MatchState, table: int) -> list[str]:
@@ -352,6 +357,23 @@ def _waiting_seats(state: MatchState, table: int) -> list[str]:
     if board is None or board.gathered or board.is_finished:
         return []
     return [seat.letter for seat in state.absent(table)]
+
+
+def _clock(state: MatchState, table: int) -> Data | None:
+    """The round's clock at ``table`` (``RoundClock``), if it has one running or run."""
+    clock = state.clock(table)
+    if clock is None:
+        return None
+    return {
+        "table": clock.table,
+        "round": clock.round,
+        "boards": clock.boards,
+        "played": clock.played,
+        "started_at": clock.started_at,
+        "ends_at": clock.ends_at,
+        "due_at": clock.due_at,
+        "time_up": clock.time_up,
+    }
 
 
 def _watch(
@@ -364,6 +386,7 @@ def _watch(
     calls: list[Data],
     answered: list[Data],
     waiting: list[Data],
+    clocks: list[Data],
 ) -> Data:
     return {
         "type": "watch_view",
@@ -376,6 +399,7 @@ def _watch(
         "director_calls": calls,
         "answered_calls": answered,
         "waiting": waiting,
+        "clocks": clocks,
     }
 
 
@@ -539,6 +563,8 @@ def _events(
         events.append(SeatSubstituted(table=table, seat=seat, robot=event["robot"]))
     elif kind == "ready":
         events.append(ReadyForNext(table=table, seat=seat))
+    elif kind == "time_up":
+        events.append(TimeUp(table=table, round=event["round"]))
     if effect.finished and board is not None and board.result is not None:
         result = _result_view(table, board.spec.number, board.result, board.decided, board.round)
         events.append(BoardFinished(table=table, result=result))

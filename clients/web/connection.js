@@ -98,7 +98,8 @@ export class Connection {
     this.retryTimer = null;
     this.resendTimer = null;
     this.watchTimer = null;
-    /** When the socket last brought a frame (Date.now()). */
+    /** When the socket last brought a frame (performance.now(): a monotonic clock, which a
+     * change of the wall clock does not move). */
     this.heardAt = 0;
   }
 
@@ -175,7 +176,7 @@ export class Connection {
 
   receive(data) {
     if (!(data instanceof ArrayBuffer)) return; // the server sends binary frames only
-    this.heardAt = Date.now();
+    this.heardAt = performance.now();
     let message;
     try {
       message = decode(new Uint8Array(data));
@@ -296,7 +297,7 @@ export class Connection {
   keepAlive() {
     clearInterval(this.watchTimer);
     this.watchTimer = setInterval(() => {
-      if (!this.connected || Date.now() - this.heardAt < HEARTBEAT_SILENCE_MS) return;
+      if (!this.connected || performance.now() - this.heardAt < HEARTBEAT_SILENCE_MS) return;
       const socket = this.socket;
       this.dropped(socket, true);
       socket.close();

@@ -85,6 +85,7 @@ function watchTable(view, board, director) {
       teams
         ? h("span", { class: "teams" }, ` ${teamName(match, teamOf(board.table, "N"))} N-S, ${teamName(match, teamOf(board.table, "E"))} E-W`)
         : h("span", { class: "teams" }, ` round ${board.round ?? 1} of ${match.rounds ?? 1}`),
+      tableClock(view, board),
     ),
     compass(board, {
       bottom: "S",
@@ -108,6 +109,28 @@ function tableWaits(view, board, director) {
   if (!seats.length) return null;
   const who = seats.map((s) => SEAT_NAME[s]).join(" and ");
   return h("p", { class: "table-waits", "data-waiting-for": seats.join("") }, `Waits for ${who} to come: the board starts when all four are here${director ? " (or seat a robot)" : ""}.`);
+}
+
+/**
+ * The table's round clock (a match with minutes per board): the board it is on, the round's
+ * time left, "behind time" once the board in play is past its due moment; "Time is up"
+ * once the server said so. Nothing once the round's boards are played.
+ */
+function tableClock(view, board) {
+  const round = (view.clocks ?? []).find((c) => c.table === board.table && c.round === (board.round ?? 1));
+  if (!round || round.played >= round.boards) return null;
+  const left = round.boards - round.played;
+  if (round.time_up) {
+    return h("span", { class: "table-clock", "data-time-up": "true" }, `Time is up: ${left} of ${round.boards} board${round.boards === 1 ? "" : "s"} still to play.`);
+  }
+  return h(
+    "span",
+    { class: "table-clock" },
+    `Board ${round.played + 1} of ${round.boards} in the round · `,
+    clock(round.ends_at, "left"),
+    " ",
+    clock(round.due_at, "slow", { class: "slow-badge" }),
+  );
 }
 
 function keptTableTools(view, board) {

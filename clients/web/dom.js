@@ -107,6 +107,26 @@ export function isAway(info) {
 
 // -- times -----------------------------------------------------------------------------------
 
+let skew = 0;
+
+/** The server's clock, as its `welcome.now` told it: every moment of the views is by it. */
+export function setServerNow(now) {
+  skew = typeof now === "number" ? now - Date.now() : 0;
+}
+
+export function serverNow() {
+  return Date.now() + skew;
+}
+
+/** "7:30", "1:02:05": a countdown's time left, to the second. */
+export function countdownText(ms) {
+  const seconds = Math.max(0, Math.ceil(ms / 1000));
+  const two = (n) => String(n).padStart(2, "0");
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}:${two(seconds % 60)}`;
+  return `${Math.floor(minutes / 60)}:${two(minutes % 60)}:${two(seconds % 60)}`;
+}
+
 /** "45 s", "2 min", "1 h 5 min": how long `ms` milliseconds is, as people say it. */
 export function durationText(ms) {
   const seconds = Math.max(0, Math.round(ms / 1000));
@@ -118,7 +138,7 @@ export function durationText(ms) {
 }
 
 /** "away 2 min" (or "not here yet" for a seat nobody has joined). */
-export function awayText(info, now = Date.now()) {
+export function awayText(info, now = serverNow()) {
   if (info.since == null) return "not here yet";
   return `away ${durationText(now - info.since)}`;
 }
@@ -126,7 +146,8 @@ export function awayText(info, now = Date.now()) {
 /**
  * A piece of text that follows the clock: `clock(ms, "ago")` reads "2 min ago",
  * `clock(ms, "in")` "12 s", `clock(info.since, "away")` "away 2 min" ("away-minutes": to
- * the minute). tickClocks() keeps every one of them up to date without drawing the page
+ * the minute), `clock(ms, "left")` "7:30 left", `clock(ms, "slow")` "behind time" once past
+ * (empty before). Moments are the server's (serverNow). tickClocks() keeps every one of them up to date without drawing the page
  * again.
  */
 export function clock(at, kind, props = {}) {
@@ -135,8 +156,10 @@ export function clock(at, kind, props = {}) {
   return element;
 }
 
-function clockText(at, kind, now = Date.now()) {
+function clockText(at, kind, now = serverNow()) {
   if (kind === "in") return durationText(Math.max(0, at - now));
+  if (kind === "left") return `${countdownText(at - now)} left`;
+  if (kind === "slow") return now > at ? "behind time" : "";
   if (kind === "away") return `away ${durationText(now - at)}`;
   if (kind === "away-minutes") {
     // In a live region: a screen reader hears it change once a minute, not every second.
@@ -148,7 +171,7 @@ function clockText(at, kind, now = Date.now()) {
 }
 
 export function tickClocks() {
-  const now = Date.now();
+  const now = serverNow();
   for (const element of document.querySelectorAll("[data-clock]")) {
     const text = clockText(Number(element.dataset.at), element.dataset.clock, now);
     if (element.textContent !== text) element.textContent = text;

@@ -8,7 +8,7 @@ import { Connection, socketUrl } from "./connection.js";
 import { renderWatch } from "./director.js";
 import { checkRecord } from "./deals.js";
 import {
-  $, awayText, callNode, cardText, cardTile, clock, h, isAway, personAt, resultNode, seatWithName, tickClocks,
+  $, awayText, callNode, cardText, cardTile, clock, h, isAway, personAt, resultNode, seatWithName, setServerNow, tickClocks,
 } from "./dom.js";
 import { liveMiddle } from "./live.js";
 import { handviewerLink, recordBoard, renderMatch, replayView } from "./match.js";
@@ -640,12 +640,32 @@ function render() {
   if (view.type === "player_view") renderPlayer(view);
   else renderWatch(view);
   renderTitle(view);
+  renderRoundClock(view);
   checkDeals(view);
   renderMatch(view);
   renderTurn(view);
   if (focused && (document.activeElement === document.body || !document.activeElement?.isConnected)) {
     restoreFocus(focused);
   }
+}
+
+/**
+ * The player's round clock in the top bar: the round's time left (a countdown by the
+ * server's clock), "Time is up" once the server said so; nothing without a clock, before
+ * the round's first call, or once the round's boards are played.
+ */
+function renderRoundClock(view) {
+  const element = $("round-clock");
+  const round = view.type === "player_view" ? view.clock : null;
+  const shown = Boolean(round) && round.played < round.boards;
+  element.hidden = !shown;
+  const key = shown ? JSON.stringify([round.ends_at, round.due_at, round.time_up]) : "";
+  if (element.dataset.key === key) return;
+  element.dataset.key = key;
+  element.dataset.timeUp = String(Boolean(round?.time_up));
+  if (!shown) element.replaceChildren();
+  else if (round.time_up) element.replaceChildren("Time is up");
+  else element.replaceChildren(h("span", { class: "visually-hidden" }, "The round: "), clock(round.ends_at, "left", { "aria-label": "time left in the round" }));
 }
 
 /** Once the match is over, its record is asked for once: are its deals the ones committed to? */
@@ -736,6 +756,10 @@ const ANNOUNCEMENTS = {
   director_called: (event, view) => (event.seat === view.seat ? null : `${who(view, event.seat)} called the director.`),
   director_calls_seen: (event) => `The director has seen the call at table ${event.table} and is on the way.`,
   director_calls_closed: (event) => `The director closed the call at table ${event.table}.`,
+  time_up: (event, view) =>
+    view.type === "player_view"
+      ? ["The round's time is up: the director decides what happens (play on until told).", "info"]
+      : [`Table ${event.table}: the round's time is up with boards still to play.`, view.mode === "director" ? "error" : "info"],
   seat_substituted: (event) => `${SEAT_NAME[event.seat]} at table ${event.table} has a new ${event.robot ? "robot" : "player"}.`,
   presence_changed(event, view, before) {
     if (view.type !== "player_view" || event.seat === view.seat || event.robot) return null;
@@ -828,6 +852,7 @@ function download(text, filename, lin = false) {
 const handlers = {
   welcome(message) {
     state.welcome = message;
+    setServerNow(message.now);
     const role = { player: `${SEAT_NAME[message.seat]}, table ${message.table}`, spectator: "Spectator", director: "Director" }[message.role];
     $("title").replaceChildren(h("span", { class: "app-name" }, role ? "Duplicate bridge · " : "Duplicate bridge"), role ?? "");
     document.body.dataset.role = message.role;

@@ -69,6 +69,7 @@ from protocol.messages import (
     PlayerInfo,
     PlayerView,
     ReviewView,
+    RoundClock,
     Rule,
     Seat,
     SeeCalls,
@@ -1205,6 +1206,36 @@ async def test_the_director_is_called_and_answers_at_the_table(server: Server) -
 
 
 @pytest.mark.asyncio
+async def test_the_end_of_the_rounds_time_is_told_to_the_table_and_the_director(
+    server: Server,
+) -> None:
+    created = await create(
+        server, boards=1, robots=ROBOTS, deals_pbn=one_board(), minutes_per_board=0.02
+    )
+    async with (
+        running(link_of(created, 1, "N")) as north,
+        running(created.director) as director,
+    ):
+        await north.latest_screen(0, matching="YOUR TURN")
+        await director.expect(r"Director> ")
+        mark = north.type("table")
+        shown = await north.expect(r"YOUR TURN", mark)
+        assert "Round clock" not in north.output[mark : shown.end()]  # nobody has called
+        mark = north.type("1c")  # the round's first call: its 1.2 s begin
+        # The time is up with the board in play: both are told; the director decides.
+        await north.expect(r"The round's time is up: the director decides what happens", mark)
+        await director.expect(
+            r"The round's time is up at table 1: the director decides what happens"
+        )
+        mark = director.type("table")
+        await director.expect(
+            r"Round clock: time is up with 1 of 1 boards to play: the director decides", mark
+        )
+        mark = north.type("quit")
+        assert await north.exit_status() == 0
+
+
+@pytest.mark.asyncio
 async def test_a_finished_board_is_reviewed_replayed_and_left(server: Server) -> None:
     async with seated(server, boards=2, review_seconds=120) as table:
         terminal, east, west = table.terminal, table.others["E"], table.others["W"]
@@ -1517,6 +1548,25 @@ def screen_of(
 
 class TestScreens:
     """What the table shows, from views made by hand."""
+
+    def test_the_round_clock_counts_down_and_says_when_a_table_is_behind(self) -> None:
+        minute = 60_000
+        clock = RoundClock(
+            table=1,
+            round=1,
+            boards=4,
+            played=1,
+            started_at=NOW - 10 * minute,
+            ends_at=NOW + 20 * minute,
+            due_at=NOW + 5 * minute,
+        )
+        view = player_view("N").model_copy(update={"clock": clock})
+        assert "Round clock: board 2 of 4 · 20:00 left\n" in screen_of(view)
+        # Board 2 is past its share of the round's time: behind time.
+        behind = screen_of(view, now=NOW + 6 * minute + 30_000)
+        assert "Round clock: board 2 of 4 · 13:30 left · behind time" in behind
+        done = clock.model_copy(update={"played": 4})
+        assert "Round clock" not in screen_of(view.model_copy(update={"clock": done}))
 
     def test_a_claim_to_decide(self) -> None:
         claim = {

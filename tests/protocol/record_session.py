@@ -9,7 +9,7 @@ rounds of an 8-player individual played by one person and seven of the server's 
 then imports the first match's record as a match played elsewhere (PBN, then the LIN of
 the imported one), asks a new match for its record before any card is played, and has the
 server's robots play a match whose boards come from a sealed seed, and one with robots of
-both levels; and writes every frame
+both levels, a director's calls, a round clock that runs out; and writes every frame
 each client sent and received, in order, labelled with the step of the story it belongs
 to. SPEC.md's examples are taken from such a recording (tokens,
 match ids, action ids and moments differ from run to run).
@@ -422,17 +422,28 @@ async def first_match(server: RecordingServer, record: Recorder) -> None:
 
 
 async def teams_match(
-    server: RecordingServer, record: Recorder, deals: str, boards: int, seats: tuple[str, ...]
+    server: RecordingServer,
+    record: Recorder,
+    deals: str,
+    boards: int,
+    seats: tuple[str, ...],
+    **options: Any,
 ) -> Any:
-    """The organiser's teams match (Sharks against Minnows, no review time), its analysis
-    logged, the players at ``seats`` and the director connected; what it was created with."""
+    """The organiser's teams match (Sharks against Minnows, no review time, and ``options``),
+    its analysis logged, the players at ``seats`` and the director connected; what it was
+    created with."""
     await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
     created: Any = None
 
     async def create(client: Client) -> None:
         nonlocal created
         created = await client.create_match(
-            boards=boards, team_a="Sharks", team_b="Minnows", deals_pbn=deals, review_seconds=0
+            boards=boards,
+            team_a="Sharks",
+            team_b="Minnows",
+            deals_pbn=deals,
+            review_seconds=0,
+            **options,
         )
 
     await record.act("organiser", create)
@@ -806,6 +817,23 @@ async def calls_match(server: RecordingServer, record: Recorder) -> None:
     record.clients.clear()
 
 
+async def clock_match(server: RecordingServer, record: Recorder) -> None:
+    """A one-board teams match with a clock of 0.05 minutes (3 s) a board: the round's
+    first call at table 1 starts it, and its time runs out with the board in play."""
+    record.at("clock create")
+    await teams_match(server, record, DEALS, 1, ("N1", "E1", "S1", "W1"), minutes_per_board=0.05)
+    record.at("clock started")
+    await record.act("N1", calling("1NT"))
+    record.at("clock time up")
+    await record.clients["director"].wait_for(
+        lambda view: any(clock.time_up for clock in view.clocks) or None, timeout=60
+    )
+    await record.settle()
+    for client in record.clients.values():
+        await client.close()
+    record.clients.clear()
+
+
 async def heartbeats(server: RecordingServer, record: Recorder) -> None:
     """A connection that asks for heartbeats: the server's first, once it has sent nothing
     for a while, and the client's answer."""
@@ -1033,6 +1061,7 @@ async def main(out: Path) -> None:
                 await levels_match(server, record)
                 await requests_sent_again(server, record)
                 await calls_match(server, record)
+                await clock_match(server, record)
                 await heartbeats(server, record)
                 await refusals(server, record)
         finally:

@@ -115,6 +115,7 @@ from protocol.messages import (
     Substitute,
     Substituted,
     TableResultView,
+    TimeUp,
     TrickView,
     Undo,
     UndoAnswered,
@@ -369,6 +370,7 @@ EVENTS: list[Event] = [
     NameSet(table=1, seat="S", name="Cy"),
     PresenceChanged(table=1, seat="S", connected=False, robot=False),
     SeatSubstituted(table=1, seat="S", robot=True),
+    TimeUp(table=1, round=2),
 ]
 
 CLIENT_EXAMPLES: list[BaseModel] = [
@@ -578,7 +580,7 @@ class TestRoundTrip:
 
 def sized_create_match(size: int) -> bytes:
     """A valid ``create_match`` frame of exactly ``size`` bytes (its deal text padded)."""
-    pad = "é" * ((size - 300) // 2)  # two bytes each, within the 900,000-character limit
+    pad = "é" * ((size - 400) // 2)  # two bytes each, within the 900,000-character limit
     data = encode(CreateMatch(deals_pbn=pad, ref=None))
     missing = size - len(data)
     assert missing >= 0

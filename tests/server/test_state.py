@@ -6,7 +6,10 @@ import json
 import random
 from dataclasses import fields, replace
 
+import pytest
+
 from bridge import Deal, board_dealer, board_vulnerability
+from bridge.errors import WrongPhase
 from bridge.formats import Movement, replay, team_of_four
 from server.state import BoardSpec, MatchConfig, MatchState, StoredEvent, default_movement
 
@@ -158,3 +161,42 @@ def test_a_board_copy_shares_nothing_a_fold_changes() -> None:
         and not isinstance(getattr(board, f.name), int | bool | str | tuple | type(None))
     }
     assert shared == {"spec"}  # a new mutable field must be copied in BoardState.copy
+
+
+def test_the_round_clock_runs_from_the_rounds_first_call_over_its_boards() -> None:
+    minute = 60_000
+    state = MatchState(replace(config(team_of_four(4)), board_ms=7 * minute))
+    start_all(state)
+    assert state.clock(1) is None  # started, nobody has called
+    turn = state.tables[1].current.auction.turn.letter  # type: ignore[union-attr]
+    state.apply(1, {"type": "call", "seat": turn, "call": "P", "at": 1_000})
+    clock = state.clock(1)
+    assert clock is not None
+    assert (clock.round, clock.boards, clock.played, clock.time_up) == (1, 1, 0, False)
+    assert (clock.started_at, clock.due_at, clock.ends_at) == (1_000, 421_000, 421_000)
+    assert state.clock(2) is None  # each table's round starts with its own first call
+    with pytest.raises(WrongPhase):
+        state.apply(1, {"type": "time_up", "round": 2, "at": 500_000})  # not this round
+    state.apply(1, {"type": "time_up", "round": 1, "at": 500_000})
+    assert state.clock(1).time_up  # type: ignore[union-attr]
+    with pytest.raises(WrongPhase):
+        state.apply(1, {"type": "time_up", "round": 1, "at": 500_001})  # said once
+    finish(state, 1)
+    done = state.clock(1)
+    assert done is not None
+    assert (done.played, done.running) == (1, False)
+    # The config keeps the time per board; a match stored before clocks has none.
+    assert MatchConfig.from_json(state.config.to_json()).board_ms == 7 * minute
+    older = json.loads(state.config.to_json())
+    del older["board_ms"]
+    assert MatchConfig.from_json(json.dumps(older)).board_ms is None
+
+
+def test_no_time_up_without_a_clock() -> None:
+    state = MatchState(config(team_of_four(4)))
+    start_all(state)
+    turn = state.tables[1].current.auction.turn.letter  # type: ignore[union-attr]
+    state.apply(1, {"type": "call", "seat": turn, "call": "P", "at": 1_000})
+    assert state.clock(1) is None
+    with pytest.raises(WrongPhase):
+        state.apply(1, {"type": "time_up", "round": 1, "at": 2_000})
