@@ -56,7 +56,7 @@ export function boardInfo(board) {
   const vulnerable = board.vulnerability;
   return h(
     "div",
-    { class: "board-info", "aria-label": `Board ${board.board}, dealer ${SEAT_NAME[board.dealer]}, vulnerable ${vulnerabilityText(vulnerable)}` },
+    { class: "board-info", role: "group", "aria-label": `Board ${board.board}, dealer ${SEAT_NAME[board.dealer]}, vulnerable ${vulnerabilityText(vulnerable)}` },
     h("span", { class: "board-number", "data-test": "board-number" }, `Board ${board.board}`),
     h("span", { class: "dealer" }, `Dealer ${board.dealer}`),
     h(
@@ -159,9 +159,9 @@ export function handRows(cards, seat, { playable = false, legal = new Set(), ena
                     },
                     rankText(card[1]),
                   )
-                : h("span", { class: "rank-text", "data-card": card, "aria-label": cardName(card) }, rankText(card[1])),
+                : h("span", { class: "rank-text", "data-card": card, role: "img", "aria-label": cardName(card) }, rankText(card[1])),
             )
-          : h("span", { class: "void", "aria-label": "none" }, "—"),
+          : h("span", { class: "void", role: "img", "aria-label": "none" }, "—"),
       ),
     ),
   );
@@ -181,6 +181,7 @@ export function trickNode(trick, bottom, { state = "live", turn = null, id = nul
     class: `trick trick-${state}`,
     id,
     "data-trick-state": state,
+    role: "group",
     "aria-label": caption ?? "The trick",
   });
   for (const [place, seat] of Object.entries(places)) {
@@ -197,7 +198,7 @@ export function trickNode(trick, bottom, { state = "live", turn = null, id = nul
         card
           ? cardTile(card, { "data-card": null, "data-trick-card": card, "aria-label": `${SEAT_NAME[seat]}: ${cardName(card)}` })
           : waiting
-            ? h("span", { class: "card placeholder", "aria-label": `${SEAT_NAME[seat]} to play` }, "?")
+            ? h("span", { class: "card placeholder", role: "img", "aria-label": `${SEAT_NAME[seat]} to play` }, "?")
             : null,
       ),
     );

@@ -45,7 +45,7 @@ export function callNode(call) {
 export function cardText(card) {
   return h(
     "span",
-    { class: `card-text suit-${card[0]}`, "data-card-text": card, "aria-label": cardName(card) },
+    { class: `card-text suit-${card[0]}`, "data-card-text": card, role: "img", "aria-label": cardName(card) },
     SUIT_SYMBOL[card[0]],
     rankText(card[1]),
   );
@@ -79,6 +79,7 @@ export function cardTile(card, props = {}, tag = "span") {
     {
       class: `card suit-${card[0]}`,
       "data-card": card,
+      role: tag === "button" ? null : "img", // a card shown: spoken by its name
       "aria-label": cardName(card),
       title: tag === "button" ? cardName(card) : null,
       ...props,

@@ -2,7 +2,7 @@
 // the token after '#', connects, and draws the latest view the server sent; every action
 // is a protocol message with a ref, answered by an ack or an error (protocol/SPEC.md).
 
-import { SEAT_NAME, STRAINS, SUITS, bySuit, callName, callText, cardPlain, partner, sideOf, sortHand } from "./bridge.js";
+import { SEAT_NAME, STRAINS, SUITS, bySuit, callName, callText, cardName, cardPlain, partner, sideOf, sortHand } from "./bridge.js";
 import { auctionGrid, compass } from "./compass.js";
 import { Connection, socketUrl } from "./connection.js";
 import { renderWatch } from "./director.js";
@@ -13,7 +13,7 @@ import {
 import { liveMiddle } from "./live.js";
 import { handviewerLink, recordBoard, renderMatch, replayView } from "./match.js";
 import { hasPlayedRound, hasRounds, heldText, isTeamMatch, moveText, pointsText, renderSeating, scoringUnit, waitingText } from "./movement.js";
-import { BUSY, app, canAct, draftInput, guarded, say, send, settings, startGuard, state, takeDraft } from "./ui.js";
+import { BUSY, app, canAct, draftInput, guarded, say, send, settings, speak, startGuard, state, takeDraft } from "./ui.js";
 
 // -- what the viewer sees of the board ------------------------------------------------------
 
@@ -309,7 +309,7 @@ function renderClaimPanel(view) {
   if (claim.statement) panel.append(h("p", { class: "claim-statement" }, h("span", { class: "label" }, "Line of play: "), `“${claim.statement}”`));
   if (claim.cards) {
     panel.append(
-      h("div", { class: "claim-cards", "aria-label": "The claimer's cards" }, sortHand(claim.cards).map((card) => cardTile(card, { "data-card": null }))),
+      h("div", { class: "claim-cards", role: "group", "aria-label": "The claimer's cards" }, sortHand(claim.cards).map((card) => cardTile(card, { "data-card": null }))),
     );
   }
   const waiting = claim.deciders.filter((s) => !claim.accepted.includes(s));
@@ -665,7 +665,7 @@ function renderRoundClock(view) {
   element.dataset.timeUp = String(Boolean(round?.time_up));
   if (!shown) element.replaceChildren();
   else if (round.time_up) element.replaceChildren("Time is up");
-  else element.replaceChildren(h("span", { class: "visually-hidden" }, "The round: "), clock(round.ends_at, "left", { "aria-label": "time left in the round" }));
+  else element.replaceChildren(h("span", { class: "visually-hidden" }, "The round: "), clock(round.ends_at, "left"));
 }
 
 /** Once the match is over, its record is asked for once: are its deals the ones committed to? */
@@ -770,8 +770,39 @@ const ANNOUNCEMENTS = {
   chat_sent: (event, view) => (view.type === "player_view" && event.seat !== view.seat ? [`${who(view, event.seat)}: ${event.text}`, "chat"] : null),
 };
 
+/**
+ * What a screen reader hears of each call and card (the live region #spoken): "East bids
+ * 1 notrump", "East plays the queen of hearts", "North wins the trick"; a watcher hears the
+ * table too. The turn, the results and the comparisons are spoken where they are shown.
+ */
+const SPOKEN = {
+  call_made(event, view) {
+    const [who, s] = spokenWho(view, event.seat);
+    const call = { P: `pass${s ? "es" : ""}`, X: `double${s}`, XX: `redouble${s}` }[event.call] ?? `bid${s} ${callName(event.call)}`;
+    return `${who} ${call}${event.alert ? `, alerted: ${event.alert}` : ""}.`;
+  },
+  card_played(event, view) {
+    const [who, s] = spokenWho(view, event.seat);
+    const spoken = `${who} play${s} the ${cardName(event.card)}.`;
+    if (!event.trick_winner) return spoken;
+    const [winner, ws] = spokenWho(view, event.trick_winner);
+    return `${spoken} ${winner} win${ws} the trick.`;
+  },
+};
+
+/** Who did it, and the verb's ending: ["You", ""] for the player, ["East", "s"]. */
+function spokenWho(view, seat) {
+  return view.type === "player_view" && seat === view.seat ? ["You", ""] : [SEAT_NAME[seat], "s"];
+}
+
 function announce(update, before) {
   const view = update.view;
+  for (const event of update.events) {
+    const spoken = SPOKEN[event.type];
+    if (!spoken || (view.type === "player_view" && event.table !== view.table)) continue;
+    const text = spoken(event, view);
+    speak(view.type === "player_view" ? text : `Table ${event.table}: ${text}`);
+  }
   if (view.type === "player_view" && before?.type === "player_view" && (view.round ?? 1) !== (before.round ?? 1)) {
     say(`Round ${view.round} has started: you are at table ${view.table}, ${SEAT_NAME[view.seat]}.`);
   }

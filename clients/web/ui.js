@@ -91,6 +91,26 @@ export function say(text, kind = "info") {
   setTimeout(() => line.remove(), kind === "error" ? 8000 : 5000);
 }
 
+/**
+ * Say `text` to a screen reader through the hidden live region (a log: each line is read
+ * once, as it comes), not on the screen: the calls and cards as they are made.
+ */
+export function speak(text) {
+  spokenLines.push(text);
+  if (spokenLines.length === 1) setTimeout(flushSpoken, 50);
+}
+
+const SPOKEN_KEPT = 8;
+const spokenLines = [];
+
+/** Put what was said since the last time into the live region at once (a burst of robots'
+ * cards is one change of the page, not a hundred), keeping its last few lines. */
+function flushSpoken() {
+  const box = $("spoken");
+  box.append(...spokenLines.splice(0).slice(-SPOKEN_KEPT).map((text) => h("p", {}, text)));
+  while (box.children.length > SPOKEN_KEPT) box.firstChild.remove();
+}
+
 /** An input drawn afresh keeps what was typed in it: its value comes from the drafts. */
 export function draftInput(id, props = {}) {
   return h("input", { id, "data-draft": "", autocomplete: "off", type: "text", ...props, value: state.drafts.get(id) ?? props.value ?? "" });

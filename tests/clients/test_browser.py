@@ -56,6 +56,9 @@ DEAL = "N:AKQ2.K32.AQ4.Q32 J43.AQ4.KJ3.AJ54 T98.JT9.T98.T987 765.8765.7652.K6"
 """East (dealer) opens 1NT with 16; North holds 20 and bids 3NT over it, South is dummy."""
 ROBOTS_BESIDE_NORTH = ["t2", "1E", "1S", "1W"]
 WAIT_MS = 10_000
+ROBOTS_PLAY_MS = 90_000
+"""How long a test waits for the server's robots to play whole boards: about two seconds a
+board on an idle machine, several times that on a busy one. A wait, not a measurement."""
 
 pytestmark = pytest.mark.asyncio
 expect.set_options(timeout=WAIT_MS)  # a busy machine may take a while to draw a change
@@ -466,13 +469,13 @@ async def test_the_spectator_page_shows_both_tables(server: Server, browser: Bro
     for number, north_south in [(1, "Sharks N-S"), (2, "Minnows N-S")]:
         table = page.locator(f'.watch-table[data-table="{number}"]')
         await expect(table.locator("h2")).to_contain_text(north_south)
-        await expect(table.locator(".final-result")).to_be_visible(timeout=WAIT_MS)
+        await expect(table.locator(".final-result")).to_be_visible(timeout=ROBOTS_PLAY_MS)
         await expect(table.locator(".hand-rows")).to_have_count(4)
         await expect(table.locator(".hand-rows [data-card]")).to_have_count(52)  # the deal
         await expect(table.locator(".auction")).to_contain_text("1NT")
         await expect(table.locator('[data-seat-tag="N"] .robot-mark')).to_be_visible()
     await expect(page.locator("#comparison")).to_contain_text("Swing")
-    await expect(page.locator("#final")).to_contain_text("Final result")
+    await expect(page.locator("#final")).to_contain_text("Final result", timeout=ROBOTS_PLAY_MS)
     # The board table shows every board each table finished, not only the current one.
     for number in (1, 2):
         row = page.locator(f'#boards tr[data-board="{number}"]')

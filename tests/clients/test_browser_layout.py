@@ -18,6 +18,7 @@ from protocol.messages import PlayerView
 from server.app import Server
 from tests.clients.test_browser import (
     DEAL,
+    ROBOTS_PLAY_MS,
     SIZES,
     WAIT_MS,
     assert_no_script_errors,
@@ -255,7 +256,7 @@ async def test_the_phone_spectator_sees_four_hands_apart(server: Server, browser
     page = await open_page(browser, created.spectator, *PHONE)
     table = '.watch-table[data-table="1"]'
     await expect(page.locator(f"{table} .hand-rows")).to_have_count(4, timeout=WAIT_MS)
-    await expect(page.locator("#final")).to_be_visible(timeout=WAIT_MS)  # the table is still
+    await expect(page.locator("#final")).to_be_visible(timeout=ROBOTS_PLAY_MS)  # table still
     seats = [f'{table} .seat-box[data-seat="{seat}"]' for seat in "NESW"]
     await assert_apart(page, [*seats, f"{table} .centre"])
     assert await page.evaluate("document.scrollingElement.scrollWidth") <= PHONE[0]

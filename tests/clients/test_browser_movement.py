@@ -25,6 +25,7 @@ from clients.client import Client
 from protocol.messages import MatchCreated, PlayerView
 from server.app import Server
 from tests.clients.test_browser import (
+    ROBOTS_PLAY_MS,
     WAIT_MS,
     assert_no_script_errors,
     chromium,
@@ -351,7 +352,7 @@ async def test_the_spectator_page_without_teams(
         await expect(page.locator(".watch-table h2").first).to_contain_text("round")
         await expect(page.locator("#standings tbody tr")).to_have_count(competitors)
         await expect(page.locator("#comparison .comparison-list").first).to_be_visible(
-            timeout=WAIT_MS
+            timeout=ROBOTS_PLAY_MS
         )
         for team in ("Team A", "Team B", "Swing"):
             await expect(page.locator("#main")).not_to_contain_text(team)
@@ -366,8 +367,8 @@ async def test_the_spectator_page_without_teams(
         await screenshots(director, f"movement-direct-{tables}", show="#match")
     finally:
         await end_match(created)
-    await expect(page.locator("#final")).to_contain_text("Final result", timeout=WAIT_MS)
-    await expect(director.locator("#final")).to_contain_text("Final result", timeout=WAIT_MS)
+    await expect(page.locator("#final")).to_contain_text("Final result", timeout=ROBOTS_PLAY_MS)
+    await expect(director.locator("#final")).to_contain_text("Final result", timeout=ROBOTS_PLAY_MS)
     assert_no_script_errors(page)
     assert_no_script_errors(director)
 
@@ -415,14 +416,14 @@ async def test_the_director_starts_the_round_held_for_them(
     spectator = await open_page(browser, created.spectator, 1366, 900)
     try:
         button = director.locator("#start-round")
-        await expect(button).to_have_text("Start round 2", timeout=WAIT_MS)
+        await expect(button).to_have_text("Start round 2", timeout=ROBOTS_PLAY_MS)
         await expect(button).to_have_attribute("data-round", "2")
         await expect(button).to_be_enabled()
         await expect(director.locator("#round-hold")).to_contain_text(
             "Every table has played round 1: round 2 waits for you."
         )
         hold = spectator.locator("#round-hold")
-        await expect(hold).to_have_text("Round 2 waits for the director", timeout=WAIT_MS)
+        await expect(hold).to_have_text("Round 2 waits for the director", timeout=ROBOTS_PLAY_MS)
         await expect(hold.locator(".held-round")).to_have_attribute("data-round", "2")
         await expect(spectator.locator("#start-round")).to_have_count(0)
         # Nothing of stage 2 is played: no board is compared, the match goes on.
@@ -432,8 +433,10 @@ async def test_the_director_starts_the_round_held_for_them(
 
         # The director starts round 2: the robots replay the boards, and the match ends.
         await button.click()
-        await expect(director.locator("#final")).to_contain_text("Final result", timeout=WAIT_MS)
-        await expect(spectator.locator("#final")).to_contain_text("Final result", timeout=WAIT_MS)
+        for page in (director, spectator):
+            await expect(page.locator("#final")).to_contain_text(
+                "Final result", timeout=ROBOTS_PLAY_MS
+            )
         await expect(director.locator("#round-hold")).to_be_hidden()
         await expect(director.locator("#start-round")).to_have_count(0)
         await expect(hold).to_be_hidden()
@@ -461,7 +464,7 @@ async def test_a_player_is_told_the_round_waits_for_the_director(
         assert view.next_seat is not None
         assert (view.next_seat.round, view.next_seat.table, view.next_seat.seat) == (2, 1, "W")
         hold = page.locator("#held-round")
-        await expect(hold).to_have_text("Round 2 waits for the director", timeout=WAIT_MS)
+        await expect(hold).to_have_text("Round 2 waits for the director", timeout=ROBOTS_PLAY_MS)
         await expect(hold).to_have_attribute("data-round", "2")
         move = page.locator("#move")
         await expect(move).to_contain_text("Round 2: stay at table 1, West; your partner is")

@@ -23,6 +23,7 @@ from bridge.lin import parse_handviewer_url, parse_lin_match
 from clients.client import Client, Link
 from server.app import Server
 from tests.clients.test_browser import (
+    ROBOTS_PLAY_MS,
     WAIT_MS,
     assert_no_script_errors,
     chromium,
@@ -344,7 +345,7 @@ async def test_a_match_sealed_with_a_form_is_verified_by_the_page(
         "data-public-form", "digits 5: five dice, read left to right"
     )
     check = page.locator("#final [data-deals]")
-    await expect(check).to_have_attribute("data-deals", "verified", timeout=WAIT_MS * 6)
+    await expect(check).to_have_attribute("data-deals", "verified", timeout=ROBOTS_PLAY_MS)
     await expect(check).to_contain_text("public value “62513”")
     await screenshots(page, "sealed-deals", show="#final")
     assert_no_script_errors(page)
