@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
+import functools
 import logging
 import math
 import random
@@ -1300,35 +1301,59 @@ class MatchRuntime:
             if timer is not None and timer[0] == board.spec.number and not timer[1].done():
                 continue
             delay = max(0.0, (deadline - now_ms()) / 1000)
-            task = asyncio.create_task(self._end_review(table, board.spec.number, delay))
-            self._timers[table] = (board.spec.number, task)
+            number = board.spec.number
+            task = asyncio.create_task(
+                self._log_when_due(
+                    self._timers,
+                    table,
+                    number,
+                    delay,
+                    functools.partial(self._review_over, table, number),
+                    f"the end of board {number}'s review at table {table}",
+                )
+            )
+            self._timers[table] = (number, task)
 
-    async def _end_review(self, table: int, board: int, delay: float) -> None:
+    def _review_over(self, table: int, board: int) -> StoredEvent | None:
+        """The entry that ends ``board``'s review at ``table``, if it is still due (every
+        process serving the match times the review: the first to end it does)."""
+        current = self.state.tables[table].current
+        if current is None or current.spec.number != board or not current.is_reviewing:
+            return None
+        if self.state.review_held(table):
+            return None  # the director decides on a withdrawal first: timed again after
+        return {"type": "review_over", "board": board, "at": now_ms()}
+
+    async def _log_when_due(
+        self,
+        timers: dict[int, tuple[int, asyncio.Task[None]]],
+        table: int,
+        key: int,
+        delay: float,
+        due: Callable[[], StoredEvent | None],
+        what: str,
+    ) -> None:
+        """After ``delay`` seconds, log at ``table`` what ``due()`` gives then (nothing: no
+        longer due), ``key`` being the board or round that ``timers`` times; tried again a
+        second later while the store cannot take it."""
         await asyncio.sleep(delay)
 
-        async def end() -> None:
-            # Every process serving the match times the review: the first to end it does.
-            current = self.state.tables[table].current
-            if current is None or current.spec.number != board or not current.is_reviewing:
-                return
-            if self.state.review_held(table):
-                return  # the director decides on a withdrawal first: timed again after
-            event: StoredEvent = {"type": "review_over", "board": board, "at": now_ms()}
-            await self._append(table, event, None)
+        async def attempt() -> None:
+            event = due()
+            if event is not None:
+                await self._append(table, event, None)
 
         async with self.holding():
-            if self._timers.get(table, (None,))[0] == board:
-                del self._timers[table]
+            if timers.get(table, (None,))[0] == key:
+                del timers[table]
             try:
-                await self._retrying(end)
+                await self._retrying(attempt)
             except ProtocolError as error:
-                log.warning(
-                    "match %s: review of board %d not ended: %s", self.config.match_id, board, error
-                )
+                log.warning("match %s: %s not logged: %s", self.config.match_id, what, error)
                 # Try again shortly: the store may be back.
-                self._timers[table] = (
-                    board,
-                    asyncio.create_task(self._end_review(table, board, 1.0)),
+                timers[table] = (
+                    key,
+                    asyncio.create_task(self._log_when_due(timers, table, key, 1.0, due, what)),
                 )
 
     def _time_clocks(self) -> None:
@@ -1344,37 +1369,26 @@ class MatchRuntime:
             if timer is not None and timer[0] == clock.round and not timer[1].done():
                 continue
             delay = max(0.0, (clock.ends_at - now_ms()) / 1000)
-            task = asyncio.create_task(self._end_time(table, clock.round, delay))
-            self._clocks[table] = (clock.round, task)
-
-    async def _end_time(self, table: int, round_number: int, delay: float) -> None:
-        await asyncio.sleep(delay)
-
-        async def end() -> None:
-            # Every process serving the match keeps the clock: the first to say it does.
-            clock = self.state.clock(table)
-            if clock is None or clock.round != round_number or not clock.running:
-                return
-            event: StoredEvent = {"type": "time_up", "round": round_number, "at": now_ms()}
-            await self._append(table, event, None)
-
-        async with self.holding():
-            if self._clocks.get(table, (None,))[0] == round_number:
-                del self._clocks[table]
-            try:
-                await self._retrying(end)
-            except ProtocolError as error:
-                log.warning(
-                    "match %s: the end of round %d's time at table %d not logged: %s",
-                    self.config.match_id,
-                    round_number,
+            number = clock.round
+            task = asyncio.create_task(
+                self._log_when_due(
+                    self._clocks,
                     table,
-                    error,
+                    number,
+                    delay,
+                    functools.partial(self._time_up, table, number),
+                    f"the end of round {number}'s time at table {table}",
                 )
-                self._clocks[table] = (
-                    round_number,
-                    asyncio.create_task(self._end_time(table, round_number, 1.0)),
-                )
+            )
+            self._clocks[table] = (number, task)
+
+    def _time_up(self, table: int, round_number: int) -> StoredEvent | None:
+        """The entry that says round ``round_number``'s time at ``table`` is up, if its clock
+        still runs (every process serving the match keeps the clock: the first says it)."""
+        clock = self.state.clock(table)
+        if clock is None or clock.round != round_number or not clock.running:
+            return None
+        return {"type": "time_up", "round": round_number, "at": now_ms()}
 
     def start_timers(self) -> None:
         """Time the reviews in progress (after loading the match)."""
