@@ -1,17 +1,24 @@
 // Bridge values as the protocol writes them ("N", "SA", "3NT", "4SX"), and how a player
-// reads them: seat names, suit symbols, contracts with their result. No DOM here.
+// reads them, in the page's language: seat names, suit symbols, contracts with their result.
+// No DOM here.
+
+import { localized, t } from "./i18n.js";
 
 export const SEATS = ["N", "E", "S", "W"];
-export const SEAT_NAME = { N: "North", E: "East", S: "South", W: "West" };
+export const SEAT_NAME = localized({ N: "North", E: "East", S: "South", W: "West" });
+/** A seat's letter as the page's language writes it (Russian С В Ю З, Swedish N Ö S V). */
+export const SEAT_LETTER = localized({ N: "N", E: "E", S: "S", W: "W" });
 export const SUITS = ["S", "H", "D", "C"];
 export const SUIT_SYMBOL = { S: "♠", H: "♥", D: "♦", C: "♣" };
-export const SUIT_NAME = { S: "spades", H: "hearts", D: "diamonds", C: "clubs" };
+export const SUIT_NAME = localized({ S: "spades", H: "hearts", D: "diamonds", C: "clubs" });
 export const STRAINS = ["C", "D", "H", "S", "NT"];
 const RANKS = "AKQJT98765432";
-const RANK_NAME = {
+const RANK_NAME = localized({
   A: "ace", K: "king", Q: "queen", J: "jack", T: "ten", 9: "nine", 8: "eight",
   7: "seven", 6: "six", 5: "five", 4: "four", 3: "three", 2: "two",
-};
+});
+/** The honours' letters as the page's language prints them (Russian Т К Д В, Swedish E K D Kn). */
+const HONOUR = localized({ A: "A", K: "K", Q: "Q", J: "J" });
 
 /** The seat `steps` places clockwise from `seat`: next("N") is "E", next("N", 2) is "S". */
 export function next(seat, steps = 1) {
@@ -34,18 +41,32 @@ export function isVulnerable(seat, vulnerability) {
 
 /** "N-S", "E-W", "None", "All": vulnerability the way a scorecard writes it. */
 export function vulnerabilityText(vulnerability) {
-  return { None: "None", NS: "N-S", EW: "E-W", All: "All" }[vulnerability] ?? vulnerability;
+  return VULNERABILITY[vulnerability] ?? vulnerability;
+}
+
+const VULNERABILITY = localized({ None: "None", NS: "N-S", EW: "E-W", All: "All" });
+
+/** "N-S" or "E-W" in the page's language. */
+export function sideText(side) {
+  return VULNERABILITY[side];
 }
 
 /** A card's rank as printed: "10" for the ten. */
 export function rankText(rank) {
-  return rank === "T" ? "10" : rank;
+  return rank === "T" ? "10" : rank in HONOUR ? HONOUR[rank] : rank;
 }
 
-/** "ace of spades", for screen readers. */
+/** "ace of spades", for screen readers (each language names a card its own way). */
 export function cardName(card) {
-  return `${RANK_NAME[card[1]]} of ${SUIT_NAME[card[0]]}`;
+  return CARD_NAME[card[0]](RANK_NAME[card[1]]);
 }
+
+const CARD_NAME = {
+  S: (rank) => t("{rank} of spades", { rank }),
+  H: (rank) => t("{rank} of hearts", { rank }),
+  D: (rank) => t("{rank} of diamonds", { rank }),
+  C: (rank) => t("{rank} of clubs", { rank }),
+};
 
 /** The cards of a hand grouped by suit (spades first), each suit from the ace down. */
 export function bySuit(cards) {
@@ -70,15 +91,23 @@ export function parseCall(call) {
 
 /** Words for a call, for screen readers: "1 notrump", "pass", "double". */
 export function callName(call) {
-  if (call === "P") return "pass";
-  if (call === "X") return "double";
-  if (call === "XX") return "redouble";
+  if (call === "P") return t("pass");
+  if (call === "X") return t("double");
+  if (call === "XX") return t("redouble");
   const bid = parseCall(call);
   // "1 spade", "2 spades": as players say their bids.
-  const suit = bid.strain === "NT" ? "notrump" : SUIT_NAME[bid.strain];
-  const strain = bid.level === 1 && bid.strain !== "NT" ? suit.slice(0, -1) : suit;
-  return `${bid.level} ${strain}${bid.doubled === "X" ? " doubled" : bid.doubled ? " redoubled" : ""}`;
+  const named = BID_NAME[bid.strain](bid.level);
+  if (bid.doubled === "X") return t("{call} doubled", { call: named });
+  return bid.doubled ? t("{call} redoubled", { call: named }) : named;
 }
+
+const BID_NAME = {
+  C: (n) => t("{n} clubs", { n }),
+  D: (n) => t("{n} diamonds", { n }),
+  H: (n) => t("{n} hearts", { n }),
+  S: (n) => t("{n} spades", { n }),
+  NT: (n) => t("{n} notrump", { n }),
+};
 
 /** Tricks over or under the contract: "=", "+1", "−2". */
 export function overtricks(contract, tricks) {
@@ -91,16 +120,21 @@ export function overtricks(contract, tricks) {
 /** A score from North-South's side, as a scorecard writes it: "N-S +400" or "E-W +50". */
 export function scoreText(nsScore) {
   if (nsScore === 0) return "0";
-  return nsScore > 0 ? `N-S +${nsScore}` : `E-W +${-nsScore}`;
+  return nsScore > 0 ? `${sideText("NS")} +${nsScore}` : `${sideText("EW")} +${-nsScore}`;
+}
+
+/** "NT" as the page's language writes it in a call (Russian БК). */
+export function notrumpText() {
+  return t("NT");
 }
 
 /** A call as a scorecard prints it: "2♣", "3NT", "Pass", "Dbl", "Rdbl". */
 export function callText(call) {
-  if (call === "P") return "Pass";
-  if (call === "X") return "Dbl";
-  if (call === "XX") return "Rdbl";
+  if (call === "P") return t("Pass");
+  if (call === "X") return t("Dbl");
+  if (call === "XX") return t("Rdbl");
   const bid = parseCall(call);
-  return `${bid.level}${bid.strain === "NT" ? "NT" : SUIT_SYMBOL[bid.strain]}${bid.doubled}`;
+  return `${bid.level}${bid.strain === "NT" ? notrumpText() : SUIT_SYMBOL[bid.strain]}${bid.doubled}`;
 }
 
 /** A card as a scorecard prints it: "♠4", "♥10". */

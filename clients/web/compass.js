@@ -2,8 +2,9 @@
 // the middle (the auction, the trick). Used for the live table, the spectators' and
 // director's tables and the replay of a finished board. Draws only what it is given.
 
-import { SEAT_NAME, SUITS, SUIT_SYMBOL, bySuit, callName, cardName, isVulnerable, next, partner, rankText, sideOf, vulnerabilityText } from "./bridge.js";
+import { SEAT_LETTER, SEAT_NAME, SUITS, SUIT_SYMBOL, bySuit, callName, cardName, isVulnerable, next, partner, rankText, sideOf, sideText, vulnerabilityText } from "./bridge.js";
 import { callNode, cardTile, clock, h, isAway, personAt } from "./dom.js";
+import { localized, t, tx } from "./i18n.js";
 import { isTeamMatch } from "./movement.js";
 
 export function teamOf(table, seat) {
@@ -11,9 +12,13 @@ export function teamOf(table, seat) {
   return sideOf(seat) === "NS" ? nsTeam : nsTeam === "A" ? "B" : "A";
 }
 
+/** A team's name; the names the server gives teams nobody named, in the page's language. */
 export function teamName(match, team) {
-  return team === "A" ? match.team_a : match.team_b;
+  const name = team === "A" ? match.team_a : match.team_b;
+  return Object.hasOwn(UNNAMED_TEAMS, name) ? UNNAMED_TEAMS[name] : name;
 }
+
+const UNNAMED_TEAMS = localized({ "Team A": "Team A", "Team B": "Team B" });
 
 /** Where each seat sits on screen when `bottom` is drawn at the bottom. */
 export function placesFor(bottom) {
@@ -56,13 +61,21 @@ export function boardInfo(board) {
   const vulnerable = board.vulnerability;
   return h(
     "div",
-    { class: "board-info", role: "group", "aria-label": `Board ${board.board}, dealer ${SEAT_NAME[board.dealer]}, vulnerable ${vulnerabilityText(vulnerable)}` },
-    h("span", { class: "board-number", "data-test": "board-number" }, `Board ${board.board}`),
-    h("span", { class: "dealer" }, `Dealer ${board.dealer}`),
+    {
+      class: "board-info",
+      role: "group",
+      "aria-label": t("Board {board}, dealer {dealer}, vulnerable {vulnerable}", {
+        board: board.board,
+        dealer: SEAT_NAME[board.dealer],
+        vulnerable: vulnerabilityText(vulnerable),
+      }),
+    },
+    h("span", { class: "board-number", "data-test": "board-number" }, t("Board {board}", { board: board.board })),
+    h("span", { class: "dealer" }, t("Dealer {seat}", { seat: SEAT_LETTER[board.dealer] })),
     h(
       "span",
       { class: `vulnerability vul-${vulnerable}`, "data-vulnerability": vulnerable },
-      `Vul ${vulnerabilityText(vulnerable)}`,
+      t("Vul {vulnerable}", { vulnerable: vulnerabilityText(vulnerable) }),
     ),
   );
 }
@@ -71,19 +84,23 @@ export function contractInfo(board) {
   const box = h("div", { class: "contract-info" });
   if (board.contract) {
     box.append(
-      h("span", { class: "contract", "data-contract": board.contract }, callNode(board.contract), ` by ${board.declarer}`),
+      h(
+        "span",
+        { class: "contract", "data-contract": board.contract },
+        tx("{contract} by {seat}", { contract: callNode(board.contract), seat: SEAT_LETTER[board.declarer] }),
+      ),
     );
   } else if (board.phase === "auction") {
-    box.append(h("span", { class: "contract" }, "Auction"));
+    box.append(h("span", { class: "contract" }, t("Auction")));
   } else {
-    box.append(h("span", { class: "contract" }, "Passed out"));
+    box.append(h("span", { class: "contract" }, t("Passed out")));
   }
   if (board.phase !== "auction" && board.contract) {
     box.append(
       h(
         "span",
         { class: "trick-count", "data-tricks-ns": board.tricks_ns, "data-tricks-ew": board.tricks_ew },
-        `N-S ${board.tricks_ns} · E-W ${board.tricks_ew}`,
+        `${sideText("NS")} ${board.tricks_ns} · ${sideText("EW")} ${board.tricks_ew}`,
       ),
     );
   }
@@ -91,7 +108,7 @@ export function contractInfo(board) {
 }
 
 /** The names the server gives its robots, by level (create_match's robot_level). */
-const ROBOT_NAMES = new Set(["Robot", "Robot (strong)"]);
+const ROBOT_NAMES = localized({ Robot: "Robot", "Robot (strong)": "Robot (strong)" });
 
 /** A seat's tag: the seat, its player (name, robot, away since when), roles and turn. */
 export function seatTag(board, seat, { me, match, players, hidden, live = true }) {
@@ -99,10 +116,10 @@ export function seatTag(board, seat, { me, match, players, hidden, live = true }
   const vulnerable = isVulnerable(seat, board.vulnerability);
   const info = personAt(players, board.table, seat);
   const roles = [];
-  if (me !== null && seat === me) roles.push("You");
-  if (board.declarer === seat && board.phase !== "auction") roles.push("Declarer");
-  if (board.dummy === seat) roles.push("Dummy");
-  if (board.dealer === seat && board.phase === "auction") roles.push("Dealer");
+  if (me !== null && seat === me) roles.push(t("You"));
+  if (board.declarer === seat && board.phase !== "auction") roles.push(t("Declarer"));
+  if (board.dummy === seat) roles.push(t("Dummy"));
+  if (board.dealer === seat && board.phase === "auction") roles.push(t("Dealer"));
   const teams = match ? isTeamMatch(match) : false;
   const team = teams ? teamName(match, teamOf(board.table, seat)) : null;
   // Without teams, a player is known by number too (their table and seat change).
@@ -110,7 +127,7 @@ export function seatTag(board, seat, { me, match, players, hidden, live = true }
   const count = board.hand_sizes[seat];
   const away = live && isAway(info) && !match?.finished;
   // The server names its robots by their level ("Robot", "Robot (strong)"): shown as the mark.
-  const serverRobot = Boolean(info?.robot && ROBOT_NAMES.has(info.name));
+  const serverRobot = Boolean(info?.robot && Object.hasOwn(ROBOT_NAMES, info.name));
   return h(
     "div",
     {
@@ -120,17 +137,17 @@ export function seatTag(board, seat, { me, match, players, hidden, live = true }
     },
     h("span", { class: "seat-name" }, SEAT_NAME[seat]),
     info?.name && !serverRobot ? h("span", { class: "player-name", "data-name": info.name }, info.name) : null,
-    info?.robot ? h("span", { class: "robot-mark", title: "a program plays this seat" }, serverRobot ? info.name : "Robot") : null,
+    info?.robot ? h("span", { class: "robot-mark", title: t("a program plays this seat") }, serverRobot ? ROBOT_NAMES[info.name] : t("Robot")) : null,
     away
       ? info.since == null
-        ? h("span", { class: "away-mark", "data-away": seat }, "not here yet")
+        ? h("span", { class: "away-mark", "data-away": seat }, t("not here yet"))
         : clock(info.since, "away", { class: "away-mark", "data-away": seat })
       : null,
     roles.length ? h("span", { class: "roles" }, roles.join(" · ")) : null,
     team ? h("span", { class: "team" }, team) : null,
-    number !== null ? h("span", { class: "player-number", "data-player": number }, `player ${number}`) : null,
-    hidden && board.phase !== "finished" ? h("span", { class: "count" }, `${count} cards`) : null,
-    onTurn ? h("span", { class: "turn-mark" }, board.phase === "auction" ? "to call" : "to play") : null,
+    number !== null ? h("span", { class: "player-number", "data-player": number }, t("player {number}", { number })) : null,
+    hidden && board.phase !== "finished" ? h("span", { class: "count" }, t("{n} cards", { n: count })) : null,
+    onTurn ? h("span", { class: "turn-mark" }, board.phase === "auction" ? t("to call") : t("to play")) : null,
   );
 }
 
@@ -139,7 +156,7 @@ export function handRows(cards, seat, { playable = false, legal = new Set(), ena
   const groups = bySuit(cards);
   return h(
     "div",
-    { class: "hand-rows", role: "group", "aria-label": `${SEAT_NAME[seat]}'s cards` },
+    { class: "hand-rows", role: "group", "aria-label": t("{seat}'s cards", { seat: SEAT_NAME[seat] }) },
     SUITS.map((suit) =>
       h(
         "div",
@@ -154,14 +171,14 @@ export function handRows(cards, seat, { playable = false, legal = new Set(), ena
                       type: "button",
                       class: `rank-button suit-${suit}`,
                       "data-card": card,
-                      "aria-label": `${cardName(card)}, from ${SEAT_NAME[seat]}`,
+                      "aria-label": t("{card}, from {seat}", { card: cardName(card), seat: SEAT_NAME[seat] }),
                       disabled: !(enabled && legal.has(card)),
                     },
                     rankText(card[1]),
                   )
                 : h("span", { class: "rank-text", "data-card": card, role: "img", "aria-label": cardName(card) }, rankText(card[1])),
             )
-          : h("span", { class: "void", role: "img", "aria-label": "none" }, "—"),
+          : h("span", { class: "void", role: "img", "aria-label": t("none") }, "—"),
       ),
     ),
   );
@@ -182,7 +199,7 @@ export function trickNode(trick, bottom, { state = "live", turn = null, id = nul
     id,
     "data-trick-state": state,
     role: "group",
-    "aria-label": caption ?? "The trick",
+    "aria-label": caption ?? t("The trick"),
   });
   for (const [place, seat] of Object.entries(places)) {
     const card = played.get(seat);
@@ -198,7 +215,7 @@ export function trickNode(trick, bottom, { state = "live", turn = null, id = nul
         card
           ? cardTile(card, { "data-card": null, "data-trick-card": card, "aria-label": `${SEAT_NAME[seat]}: ${cardName(card)}` })
           : waiting
-            ? h("span", { class: "card placeholder", role: "img", "aria-label": `${SEAT_NAME[seat]} to play` }, "?")
+            ? h("span", { class: "card placeholder", role: "img", "aria-label": t("{seat} to play", { seat: SEAT_NAME[seat] }) }, "?")
             : null,
       ),
     );
@@ -222,7 +239,7 @@ export function auctionGrid(board, me, id, { live = true } = {}) {
       h(
         "th",
         { scope: "col", class: isVulnerable(seat, board.vulnerability) ? "vulnerable" : null, title: SEAT_NAME[seat] },
-        seat,
+        SEAT_LETTER[seat],
       ),
     ),
   );
@@ -235,13 +252,27 @@ export function auctionGrid(board, me, id, { live = true } = {}) {
     if (live && me !== null && opponents.has(entry.seat) && entry.call !== "P") {
       cell = h(
         "button",
-        { type: "button", class: "auction-call", "data-ask": index, "aria-label": `${SEAT_NAME[entry.seat]}: ${callName(entry.call)}${entry.alert ? `, alerted: ${entry.alert}` : ""}. Ask what it means` },
+        {
+          type: "button",
+          class: "auction-call",
+          "data-ask": index,
+          "aria-label": entry.alert
+            ? t("{seat}: {call}, alerted: {alert}. Ask what it means", { seat: SEAT_NAME[entry.seat], call: callName(entry.call), alert: entry.alert })
+            : t("{seat}: {call}. Ask what it means", { seat: SEAT_NAME[entry.seat], call: callName(entry.call) }),
+        },
         content,
       );
     } else if (live && me !== null && entry.seat === me) {
       cell = h(
         "button",
-        { type: "button", class: "auction-call own", "data-explain": index, "aria-label": `Your ${callName(entry.call)}${entry.alert ? `, explained: ${entry.alert}` : ""}. Explain it` },
+        {
+          type: "button",
+          class: "auction-call own",
+          "data-explain": index,
+          "aria-label": entry.alert
+            ? t("Your {call}, explained: {alert}. Explain it", { call: callName(entry.call), alert: entry.alert })
+            : t("Your {call}. Explain it", { call: callName(entry.call) }),
+        },
         content,
       );
     } else {
@@ -252,7 +283,7 @@ export function auctionGrid(board, me, id, { live = true } = {}) {
     );
   });
   if (live && board.phase === "auction" && board.turn) {
-    cells.push(h("td", { class: "to-call", "aria-label": `${SEAT_NAME[board.turn]} to call` }, "?"));
+    cells.push(h("td", { class: "to-call", "aria-label": t("{seat} to call", { seat: SEAT_NAME[board.turn] }) }, "?"));
   }
   const rows = [];
   for (let i = 0; i < cells.length; i += 4) rows.push(h("tr", {}, cells.slice(i, i + 4)));
@@ -263,13 +294,13 @@ export function auctionGrid(board, me, id, { live = true } = {}) {
   return h(
     "div",
     { class: "auction", id },
-    h("table", { class: "auction-grid" }, h("caption", { class: "visually-hidden" }, "Auction"), h("thead", {}, head), h("tbody", {}, rows)),
-    askable ? h("p", { class: "auction-hint" }, "Tap an opponent's call to ask what it means.") : null,
+    h("table", { class: "auction-grid" }, h("caption", { class: "visually-hidden" }, t("Auction")), h("thead", {}, head), h("tbody", {}, rows)),
+    askable ? h("p", { class: "auction-hint" }, t("Tap an opponent's call to ask what it means.")) : null,
     explanations.length
       ? h(
           "ul",
           { class: "explanations" },
-          explanations.map((entry) => h("li", {}, callNode(entry.call), ` (${entry.seat}): ${entry.alert}`)),
+          explanations.map((entry) => h("li", {}, callNode(entry.call), ` (${SEAT_LETTER[entry.seat]}): ${entry.alert}`)),
         )
       : null,
   );

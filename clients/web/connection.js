@@ -10,6 +10,8 @@
 
 import { applyUpdate, ChangeError } from "./changes.js";
 import { decode, encode } from "./vendor/msgpack.mjs";
+import { errorText } from "./errors.js";
+import { t } from "./i18n.js";
 
 export const PROTOCOL_VERSION = 7;
 const CLIENT_NAME = "duplicate-web";
@@ -256,7 +258,7 @@ export class Connection {
       if (FATAL.has(message.code)) {
         this.failed = true;
         const outdated = message.code === "unsupported_version"; // a page cached before an update
-        this.handlers.status("failed", outdated ? "the server was updated: reload this page" : message.message);
+        this.handlers.status("failed", outdated ? t("the server was updated: reload this page") : errorText(message));
         this.socket?.close();
         return;
       }
@@ -268,7 +270,7 @@ export class Connection {
       this.inDoubt.push(request);
       clearTimeout(this.resendTimer);
       this.resendTimer = setTimeout(() => this.resendInDoubt(), RESEND_AFTER_MS);
-      this.handlers.refused({ ...message, message: `The server could not store your ${request.label} just now: it is sent again in a moment.` });
+      this.handlers.refused({ ...message, message: t("The server could not store your {what} just now: it is sent again in a moment.", { what: request.label }) });
     } else if (request) this.handlers.answer(message, request);
     else if (message.type === "error") this.handlers.refused(message);
   }

@@ -5,6 +5,8 @@
 // deal must be the set's deal of that board. SHA-256 is computed here (crypto.subtle is
 // only there on https or localhost pages, and a club's server is often neither).
 
+import { t } from "./i18n.js";
+
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
   0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -142,15 +144,16 @@ function fromNorth(deal) {
  * Checks a PBN match record against `commitment` (the one this page held from the start)
  * and, for boards drawn from a sealed seed, `expectedSeed` (the seed's commitment shown):
  * `{ ok: true, boards, games, seeded }`, or `{ ok: false, reason }` saying what does not
- * match.
+ * match: `reason()` says it in the page's language of the moment (the result is kept, and
+ * the page may change language after).
  */
 export function checkRecord(pbn, commitment, expectedSeed = null) {
   const lines = pbn.split("\n").map((line) => line.replace(/\r$/, ""));
   const stated = lines.filter((line) => line.startsWith(STATED)).map((line) => line.slice(STATED.length));
-  if (stated.length !== 1) return { ok: false, reason: "the record does not state one deal commitment" };
-  if (stated[0] !== commitment) return { ok: false, reason: `the record states another commitment than the one shown here (${stated[0]})` };
+  if (stated.length !== 1) return { ok: false, reason: () => t("the record does not state one deal commitment") };
+  if (stated[0] !== commitment) return { ok: false, reason: () => t("the record states another commitment than the one shown here ({commitment})", { commitment: stated[0] }) };
   const start = lines.findIndex((line) => line === `% ${HEADER}` || line === `% ${HEADER_V2}`);
-  if (start < 0) return { ok: false, reason: "the record does not publish the deal set yet" };
+  if (start < 0) return { ok: false, reason: () => t("the record does not publish the deal set yet") };
   const set = [lines[start].slice(2)];
   for (const line of lines.slice(start + 1)) {
     if (!["% salt ", "% seed ", "% form ", "% public ", "% board "].some((start) => line.startsWith(start))) break;
@@ -158,7 +161,7 @@ export function checkRecord(pbn, commitment, expectedSeed = null) {
   }
   const text = set.map((line) => `${line}\n`).join("");
   const hashed = sha256(text);
-  if (hashed !== commitment) return { ok: false, reason: `the deal set hashes to ${hashed}, not to the commitment` };
+  if (hashed !== commitment) return { ok: false, reason: () => t("the deal set hashes to {hash}, not to the commitment", { hash: hashed }) };
   const committed = new Map();
   for (const line of set.filter((entry) => entry.startsWith("board "))) {
     const [, number, , , ...deal] = line.split(" ");
@@ -173,11 +176,11 @@ export function checkRecord(pbn, commitment, expectedSeed = null) {
     // The seed was committed to with the public value's form (a version-2 set), or alone.
     const sealed = sha256(form === undefined ? `duplicate deal seed 1\n${seed}\n` : `duplicate deal seed 2\n${seed}\nform ${form}\n`);
     if (stated !== sealed || (expectedSeed && expectedSeed !== sealed)) {
-      return { ok: false, reason: `the deal seed hashes to ${sealed}, not to the seed commitment shown` };
+      return { ok: false, reason: () => t("the deal seed hashes to {hash}, not to the seed commitment shown", { hash: sealed }) };
     }
     for (const [number, deal] of committed) {
       if (seededDeal(seed, publicValue, number) !== deal) {
-        return { ok: false, reason: `board ${number} is not the deal the seed and the public value draw` };
+        return { ok: false, reason: () => t("board {board} is not the deal the seed and the public value draw", { board: number }) };
       }
     }
   }
@@ -186,8 +189,8 @@ export function checkRecord(pbn, commitment, expectedSeed = null) {
   for (const [, number, deal] of pbn.matchAll(gamePattern)) {
     games += 1;
     const expected = committed.get(Number(number));
-    if (expected === undefined) return { ok: false, reason: `board ${number} was played but not committed to` };
-    if (fromNorth(deal) !== expected) return { ok: false, reason: `board ${number} was played with another deal` };
+    if (expected === undefined) return { ok: false, reason: () => t("board {board} was played but not committed to", { board: number }) };
+    if (fromNorth(deal) !== expected) return { ok: false, reason: () => t("board {board} was played with another deal", { board: number }) };
   }
   return { ok: true, boards: committed.size, games, seeded: seed !== undefined, form: form ?? null };
 }

@@ -3,34 +3,36 @@
 // for the director, each table's chat and the director's tools (rulings, undo, assigned and
 // adjusted scores, substitutes, starting a round held for them).
 
-import { SEATS, SEAT_NAME, sideOf } from "./bridge.js";
+import { SEATS, SEAT_LETTER, SEAT_NAME, sideOf, sideText } from "./bridge.js";
 import { auctionGrid, compass, teamName, teamOf } from "./compass.js";
 import { $, callNode, cardText, clock, h, personAt, seatWithName } from "./dom.js";
+import { language, localized, t, tx } from "./i18n.js";
 import { liveMiddle } from "./live.js";
-import { heldText, isTeamMatch } from "./movement.js";
+import { andText, heldText, isTeamMatch } from "./movement.js";
 import { draftInput, state } from "./ui.js";
 
-const MODES = {
+const MODES = localized({
   live: "Watching live: both tables as they are played.",
   delayed: "Watching with a delay: each board appears once both tables have finished it.",
   director: "Directing: both tables, every hand.",
-};
+});
 
 /** The same, for a match that is not between two teams (one, two or three tables). */
-const MOVEMENT_MODES = {
+const MOVEMENT_MODES = localized({
   live: "Watching live: every table as it is played.",
   delayed: "Watching with a delay: each board appears once every table has finished it.",
   director: "Directing: every table, every hand.",
-};
+});
 
 const kept = new Map();
 
 /**
- * The part `name` built by `build()`, or the same nodes again while `key` is unchanged: a
+ * The part `name` built by `build()`, or the same nodes again while `parts` is unchanged: a
  * table of robots sends many updates a second, and a button drawn afresh between the
- * director's press and release would lose the click.
+ * director's press and release would lose the click. A change of language draws it afresh.
  */
-function memo(name, key, build) {
+function memo(name, parts, build) {
+  const key = `${language()} ${parts}`;
   const old = kept.get(name);
   if (old && old.key === key) return old.nodes;
   const nodes = build();
@@ -58,8 +60,10 @@ export function renderWatch(view) {
   const tables = $("tables");
   tables.replaceChildren();
   if (!view.tables.length) {
-    const which = teams ? "both tables have" : "every table has";
-    tables.append(h("p", { class: "centre-note" }, `Nothing to show yet: boards appear here once ${which} finished them.`));
+    const note = teams
+      ? t("Nothing to show yet: boards appear here once both tables have finished them.")
+      : t("Nothing to show yet: boards appear here once every table has finished them.");
+    tables.append(h("p", { class: "centre-note" }, note));
   }
   for (const board of view.tables) tables.append(watchTable(view, board, director));
   const tools = $("match-tools");
@@ -77,14 +81,14 @@ function watchTable(view, board, director) {
   return h(
     "section",
     // A delayed spectator of replay duplicate sees a board's two plays at table 1.
-    { class: "watch-table", id: teams ? `table-${board.table}` : `table-${board.table}-round-${board.round ?? 1}`, "data-table": board.table, "data-round": teams ? null : board.round ?? 1, "aria-label": `Table ${board.table}` },
+    { class: "watch-table", id: teams ? `table-${board.table}` : `table-${board.table}-round-${board.round ?? 1}`, "data-table": board.table, "data-round": teams ? null : board.round ?? 1, "aria-label": t("Table {table}", { table: board.table }) },
     h(
       "h2",
       {},
-      `Table ${board.table}`,
+      t("Table {table}", { table: board.table }),
       teams
-        ? h("span", { class: "teams" }, ` ${teamName(match, teamOf(board.table, "N"))} N-S, ${teamName(match, teamOf(board.table, "E"))} E-W`)
-        : h("span", { class: "teams" }, ` round ${board.round ?? 1} of ${match.rounds ?? 1}`),
+        ? h("span", { class: "teams" }, ` ${teamName(match, teamOf(board.table, "N"))} ${sideText("NS")}, ${teamName(match, teamOf(board.table, "E"))} ${sideText("EW")}`)
+        : h("span", { class: "teams" }, ` ${t("round {round} of {rounds}", { round: board.round ?? 1, rounds: match.rounds ?? 1 })}`),
       tableClock(view, board),
     ),
     compass(board, {
@@ -107,8 +111,11 @@ function watchTable(view, board, director) {
 function tableWaits(view, board, director) {
   const seats = (view.waiting ?? []).find((w) => w.table === board.table)?.seats ?? [];
   if (!seats.length) return null;
-  const who = seats.map((s) => SEAT_NAME[s]).join(" and ");
-  return h("p", { class: "table-waits", "data-waiting-for": seats.join("") }, `Waits for ${who} to come: the board starts when all four are here${director ? " (or seat a robot)" : ""}.`);
+  const who = andText(seats.map((s) => SEAT_NAME[s]));
+  const text = director
+    ? t("Waits for {seats} to come: the board starts when all four are here (or seat a robot).", { seats: who })
+    : t("Waits for {seats} to come: the board starts when all four are here.", { seats: who });
+  return h("p", { class: "table-waits", "data-waiting-for": seats.join("") }, text);
 }
 
 /**
@@ -121,15 +128,17 @@ function tableClock(view, board) {
   if (!round || round.played >= round.boards) return null;
   const left = round.boards - round.played;
   if (round.time_up) {
-    return h("span", { class: "table-clock", "data-time-up": "true" }, `Time is up: ${left} of ${round.boards} board${round.boards === 1 ? "" : "s"} still to play.`);
+    return h("span", { class: "table-clock", "data-time-up": "true" }, t("Time is up: {left} of {n} boards still to play.", { left, n: round.boards }));
   }
   return h(
     "span",
     { class: "table-clock" },
-    `Board ${round.played + 1} of ${round.boards} in the round · `,
-    clock(round.ends_at, "left"),
-    " ",
-    clock(round.due_at, "slow", { class: "slow-badge" }),
+    ...tx("Board {board} of {boards} in the round · {left} {slow}", {
+      board: round.played + 1,
+      boards: round.boards,
+      left: clock(round.ends_at, "left"),
+      slow: clock(round.due_at, "slow", { class: "slow-badge" }),
+    }),
   );
 }
 
@@ -147,33 +156,36 @@ function keptTableTools(view, board) {
   return memo(`tools-${board.table}`, key, () => tableTools(view, board));
 }
 
+/** Where a claim stands, as the spectators' page says it. */
+const CLAIM_STATUS_WORDS = localized({
+  pending: "waiting for the answer",
+  accepted: "accepted",
+  rejected: "rejected: play goes on",
+  withdrawn: "withdrawn: play goes on",
+});
+
 function watchClaim(board, director) {
   const claim = board.claim;
   if (!claim) return null;
-  const status = {
-    pending: "waiting for the answer",
-    accepted: "accepted",
-    rejected: "rejected: play goes on",
-    withdrawn: "withdrawn: play goes on",
-  }[claim.status];
+  const status = CLAIM_STATUS_WORDS[claim.status] ?? claim.status;
   return h(
     "div",
     { class: "claim-panel", "data-claim-status": claim.status },
-    h("p", {}, `${SEAT_NAME[claim.claimer]} claims ${claim.tricks} of the ${claim.remaining} remaining tricks: ${status}.`),
-    claim.statement ? h("p", { class: "claim-statement" }, `“${claim.statement}”`) : null,
+    h("p", {}, t("{seat} claims {tricks} of the {n} remaining tricks: {status}.", { seat: SEAT_NAME[claim.claimer], tricks: claim.tricks, n: claim.remaining, status })),
+    claim.statement ? h("p", { class: "claim-statement" }, t("“{text}”", { text: claim.statement })) : null,
     claim.withdrawal
       ? h(
           "div",
           { class: "withdrawal-panel", "data-withdrawal-seat": claim.withdrawal },
-          h("p", { class: "withdrawal-note" }, `${SEAT_NAME[claim.withdrawal]} asks to withdraw the concession (laws 69 and 71): the board is held for your decision.`),
-          director ? decisionButtons(board.table, "withdrawal", "Allow the withdrawal: play on", "Refuse: the concession stands") : null,
+          h("p", { class: "withdrawal-note" }, t("{seat} asks to withdraw the concession (laws 69 and 71): the board is held for your decision.", { seat: SEAT_NAME[claim.withdrawal] })),
+          director ? decisionButtons(board.table, "withdrawal", t("Allow the withdrawal: play on"), t("Refuse: the concession stands")) : null,
         )
       : null,
   );
 }
 
 function undoWhat(undo) {
-  return h("span", {}, "their ", undo.call ? callNode(undo.call) : cardText(undo.card));
+  return h("span", {}, ...(undo.call ? tx("their {call}", { call: callNode(undo.call) }) : tx("their {card}", { card: cardText(undo.card) })));
 }
 
 function watchUndo(board, director) {
@@ -183,8 +195,16 @@ function watchUndo(board, director) {
   return h(
     "div",
     { class: "undo-panel", "data-undo-seat": undo.seat },
-    h("p", {}, `${SEAT_NAME[undo.seat]} asks to take back `, undoWhat(undo), `: waiting for ${waiting.map((s) => SEAT_NAME[s]).join(" and ")}.`),
-    director ? decisionButtons(board.table, "undo", "Allow the undo", "Refuse it") : null,
+    h(
+      "p",
+      {},
+      ...tx("{seat} asks to take back {what}: waiting for {seats}.", {
+        seat: SEAT_NAME[undo.seat],
+        what: undoWhat(undo),
+        seats: andText(waiting.map((s) => SEAT_NAME[s])),
+      }),
+    ),
+    director ? decisionButtons(board.table, "undo", t("Allow the undo"), t("Refuse it")) : null,
   );
 }
 
@@ -206,21 +226,21 @@ function roundHold(match, director) {
   const round = match.held_round;
   if (!director) return [h("p", { class: "held-round", "data-round": round }, heldText(match))];
   return [
-    h("p", { class: "held-round", "data-round": round }, `Every table has played round ${round - 1}: round ${round} waits for you.`),
-    h("button", { type: "button", class: "primary", id: "start-round", "data-director": "start-round", "data-round": round }, `Start round ${round}`),
+    h("p", { class: "held-round", "data-round": round }, t("Every table has played round {played}: round {round} waits for you.", { played: round - 1, round })),
+    h("button", { type: "button", class: "primary", id: "start-round", "data-director": "start-round", "data-round": round }, t("Start round {round}", { round })),
   ];
 }
 
 // -- the director's queue -------------------------------------------------------------------
 
 /** Where a call stands, as the director's queue says it. */
-const CALL_STATE_WORDS = { open: "new", seen: "seen: on your way", answered: "answered in the chat" };
+const CALL_STATE_WORDS = localized({ open: "new", seen: "seen: on your way", answered: "answered in the chat" });
 
 function directorQueue(view) {
   const waiting = view.director_calls;
   const calls = [...waiting, ...(view.answered_calls ?? [])];
-  const heading = h("h2", { id: "queue-heading" }, `Calls for the director${waiting.length ? ` (${waiting.length})` : ""}`);
-  if (!calls.length) return [heading, h("p", { class: "queue-empty" }, "No table is calling.")];
+  const heading = h("h2", { id: "queue-heading" }, waiting.length ? t("Calls for the director ({n})", { n: waiting.length }) : t("Calls for the director"));
+  if (!calls.length) return [heading, h("p", { class: "queue-empty" }, t("No table is calling."))];
   return [
     heading,
     h(
@@ -235,18 +255,18 @@ function directorQueue(view) {
             "data-call-seat": call.seat,
             "data-call-state": call.state ?? "open",
           },
-          h("strong", {}, `Table ${call.table}`),
-          call.board !== null ? ` · board ${call.board}` : "",
+          h("strong", {}, t("Table {table}", { table: call.table })),
+          call.board !== null ? ` · ${t("board {board}", { board: call.board })}` : "",
           ` · ${seatWithName(personAt(view.players, call.table, call.seat), call.seat)}`,
-          call.text ? h("span", { class: "queue-text" }, `: “${call.text}”`) : null,
+          call.text ? h("span", { class: "queue-text" }, `: ${t("“{text}”", { text: call.text })}`) : null,
           " · ",
           clock(call.at, "ago", { class: "queue-ago" }),
           h("span", { class: "queue-state" }, ` · ${CALL_STATE_WORDS[call.state ?? "open"] ?? call.state}`),
           (call.state ?? "open") === "open"
-            ? h("button", { type: "button", "data-director": "see-calls", "data-table": call.table }, "On my way")
+            ? h("button", { type: "button", "data-director": "see-calls", "data-table": call.table }, t("On my way"))
             : null,
-          h("button", { type: "button", "data-answer-table": call.table }, "Answer in chat"),
-          h("button", { type: "button", "data-director": "close-calls", "data-table": call.table }, "Close"),
+          h("button", { type: "button", "data-answer-table": call.table }, t("Answer in chat")),
+          h("button", { type: "button", "data-director": "close-calls", "data-table": call.table }, t("Close")),
         ),
       ),
     ),
@@ -261,20 +281,20 @@ function tableTools(view, board) {
   const inProgress = board.phase !== "finished";
   return h(
     "div",
-    { class: "director-tools", "aria-label": `Director's tools, table ${table}` },
+    { class: "director-tools", "aria-label": t("Director's tools, table {table}", { table }) },
     tableChat(view, table),
     h(
       "details",
       { class: "tools", open: true },
-      h("summary", {}, `Tools for table ${table}, board ${board.board}`),
+      h("summary", {}, t("Tools for table {table}, board {board}", { table, board: board.board })),
       h(
         "div",
         { class: "tool" },
-        h("h3", {}, "Take back"),
+        h("h3", {}, t("Take back")),
         h(
           "button",
           { type: "button", "data-director": "undo", "data-table": table, disabled: !inProgress || (board.auction.length === 0) },
-          "Undo the table's last call or card",
+          t("Undo the table's last call or card"),
         ),
       ),
       inPlay ? ruleTool(board) : null,
@@ -295,8 +315,8 @@ function ruleTool(board) {
   return h(
     "div",
     { class: "tool" },
-    h("h3", {}, "Rule: end the play"),
-    h("p", {}, `Declarer's side (${SEAT_NAME[board.declarer]}) takes, in all:`),
+    h("h3", {}, t("Rule: end the play")),
+    h("p", {}, t("Declarer's side ({seat}) takes, in all:", { seat: SEAT_NAME[board.declarer] })),
     h("div", { class: "claim-numbers" }, options),
   );
 }
@@ -307,21 +327,21 @@ function assignTool(board) {
   return h(
     "form",
     { class: "tool assign-form", "data-form": "assign", "data-table": table },
-    h("h3", {}, "Assign a result"),
+    h("h3", {}, t("Assign a result")),
     h(
       "div",
       { class: "fields" },
-      h("label", { for: id("board") }, "Board", draftInput(id("board"), { type: "number", min: 1, value: String(board.board), class: "narrow" })),
-      h("label", { for: id("contract") }, "Contract", draftInput(id("contract"), { placeholder: "4SX, or Pass", pattern: "([1-7]([CDHS]|NT)(X|XX)?|[Pp]ass)", class: "narrow" })),
+      h("label", { for: id("board") }, t("Board"), draftInput(id("board"), { type: "number", min: 1, value: String(board.board), class: "narrow" })),
+      h("label", { for: id("contract") }, t("Contract"), draftInput(id("contract"), { placeholder: t("4SX, or Pass"), pattern: "([1-7]([CDHS]|NT)(X|XX)?|[Pp]ass|[Пп]ас)", class: "narrow" })),
       h(
         "label",
         { for: id("declarer") },
-        "Declarer",
-        h("select", { id: id("declarer"), "data-draft": "" }, SEATS.map((seat) => h("option", { value: seat, selected: (state.drafts.get(id("declarer")) ?? "N") === seat }, seat))),
+        t("Declarer"),
+        h("select", { id: id("declarer"), "data-draft": "" }, SEATS.map((seat) => h("option", { value: seat, selected: (state.drafts.get(id("declarer")) ?? "N") === seat }, SEAT_LETTER[seat]))),
       ),
-      h("label", { for: id("tricks") }, "Tricks", draftInput(id("tricks"), { type: "number", min: 0, max: 13, value: "", class: "narrow" })),
+      h("label", { for: id("tricks") }, t("Tricks"), draftInput(id("tricks"), { type: "number", min: 0, max: 13, value: "", class: "narrow" })),
     ),
-    h("button", { type: "submit" }, "Assign"),
+    h("button", { type: "submit" }, t("Assign")),
   );
 }
 
@@ -332,22 +352,22 @@ function substituteTool(view, table) {
   return h(
     "div",
     { class: "tool substitute" },
-    h("h3", {}, "Substitute a player"),
+    h("h3", {}, t("Substitute a player")),
     h(
       "div",
       { class: "fields" },
       h(
         "label",
         { for: id },
-        "Seat",
+        t("Seat"),
         h(
           "select",
           { id, "data-draft": "" },
           SEATS.map((seat) => h("option", { value: seat, selected: chosen === seat }, seatWithName(personAt(view.players, table, seat), seat))),
         ),
       ),
-      h("button", { type: "button", "data-director": "substitute", "data-table": table }, "New player: a new link"),
-      h("button", { type: "button", "data-director": "substitute-robot", "data-table": table }, "Seat a robot"),
+      h("button", { type: "button", "data-director": "substitute", "data-table": table }, t("New player: a new link")),
+      h("button", { type: "button", "data-director": "substitute-robot", "data-table": table }, t("Seat a robot")),
     ),
     done
       ? h(
@@ -355,11 +375,11 @@ function substituteTool(view, table) {
           { class: "new-link", "data-substituted": `${done.table}${done.seat}` },
           done.link
             ? [
-                h("label", { for: `new-link-${table}` }, `New link for ${SEAT_NAME[done.seat]} (the old one no longer works):`),
+                h("label", { for: `new-link-${table}` }, t("New link for {seat} (the old one no longer works):", { seat: SEAT_NAME[done.seat] })),
                 h("input", { id: `new-link-${table}`, type: "text", readonly: true, value: done.link }),
-                h("button", { type: "button", "data-copy": `new-link-${table}` }, "Copy"),
+                h("button", { type: "button", "data-copy": `new-link-${table}` }, t("Copy")),
               ]
-            : h("p", {}, `A robot now plays ${SEAT_NAME[done.seat]}.`),
+            : h("p", {}, t("A robot now plays {seat}.", { seat: SEAT_NAME[done.seat] })),
         )
       : null,
   );
@@ -371,8 +391,8 @@ function tableChat(view, table) {
   const input = `director-chat-${table}`;
   return h(
     "section",
-    { class: "chat director-chat", "aria-label": `Chat at table ${table}` },
-    h("h3", {}, `Chat at table ${table}`),
+    { class: "chat director-chat", "aria-label": t("Chat at table {table}", { table }) },
+    h("h3", {}, t("Chat at table {table}", { table })),
     h(
       "ol",
       { class: "chat-log", "data-chat-table": table },
@@ -380,8 +400,8 @@ function tableChat(view, table) {
         h(
           "li",
           { class: line.seat === null ? "from-director" : null },
-          h("span", { class: "chat-seat" }, line.seat === null ? "Director" : seatWithName(personAt(players, table, line.seat), line.seat)),
-          line.to.length < 4 ? h("span", { class: "chat-to" }, ` → ${line.to.filter((seat) => seat !== line.seat).join(" ")}`) : null,
+          h("span", { class: "chat-seat" }, line.seat === null ? t("Director") : seatWithName(personAt(players, table, line.seat), line.seat)),
+          line.to.length < 4 ? h("span", { class: "chat-to" }, ` → ${line.to.filter((seat) => seat !== line.seat).map((seat) => SEAT_LETTER[seat]).join(" ")}`) : null,
           ": ",
           line.text,
         ),
@@ -390,9 +410,9 @@ function tableChat(view, table) {
     h(
       "form",
       { class: "chat-form", "data-form": "director-chat", "data-table": table },
-      h("label", { class: "visually-hidden", for: input }, `Message to table ${table}`),
-      draftInput(input, { maxlength: 300, placeholder: `To everyone at table ${table}` }),
-      h("button", { type: "submit" }, "Send"),
+      h("label", { class: "visually-hidden", for: input }, t("Message to table {table}", { table })),
+      draftInput(input, { maxlength: 300, placeholder: t("To everyone at table {table}", { table }) }),
+      h("button", { type: "submit" }, t("Send")),
     ),
   );
 }
@@ -404,11 +424,11 @@ function matchTools(view) {
   const id = "adjust-board";
   const chosen = Number(state.drafts.get(id) ?? match.boards[0]);
   const options = match.boards.map((n) => h("option", { value: n, selected: n === chosen }, String(n)));
-  const boardField = h("label", { for: id }, "Board", h("select", { id, "data-draft": "" }, options));
+  const boardField = h("label", { for: id }, t("Board"), h("select", { id, "data-draft": "" }, options));
   if (!isTeamMatch(match)) {
     // An artificial adjusted score is in team A's IMPs: without teams the director voids.
     return [
-      h("h2", {}, "Void a board"),
+      h("h2", {}, t("Void a board")),
       h(
         "form",
         { class: "tool adjust-form", "data-form": "void" },
@@ -416,15 +436,15 @@ function matchTools(view) {
           "div",
           { class: "fields" },
           boardField,
-          h("button", { type: "button", class: "danger", "data-director": "void" }, "Void the board"),
+          h("button", { type: "button", class: "danger", "data-director": "void" }, t("Void the board")),
         ),
       ),
     ];
   }
-  const a = match.team_a;
-  const b = match.team_b;
+  const a = teamName(match, "A");
+  const b = teamName(match, "B");
   return [
-    h("h2", {}, "Adjusted scores"),
+    h("h2", {}, t("Adjusted scores")),
     h(
       "form",
       { class: "tool adjust-form", "data-form": "adjust" },
@@ -436,16 +456,16 @@ function matchTools(view) {
       h(
         "div",
         { class: "button-row" },
-        h("button", { type: "button", "data-adjust": 3 }, `Avg+ to ${a} (+3)`),
-        h("button", { type: "button", "data-adjust": -3 }, `Avg+ to ${b} (−3)`),
-        h("button", { type: "button", "data-adjust": 0 }, "Average (0)"),
+        h("button", { type: "button", "data-adjust": 3 }, t("Avg+ to {team} ({imps})", { team: a, imps: "+3" })),
+        h("button", { type: "button", "data-adjust": -3 }, t("Avg+ to {team} ({imps})", { team: b, imps: "−3" })),
+        h("button", { type: "button", "data-adjust": 0 }, t("Average (0)")),
       ),
       h(
         "div",
         { class: "fields" },
-        h("label", { for: "adjust-imps" }, `IMPs to ${a}`, draftInput("adjust-imps", { type: "number", min: -24, max: 24, class: "narrow" })),
-        h("button", { type: "submit" }, "Give"),
-        h("button", { type: "button", class: "danger", "data-director": "void" }, "Void the board"),
+        h("label", { for: "adjust-imps" }, t("IMPs to {team}", { team: a }), draftInput("adjust-imps", { type: "number", min: -24, max: 24, class: "narrow" })),
+        h("button", { type: "submit" }, t("Give")),
+        h("button", { type: "button", class: "danger", "data-director": "void" }, t("Void the board")),
       ),
     ),
   ];

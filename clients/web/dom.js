@@ -1,7 +1,8 @@
 // Building the page: the `h()` helper and the small pieces every part of the table draws
 // (calls, results, cards, people, times). No state here: each takes what it draws.
 
-import { SEAT_NAME, SUIT_SYMBOL, cardName, overtricks, parseCall, rankText, scoreText } from "./bridge.js";
+import { SEAT_LETTER, SEAT_NAME, SUIT_SYMBOL, callText, cardName, notrumpText, overtricks, parseCall, rankText, scoreText } from "./bridge.js";
+import { t } from "./i18n.js";
 
 /** h("button", {class: "call", "data-call": "1NT"}, "1NT"): an element with its children. */
 export function h(tag, props = {}, ...children) {
@@ -28,15 +29,15 @@ export function suitSymbol(suit) {
 
 /** A call or contract with its suit symbol in the suit's colour: 4♠X, 3NT, Pass, Dbl. */
 export function callNode(call) {
-  if (call === "P") return h("span", { class: "call-text pass" }, "Pass");
-  if (call === "X") return h("span", { class: "call-text double" }, "Dbl");
-  if (call === "XX") return h("span", { class: "call-text redouble" }, "Rdbl");
+  if (call === "P") return h("span", { class: "call-text pass" }, callText(call));
+  if (call === "X") return h("span", { class: "call-text double" }, callText(call));
+  if (call === "XX") return h("span", { class: "call-text redouble" }, callText(call));
   const bid = parseCall(call);
   return h(
     "span",
     { class: "call-text bid" },
     String(bid.level),
-    bid.strain === "NT" ? h("span", { class: "nt" }, "NT") : suitSymbol(bid.strain),
+    bid.strain === "NT" ? h("span", { class: "nt" }, notrumpText()) : suitSymbol(bid.strain),
     bid.doubled,
   );
 }
@@ -58,16 +59,16 @@ export function cardText(card) {
 export function resultNode(result) {
   if (!result) return h("span", { class: "result" }, "–");
   const assigned = result.assigned
-    ? h("span", { class: "assigned", "data-decided": "assigned", title: "assigned by the director" }, " (assigned)")
+    ? h("span", { class: "assigned", "data-decided": "assigned", title: t("assigned by the director") }, " ", t("(assigned)"))
     : result.ruled
-      ? h("span", { class: "assigned", "data-decided": "ruled", title: "the tricks were ruled by the director" }, " (ruled)")
+      ? h("span", { class: "assigned", "data-decided": "ruled", title: t("the tricks were ruled by the director") }, " ", t("(ruled)"))
       : null;
-  if (result.contract === null) return h("span", { class: "result" }, "Passed out, 0", assigned);
+  if (result.contract === null) return h("span", { class: "result" }, t("Passed out, 0"), assigned);
   return h(
     "span",
     { class: "result" },
     callNode(result.contract),
-    ` ${result.declarer} ${overtricks(result.contract, result.tricks)}`,
+    ` ${SEAT_LETTER[result.declarer]} ${overtricks(result.contract, result.tricks)}`,
     h("span", { class: "score" }, ` ${scoreText(result.ns_score)}`),
     assigned,
   );
@@ -98,7 +99,7 @@ export function personAt(players, table, seat) {
 
 /** "East (Bob)", or "East" when the seat has no name yet. */
 export function seatWithName(info, seat) {
-  return info?.name ? `${SEAT_NAME[seat]} (${info.name})` : SEAT_NAME[seat];
+  return info?.name ? t("{seat} ({name})", { seat: SEAT_NAME[seat], name: info.name }) : SEAT_NAME[seat];
 }
 
 /** Whether the seat's player is away: not connected (robots included: a robot can drop too). */
@@ -131,17 +132,18 @@ export function countdownText(ms) {
 /** "45 s", "2 min", "1 h 5 min": how long `ms` milliseconds is, as people say it. */
 export function durationText(ms) {
   const seconds = Math.max(0, Math.round(ms / 1000));
-  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 60) return t("{n} s", { n: seconds });
   const minutes = Math.floor(seconds / 60);
-  if (minutes < 60) return `${minutes} min`;
+  if (minutes < 60) return t("{n} min", { n: minutes });
   const rest = minutes % 60;
-  return `${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ""}`;
+  const hours = Math.floor(minutes / 60);
+  return rest ? t("{hours} h {n} min", { hours, n: rest }) : t("{hours} h", { hours });
 }
 
 /** "away 2 min" (or "not here yet" for a seat nobody has joined). */
 export function awayText(info, now = serverNow()) {
-  if (info.since == null) return "not here yet";
-  return `away ${durationText(now - info.since)}`;
+  if (info.since == null) return t("not here yet");
+  return t("away {time}", { time: durationText(now - info.since) });
 }
 
 /**
@@ -159,16 +161,16 @@ export function clock(at, kind, props = {}) {
 
 function clockText(at, kind, now = serverNow()) {
   if (kind === "in") return durationText(Math.max(0, at - now));
-  if (kind === "left") return `${countdownText(at - now)} left`;
-  if (kind === "slow") return now > at ? "behind time" : "";
-  if (kind === "away") return `away ${durationText(now - at)}`;
+  if (kind === "left") return t("{time} left", { time: countdownText(at - now) });
+  if (kind === "slow") return now > at ? t("behind time") : "";
+  if (kind === "away") return t("away {time}", { time: durationText(now - at) });
   if (kind === "away-minutes") {
     // In a live region: a screen reader hears it change once a minute, not every second.
     const minutes = Math.floor((now - at) / 60000);
-    return minutes < 1 ? "away less than a minute" : `away ${durationText(minutes * 60000)}`;
+    return minutes < 1 ? t("away less than a minute") : t("away {time}", { time: durationText(minutes * 60000) });
   }
   const passed = now - at;
-  return passed < 5000 ? "just now" : `${durationText(passed)} ago`;
+  return passed < 5000 ? t("just now") : t("{time} ago", { time: durationText(passed) });
 }
 
 export function tickClocks() {

@@ -5,6 +5,7 @@
 import { SEAT_NAME } from "./bridge.js";
 import { auctionGrid, trickNode } from "./compass.js";
 import { h, resultNode } from "./dom.js";
+import { t } from "./i18n.js";
 import { TRICK_HOLD_MS, app, state } from "./ui.js";
 
 const holdTimers = new Map();
@@ -38,7 +39,7 @@ function lastTrickOf(board) {
  */
 export function liveMiddle(board, bottom, me) {
   if (board.phase === "auction") return auctionGrid(board, me, me !== null ? "auction" : null);
-  if (board.contract === null) return h("p", { class: "centre-note" }, "Passed out");
+  if (board.contract === null) return h("p", { class: "centre-note" }, t("Passed out"));
   const id = me !== null ? "trick" : null;
   const current = board.current_trick;
   const last = lastTrickOf(board);
@@ -55,14 +56,15 @@ export function liveMiddle(board, bottom, me) {
     return trickNode(board.last_trick, bottom, {
       state: "last",
       id,
-      caption: `Last trick: won by ${SEAT_NAME[board.last_trick.winner]}`,
+      caption: t("Last trick: won by {seat}", { seat: SEAT_NAME[board.last_trick.winner] }),
     });
   }
   const remaining = at + TRICK_HOLD_MS - Date.now();
   if (held && remaining > 0) {
     gatherLater(board.table, remaining);
-    return trickNode(last, bottom, { state: "complete", id, caption: `${SEAT_NAME[last.winner]} wins the trick` });
+    return trickNode(last, bottom, { state: "complete", id, caption: t("{seat} wins the trick", { seat: SEAT_NAME[last.winner] }) });
   }
-  const caption = held && last ? `Trick ${board.tricks_ns + board.tricks_ew} to ${SEAT_NAME[last.winner]}` : null;
+  const caption =
+    held && last ? t("Trick {number} to {seat}", { number: board.tricks_ns + board.tricks_ew, seat: SEAT_NAME[last.winner] }) : null;
   return trickNode(current, bottom, { state: "live", turn: board.turn, id, caption });
 }

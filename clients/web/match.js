@@ -2,9 +2,10 @@
 // sheet, the final result and the match record; and the replay of a finished board, trick
 // by trick, used here and for the board on review at the table.
 
-import { SEATS, SEAT_NAME, scoreText, sideOf } from "./bridge.js";
+import { SEATS, SEAT_LETTER, SEAT_NAME, notrumpText, scoreText, sideOf } from "./bridge.js";
 import { auctionGrid, compass, teamName, teamOf, trickNode } from "./compass.js";
 import { $, cardText, h, resultNode, suitSymbol } from "./dom.js";
+import { t, tx } from "./i18n.js";
 import { competitorName, isTeamMatch, placeOf, pointsText, scoringUnit, standingsTable } from "./movement.js";
 import { state } from "./ui.js";
 
@@ -41,7 +42,7 @@ export function replayView(board, { key, bottom, me = null, match = null, player
   let middle;
   let where;
   if (step === 0) {
-    where = board.contract ? "The hands as dealt" : "Passed out: the hands as dealt";
+    where = board.contract ? t("The hands as dealt") : t("Passed out: the hands as dealt");
     middle = [
       h("p", { class: "centre-note replay-note" }, where),
       board.result ? h("p", { class: "centre-note final-result" }, resultNode(board.result)) : null,
@@ -49,20 +50,20 @@ export function replayView(board, { key, bottom, me = null, match = null, player
   } else {
     const trick = steps[step - 1];
     where = trick.winner
-      ? `Trick ${step}: ${SEAT_NAME[trick.leader]} led, ${SEAT_NAME[trick.winner]} won`
-      : `Trick ${step}: in progress when the play stopped`;
+      ? t("Trick {step}: {leader} led, {winner} won", { step, leader: SEAT_NAME[trick.leader], winner: SEAT_NAME[trick.winner] })
+      : t("Trick {step}: in progress when the play stopped", { step });
     middle = trickNode(trick, bottom, { state: "replay", caption: where });
   }
   const move = (name, target, label, text, disabled) =>
     h("button", { type: "button", "data-replay": key, "data-move": name, "data-step": target, "aria-label": label, disabled }, text);
   const controls = h(
     "div",
-    { class: "replay-controls", role: "group", "aria-label": `Replay of board ${board.board}` },
-    move("first", 0, "Back to the deal", "«", step === 0),
-    move("previous", step - 1, "Previous trick", "◀ Previous", step === 0),
-    h("span", { class: "replay-where", "aria-live": "polite", "data-replay-step": step }, steps.length ? `${step} / ${steps.length}` : "no play"),
-    move("next", step + 1, "Next trick", "Next ▶", step >= steps.length),
-    move("last", steps.length, "To the last trick", "»", step >= steps.length),
+    { class: "replay-controls", role: "group", "aria-label": t("Replay of board {board}", { board: board.board }) },
+    move("first", 0, t("Back to the deal"), "«", step === 0),
+    move("previous", step - 1, t("Previous trick"), t("◀ Previous"), step === 0),
+    h("span", { class: "replay-where", "aria-live": "polite", "data-replay-step": step }, steps.length ? `${step} / ${steps.length}` : t("no play")),
+    move("next", step + 1, t("Next trick"), t("Next ▶"), step >= steps.length),
+    move("last", steps.length, t("To the last trick"), "»", step >= steps.length),
   );
   return h(
     "div",
@@ -79,13 +80,13 @@ const PLAY_ORDER = ["N", "E", "S", "W"];
 /** The play, trick by trick: the card led marked, the winning card in bold. */
 function playTable(board) {
   const tricks = replaySteps(board);
-  if (!board.contract) return h("p", { class: "no-play" }, "No play: passed out.");
-  if (!tricks.length) return h("p", { class: "no-play" }, "No card was played.");
+  if (!board.contract) return h("p", { class: "no-play" }, t("No play: passed out."));
+  if (!tricks.length) return h("p", { class: "no-play" }, t("No card was played."));
   return h(
     "table",
     { class: "play-table" },
-    h("caption", { class: "visually-hidden" }, "The play"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), PLAY_ORDER.map((seat) => h("th", { scope: "col" }, seat)))),
+    h("caption", { class: "visually-hidden" }, t("The play")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), PLAY_ORDER.map((seat) => h("th", { scope: "col" }, SEAT_LETTER[seat])))),
     h(
       "tbody",
       {},
@@ -109,11 +110,13 @@ function playTable(board) {
 function claimLine(board) {
   const claim = board.claim;
   if (!claim || claim.status !== "accepted") return null;
+  const params = { seat: SEAT_NAME[claim.claimer], tricks: claim.tricks, remaining: claim.remaining, statement: claim.statement };
   return h(
     "p",
     { class: "claim-note" },
-    `${SEAT_NAME[claim.claimer]} claimed ${claim.tricks} of the last ${claim.remaining}`,
-    claim.statement ? `: “${claim.statement}”` : "",
+    claim.statement
+      ? t("{seat} claimed {tricks} of the last {remaining}: “{statement}”", params)
+      : t("{seat} claimed {tricks} of the last {remaining}", params),
   );
 }
 
@@ -121,10 +124,22 @@ function tableHeading(match, board, viewerTable, ownPlays) {
   const table = board.table;
   if (!isTeamMatch(match)) {
     const own = ownPlays?.has(playKey(board));
-    return h("h4", {}, `Table ${table}`, h("span", { class: "teams" }, ` round ${board.round ?? 1}`), own ? " (yours)" : "");
+    return h(
+      "h4",
+      {},
+      t("Table {table}", { table }),
+      h("span", { class: "teams" }, ` ${t("round {round}", { round: board.round ?? 1 })}`),
+      own ? ` ${t("(yours)")}` : "",
+    );
   }
   const ns = teamName(match, teamOf(table, "N"));
-  return h("h4", {}, `Table ${table}`, viewerTable === table ? " (yours)" : "", h("span", { class: "teams" }, ` ${ns} N-S`));
+  return h(
+    "h4",
+    {},
+    t("Table {table}", { table }),
+    viewerTable === table ? ` ${t("(yours)")}` : "",
+    h("span", { class: "teams" }, ` ${t("{team} N-S", { team: ns })}`),
+  );
 }
 
 /** "2:1": one play of a board, by round and table (a board is replayed at one table in
@@ -145,8 +160,8 @@ function recordKey(number, board) {
 }
 
 function recordHeading(match, number) {
-  if (isTeamMatch(match)) return `Board ${number} at both tables`;
-  return match.format === "replay" ? `Board ${number} in both rounds` : `Board ${number} at every table`;
+  if (isTeamMatch(match)) return t("Board {board} at both tables", { board: number });
+  return match.format === "replay" ? t("Board {board} in both rounds", { board: number }) : t("Board {board} at every table", { board: number });
 }
 
 /**
@@ -191,7 +206,7 @@ export function recordPanel(record, { match, viewerTable = null, me = null, play
           record.tables.length > 1
             ? h(
                 "div",
-                { class: "replay-tables", role: "group", "aria-label": "Replay the play of" },
+                { class: "replay-tables", role: "group", "aria-label": t("Replay the play of") },
                 record.tables.map((board) =>
                   h(
                     "button",
@@ -202,7 +217,9 @@ export function recordPanel(record, { match, viewerTable = null, me = null, play
                       "data-record-board": record.board,
                       "aria-pressed": String(board === replayed),
                     },
-                    teams ? `Replay table ${board.table}` : `Replay round ${board.round ?? 1}, table ${board.table}`,
+                    teams
+                      ? t("Replay table {table}", { table: board.table })
+                      : t("Replay round {round}, table {table}", { round: board.round ?? 1, table: board.table }),
                   ),
                 ),
               )
@@ -221,7 +238,7 @@ export function recordPanel(record, { match, viewerTable = null, me = null, play
 /** A finished board's link to BBO's hand viewer (in a new tab), as its table played it. */
 export function handviewerLink(board) {
   if (!board.handviewer) return null;
-  const where = board.round && board.round > 1 ? `round ${board.round}, table ${board.table}` : `table ${board.table}`;
+  const where = { board: board.board, round: board.round, table: board.table };
   return h(
     "a",
     {
@@ -230,9 +247,12 @@ export function handviewerLink(board) {
       target: "_blank",
       rel: "noopener noreferrer",
       "data-handviewer": board.table,
-      "aria-label": `Board ${board.board} at ${where} in BBO's hand viewer (opens a new tab)`,
+      "aria-label":
+        board.round && board.round > 1
+          ? t("Board {board} at round {round}, table {table} in BBO's hand viewer (opens a new tab)", where)
+          : t("Board {board} at table {table} in BBO's hand viewer (opens a new tab)", where),
     },
-    "Open in BBO's hand viewer",
+    t("Open in BBO's hand viewer"),
   );
 }
 
@@ -250,23 +270,23 @@ export function boardSummary(comparison, match, { swingFor = null, competitor = 
 export function comparisonSummary(comparison, match, swingFor, { doubleDummy = true } = {}) {
   const gainer = comparison.swing === 0 ? null : comparison.swing > 0 ? "A" : "B";
   const swing = comparison.void
-    ? "Void: the board counts for neither team"
+    ? t("Void: the board counts for neither team")
     : comparison.artificial !== null && comparison.artificial !== undefined
-      ? `Artificial adjusted score: ${artificialText(comparison.artificial, match)}`
+      ? t("Artificial adjusted score: {score}", { score: artificialText(comparison.artificial, match) })
       : gainer
-        ? `${Math.abs(comparison.swing)} IMP${Math.abs(comparison.swing) === 1 ? "" : "s"} to ${teamName(match, gainer)}`
-        : "0 IMPs (no swing)";
+        ? t("{n} IMPs to {team}", { n: Math.abs(comparison.swing), team: teamName(match, gainer) })
+        : t("0 IMPs (no swing)");
   return h(
     "div",
     { class: "comparison-summary" },
     h(
       "dl",
       { class: "comparison-list", "data-board": comparison.board, "data-swing": comparison.swing },
-      h("dt", {}, "Swing"),
+      h("dt", {}, t("Swing")),
       h("dd", { class: "swing", "data-your-swing": swingFor ? swingFor(comparison.swing) : null }, swing),
-      h("dt", {}, "Running total"),
+      h("dt", {}, t("Running total")),
       h("dd", {}, leadText(comparison.running_total, match)),
-      comparison.par ? [h("dt", {}, "Par"), h("dd", { class: "par" }, `${scoreText(comparison.par.score)}: ${comparison.par.contracts.join(", ") || "–"}`)] : null,
+      comparison.par ? [h("dt", {}, t("Par")), h("dd", { class: "par" }, `${scoreText(comparison.par.score)}: ${comparison.par.contracts.join(", ") || "–"}`)] : null,
     ),
     doubleDummy && comparison.double_dummy ? doubleDummyTable(comparison.double_dummy) : null,
   );
@@ -282,7 +302,7 @@ function pointsSummary(comparison, match, { competitor, ownPlays, doubleDummy })
     .filter(([name]) => name !== competitor)
     .sort((a, b) => b[1] - a[1]);
   let verdict;
-  if (comparison.void) verdict = "Void: the board counts for no one";
+  if (comparison.void) verdict = t("Void: the board counts for no one");
   else if (own !== undefined) verdict = `${pointsText(own, scoring, { signed: true })} ${unit}`;
   else verdict = null;
   return h(
@@ -291,7 +311,7 @@ function pointsSummary(comparison, match, { competitor, ownPlays, doubleDummy })
     h(
       "dl",
       { class: "comparison-list", "data-board": comparison.board, "data-points": own ?? null },
-      h("dt", {}, comparison.results.length > 1 ? "Results" : "Result"),
+      h("dt", {}, comparison.results.length > 1 ? t("Results") : t("Result")),
       h(
         "dd",
         {},
@@ -302,38 +322,48 @@ function pointsSummary(comparison, match, { competitor, ownPlays, doubleDummy })
             h(
               "li",
               { "data-play": playKey(result), class: ownPlays.has(playKey(result)) ? "own" : null },
-              h("span", { class: "play-where" }, `Round ${result.round ?? 1}, table ${result.table}${ownPlays.has(playKey(result)) ? " (yours)" : ""}: `),
+              h(
+                "span",
+                { class: "play-where" },
+                `${
+                  ownPlays.has(playKey(result))
+                    ? t("Round {round}, table {table} (yours)", { round: result.round ?? 1, table: result.table })
+                    : t("Round {round}, table {table}", { round: result.round ?? 1, table: result.table })
+                }: `,
+              ),
               resultNode(result),
             ),
           ),
         ),
       ),
-      verdict !== null ? [h("dt", {}, own !== undefined ? "Your points" : "Points"), h("dd", { class: "points", "data-your-points": own ?? null }, verdict)] : null,
+      verdict !== null ? [h("dt", {}, own !== undefined ? t("Your points") : t("Points")), h("dd", { class: "points", "data-your-points": own ?? null }, verdict)] : null,
       !comparison.void && others.length
         ? [
-            h("dt", {}, own !== undefined ? "The others" : "Points"),
+            h("dt", {}, own !== undefined ? t("The others") : t("Points")),
             h("dd", { class: "others" }, others.map(([name, value]) => `${competitorName(match, name)} ${pointsText(value, scoring, { signed: true })}`).join(", ")),
           ]
         : null,
-      comparison.par ? [h("dt", {}, "Par"), h("dd", { class: "par" }, `${scoreText(comparison.par.score)}: ${comparison.par.contracts.join(", ") || "–"}`)] : null,
+      comparison.par ? [h("dt", {}, t("Par")), h("dd", { class: "par" }, `${scoreText(comparison.par.score)}: ${comparison.par.contracts.join(", ") || "–"}`)] : null,
     ),
     doubleDummy && comparison.double_dummy ? doubleDummyTable(comparison.double_dummy) : null,
   );
 }
 
 function artificialText(imps, match) {
-  if (imps === 0) return "average to both teams";
+  if (imps === 0) return t("average to both teams");
   const plus = imps > 0 ? "A" : "B";
   const minus = plus === "A" ? "B" : "A";
   const magnitude = Math.abs(imps);
-  const label = magnitude === 3 ? `Avg+ to ${teamName(match, plus)}, Avg− to ${teamName(match, minus)}` : `${magnitude} IMPs to ${teamName(match, plus)}`;
-  return label;
+  // (Always "IMPs" here, even for 1: a separate text from the swing's "{n} IMPs to {team}".)
+  return magnitude === 3
+    ? t("Avg+ to {plus}, Avg− to {minus}", { plus: teamName(match, plus), minus: teamName(match, minus) })
+    : t("{imps} IMPs to {team}", { imps: magnitude, team: teamName(match, plus) });
 }
 
 function leadText(total, match) {
-  if (total === 0) return "The teams are level.";
+  if (total === 0) return t("The teams are level.");
   const leader = total > 0 ? "A" : "B";
-  return `${teamName(match, leader)} lead by ${Math.abs(total)} IMP${Math.abs(total) === 1 ? "" : "s"}.`;
+  return t("{team} lead by {n} IMPs.", { team: teamName(match, leader), n: Math.abs(total) });
 }
 
 function doubleDummyTable(doubleDummy) {
@@ -341,15 +371,15 @@ function doubleDummyTable(doubleDummy) {
   return h(
     "details",
     { class: "double-dummy", open: true },
-    h("summary", {}, "Double-dummy tricks"),
+    h("summary", {}, t("Double-dummy tricks")),
     h(
       "table",
       {},
-      h("thead", {}, h("tr", {}, h("td", {}), strains.map((strain) => h("th", { scope: "col" }, strain === "NT" ? "NT" : suitSymbol(strain))))),
+      h("thead", {}, h("tr", {}, h("td", {}), strains.map((strain) => h("th", { scope: "col" }, strain === "NT" ? notrumpText() : suitSymbol(strain))))),
       h(
         "tbody",
         {},
-        SEATS.map((seat) => h("tr", {}, h("th", { scope: "row" }, seat), strains.map((strain) => h("td", {}, String(doubleDummy[seat][strain]))))),
+        SEATS.map((seat) => h("tr", {}, h("th", { scope: "row" }, SEAT_LETTER[seat]), strains.map((strain) => h("td", {}, String(doubleDummy[seat][strain]))))),
       ),
     ),
   );
@@ -371,14 +401,14 @@ export function renderMatch(view) {
   const myTeam = player ? view.team : null;
   const competitor = player ? view.competitor ?? null : null;
   const name = (team) => teamName(match, team);
-  const marker = (team) => (team === myTeam ? " (you)" : "");
+  const marked = (team) => (team === myTeam ? t("{name} (you)", { name: name(team) }) : name(team));
   if (teams) {
     $("score").replaceChildren(
-      h("span", { class: "team-a" }, `${match.team_a}${marker("A")} `),
+      h("span", { class: "team-a" }, `${marked("A")} `),
       h("strong", { "data-imps-a": match.imps_a }, String(match.imps_a)),
       " – ",
       h("strong", { "data-imps-b": match.imps_b }, String(match.imps_b)),
-      h("span", { class: "team-b" }, ` ${match.team_b}${marker("B")}`),
+      h("span", { class: "team-b" }, ` ${marked("B")}`),
     );
   } else {
     $("score").replaceChildren(...standingLine(match, competitor));
@@ -388,15 +418,20 @@ export function renderMatch(view) {
   const final = $("final");
   final.hidden = !match.finished;
   if (match.finished) {
-    const verdict = match.winner === "draw" ? "The match is a draw." : `${name(match.winner)} win${match.winner === myTeam ? " — well played!" : "."}`;
+    const verdict =
+      match.winner === "draw"
+        ? t("The match is a draw.")
+        : match.winner === myTeam
+          ? t("{team} win — well played!", { team: name(match.winner) })
+          : t("{team} win.", { team: name(match.winner) });
     final.replaceChildren(
-      h("h3", {}, "Final result"),
+      h("h3", {}, t("Final result")),
       teams
-        ? h("p", { "data-winner": match.winner }, `${match.team_a} ${match.imps_a} – ${match.imps_b} ${match.team_b}. ${verdict}`)
+        ? h("p", { "data-winner": match.winner }, `${teamName(match, "A")} ${match.imps_a} – ${match.imps_b} ${teamName(match, "B")}. ${verdict}`)
         : h("p", { "data-winner": match.winner }, winnerText(match, competitor)),
       dealsCheck(match),
-      h("button", { type: "button", id: "download-record", class: "primary" }, "Download the match record (PBN)"),
-      h("button", { type: "button", id: "download-lin", class: "secondary" }, "Download it as LIN (BBO)"),
+      h("button", { type: "button", id: "download-record", class: "primary" }, t("Download the match record (PBN)")),
+      h("button", { type: "button", id: "download-lin", class: "secondary" }, t("Download it as LIN (BBO)")),
     );
   }
   const swingFor = (swing) => (myTeam === "B" ? -swing : swing);
@@ -424,10 +459,10 @@ export function renderMatch(view) {
       );
     } else if (comparison) {
       const summary = boardSummary(comparison, match, { swingFor: player ? swingFor : null, competitor, ownPlays: playsOf(ownResults, shown) });
-      const loading = teams ? "Loading both tables' play…" : "Loading every table's play…";
+      const loading = teams ? t("Loading both tables' play…") : t("Loading every table's play…");
       box.append(h("h3", {}, recordHeading(match, shown)), summary, h("p", { class: "loading" }, loading));
     }
-    if (state.recordBoard !== null) box.prepend(h("button", { type: "button", id: "record-close", class: "close" }, "Close"));
+    if (state.recordBoard !== null) box.prepend(h("button", { type: "button", id: "record-close", class: "close" }, t("Close")));
   }
   if (teams) $("boards").replaceChildren(scoreSheet(view, swingFor));
   else $("boards").replaceChildren(standingsTable(match, competitor), movementSheet(view));
@@ -437,22 +472,16 @@ export function renderMatch(view) {
 function dealsLine(match) {
   const commitment = match.deals_commitment;
   if (!commitment) return [];
-  const line = [
-    "Deals sealed before play: ",
-    h("code", { title: `SHA-256 ${commitment}`, "data-commitment": commitment }, `${commitment.slice(0, 16)}…`),
-  ];
-  if (match.deals_seed_commitment) {
-    line.push(
-      ", drawn from the seed ",
-      h("code", { title: `SHA-256 ${match.deals_seed_commitment}`, "data-seed-commitment": match.deals_seed_commitment }, `${match.deals_seed_commitment.slice(0, 16)}…`),
-      " and the public value ",
-      h("q", { "data-public-value": "" }, match.deals_public_value ?? ""),
-      match.deals_public_form
-        ? h("span", { "data-public-form": match.deals_public_form }, ` (read as sealed: ${match.deals_public_form})`)
-        : h("span", { class: "warning", "data-public-form": "" }, " (sealed without a form: its spelling could have been chosen)"),
-    );
-  }
-  return line;
+  const sealed = h("code", { title: `SHA-256 ${commitment}`, "data-commitment": commitment }, `${commitment.slice(0, 16)}…`);
+  if (!match.deals_seed_commitment) return tx("Deals sealed before play: {commitment}", { commitment: sealed });
+  return tx("Deals sealed before play: {commitment}, drawn from the seed {seed} and the public value {value}{form}", {
+    commitment: sealed,
+    seed: h("code", { title: `SHA-256 ${match.deals_seed_commitment}`, "data-seed-commitment": match.deals_seed_commitment }, `${match.deals_seed_commitment.slice(0, 16)}…`),
+    value: h("q", { "data-public-value": "" }, match.deals_public_value ?? ""),
+    form: match.deals_public_form
+      ? h("span", { "data-public-form": match.deals_public_form }, ` ${t("(read as sealed: {form})", { form: match.deals_public_form })}`)
+      : h("span", { class: "warning", "data-public-form": "" }, ` ${t("(sealed without a form: its spelling could have been chosen)")}`),
+  });
 }
 
 /** The end of the match: whether the deals played are the ones committed to. */
@@ -460,17 +489,25 @@ function dealsCheck(match) {
   const checked = state.deals;
   if (!match.deals_commitment) return null;
   if (checked === null || checked === "checking") {
-    return h("p", { class: "deals-check", "data-deals": "checking" }, "Checking the deals against their commitment…");
+    return h("p", { class: "deals-check", "data-deals": "checking" }, t("Checking the deals against their commitment…"));
   }
   if (checked.ok) {
-    const seeded = checked.seeded ? ` Each board is the one drawn from the seed committed to (SHA-256 ${match.deals_seed_commitment}) and the public value “${match.deals_public_value}”.` : "";
-    return h(
-      "p",
-      { class: "deals-check", "data-deals": "verified" },
-      `Deals verified: the ${checked.games} tables' deals are the ${checked.boards} boards committed to when the match was created (SHA-256 ${match.deals_commitment}).${seeded}`,
-    );
+    const seeded = checked.seeded
+      ? ` ${t("Each board is the one drawn from the seed committed to (SHA-256 {seed}) and the public value “{value}”.", {
+          seed: match.deals_seed_commitment,
+          value: match.deals_public_value,
+        })}`
+      : "";
+    const verified = t("Deals verified: the {games} tables' deals are the {boards} boards committed to when the match was created (SHA-256 {commitment}).", {
+      games: checked.games,
+      boards: checked.boards,
+      commitment: match.deals_commitment,
+    });
+    return h("p", { class: "deals-check", "data-deals": "verified" }, `${verified}${seeded}`);
   }
-  return h("p", { class: "deals-check error", "data-deals": "failed", role: "alert" }, `The deals do not match their commitment: ${checked.reason}.`);
+  // deals.js gives its reason as a function, to be said in the language of the moment.
+  const reason = typeof checked.reason === "function" ? checked.reason() : checked.reason;
+  return h("p", { class: "deals-check error", "data-deals": "failed", role: "alert" }, t("The deals do not match their commitment: {reason}.", { reason }));
 }
 
 /** The round a watcher's tables are in now (the latest of their boards'). */
@@ -480,10 +517,10 @@ function watchRound(view) {
 
 /**
  * Why a board the player's table finished is not compared yet: its review at their own
- * table (the board is still on review there), else the other table or tables.
+ * table (the board is still on review there), else `waiting` (for the other table or tables).
  */
-function waitingWords(view, number, others) {
-  return view.review?.board === number ? "on review at your table" : `waiting for ${others}`;
+function waitingWords(view, number, waiting) {
+  return view.review?.board === number ? t("on review at your table") : waiting;
 }
 
 /** The top bar without teams: the viewer's points and place (a watcher: the leader's). */
@@ -494,20 +531,22 @@ function standingLine(match, competitor) {
   const compared = match.comparisons.length > 0;
   // (replaceChildren writes a null as the word "null": the parts left out are dropped.)
   if (own) {
-    const place = compared ? h("span", { class: "place", "data-place": placeOf(standings, competitor) }, ` · ${placeOf(standings, competitor)} of ${standings.length}`) : null;
-    return [h("span", { class: "own-name" }, `${own.name} (you) `), h("strong", { "data-points": own.points }, pointsText(own.points, match.scoring)), ` ${unit}`, place].filter(
+    const place = compared
+      ? h("span", { class: "place", "data-place": placeOf(standings, competitor) }, ` · ${t("{place} of {count}", { place: placeOf(standings, competitor), count: standings.length })}`)
+      : null;
+    return [h("span", { class: "own-name" }, `${t("{name} (you)", { name: own.name })} `), h("strong", { "data-points": own.points }, pointsText(own.points, match.scoring)), ` ${unit}`, place].filter(
       (part) => part !== null,
     );
   }
   const leader = standings[0];
-  if (!leader || !compared) return [`${standings.length} competitors · ${scoringUnit(match.scoring)}`];
+  if (!leader || !compared) return [`${t("{n} competitors", { n: standings.length })} · ${scoringUnit(match.scoring)}`];
   const level = standings.filter((s) => s.points === leader.points).length;
   if (level > 1) {
     // Nobody leads while the best are level (at the start: everyone at 0).
-    const who = level === standings.length ? "All level" : `${level} level`;
-    return [h("span", {}, `${who} at `), h("strong", { "data-points": leader.points }, pointsText(leader.points, match.scoring)), ` ${unit}`];
+    const who = level === standings.length ? t("All level at") : t("{n} level at", { n: level });
+    return [h("span", {}, `${who} `), h("strong", { "data-points": leader.points }, pointsText(leader.points, match.scoring)), ` ${unit}`];
   }
-  return [h("span", {}, `Leader: ${competitorName(match, leader.competitor)} `), h("strong", { "data-points": leader.points }, pointsText(leader.points, match.scoring)), ` ${unit}`];
+  return [h("span", {}, `${t("Leader: {name}", { name: competitorName(match, leader.competitor) })} `), h("strong", { "data-points": leader.points }, pointsText(leader.points, match.scoring)), ` ${unit}`];
 }
 
 /** "Bo wins with 12.5 IMPs." at the end of a match without teams. */
@@ -516,13 +555,15 @@ function winnerText(match, competitor) {
   const standings = match.standings ?? [];
   if (match.winner === "draw" || !match.winner) {
     const top = standings[0];
-    if (!top) return "The match is a draw.";
+    if (!top) return t("The match is a draw.");
     const leaders = standings.filter((s) => s.points === top.points).map((s) => competitorName(match, s.competitor));
-    return `A draw: ${leaders.join(", ")} share the lead with ${pointsText(top.points, match.scoring)} ${unit}.`;
+    return t("A draw: {leaders} share the lead with {points} {unit}.", { leaders: leaders.join(", "), points: pointsText(top.points, match.scoring), unit });
   }
-  const winner = standings.find((s) => s.competitor === match.winner);
-  const text = `Winner: ${competitorName(match, match.winner)}${winner ? ` with ${pointsText(winner.points, match.scoring)} ${unit}` : ""}`;
-  return `${text}${match.winner === competitor ? " — well played!" : "."}`;
+  const standing = standings.find((s) => s.competitor === match.winner);
+  const params = { name: competitorName(match, match.winner), points: standing ? pointsText(standing.points, match.scoring) : null, unit };
+  const own = match.winner === competitor;
+  if (standing) return own ? t("Winner: {name} with {points} {unit} — well played!", params) : t("Winner: {name} with {points} {unit}.", params);
+  return own ? t("Winner: {name} — well played!", params) : t("Winner: {name}.", params);
 }
 
 /**
@@ -541,15 +582,15 @@ function movementSheet(view) {
     const others = plays.filter((r) => !ownPlays.has(playKey(r)));
     const playing = player && view.board?.board === number && view.board.phase !== "finished";
     const points = comparison && player ? comparison.points?.[view.competitor] : undefined;
-    const line = (result) => h("li", { "data-play": playKey(result) }, h("span", { class: "play-where" }, `T${result.table} R${result.round ?? 1}: `), resultNode(result));
-    const waiting = player && mine.length && !comparison ? waitingWords(view, number, "the other tables") : "–";
+    const line = (result) => h("li", { "data-play": playKey(result) }, h("span", { class: "play-where" }, `${t("T{table} R{round}", { table: result.table, round: result.round ?? 1 })}: `), resultNode(result));
+    const waiting = player && mine.length && !comparison ? waitingWords(view, number, t("waiting for the other tables")) : "–";
     const cells = player
       ? [
-          h("td", { "data-own-result": "" }, mine.length ? h("ul", { class: "plays" }, mine.map((r) => h("li", { "data-play": playKey(r) }, resultNode(r)))) : playing ? "playing" : "–"),
+          h("td", { "data-own-result": "" }, mine.length ? h("ul", { class: "plays" }, mine.map((r) => h("li", { "data-play": playKey(r) }, resultNode(r)))) : playing ? t("playing") : "–"),
           h("td", { "data-other-results": "" }, others.length ? h("ul", { class: "plays" }, others.map(line)) : comparison ? "–" : waiting),
-          h("td", { class: "swing", "data-points": points ?? null }, comparison ? (comparison.void ? "void" : points !== undefined ? pointsText(points, scoring, { signed: true }) : "") : ""),
+          h("td", { class: "swing", "data-points": points ?? null }, comparison ? (comparison.void ? t("void") : points !== undefined ? pointsText(points, scoring, { signed: true }) : "") : ""),
         ]
-      : [h("td", { "data-results": "" }, plays.length ? h("ul", { class: "plays" }, plays.map(line)) : "–"), h("td", {}, comparison?.void ? "void" : "")];
+      : [h("td", { "data-results": "" }, plays.length ? h("ul", { class: "plays" }, plays.map(line)) : "–"), h("td", {}, comparison?.void ? t("void") : "")];
     const replayable = comparison || plays.length > 0;
     return h(
       "tr",
@@ -559,18 +600,18 @@ function movementSheet(view) {
       h(
         "td",
         {},
-        replayable ? h("button", { type: "button", class: "replay-board", "data-get-board": number, "aria-label": `Replay board ${number}` }, "Replay") : null,
+        replayable ? h("button", { type: "button", class: "replay-board", "data-get-board": number, "aria-label": t("Replay board {board}", { board: number }) }, t("Replay")) : null,
       ),
     );
   });
   const head = player
-    ? [h("th", { scope: "col" }, "Yours"), h("th", { scope: "col" }, "Other tables"), h("th", { scope: "col" }, scoringUnit(scoring))]
-    : [h("th", { scope: "col" }, "Results"), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Void"))];
+    ? [h("th", { scope: "col" }, t("Yours")), h("th", { scope: "col" }, t("Other tables")), h("th", { scope: "col" }, scoringUnit(scoring))]
+    : [h("th", { scope: "col" }, t("Results")), h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Void")))];
   return h(
     "table",
     { class: "boards-table movement-sheet" },
-    h("caption", {}, match.finished ? "Score sheet" : "Boards"),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Bd"), head, h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Replay")))),
+    h("caption", {}, match.finished ? t("Score sheet") : t("Boards")),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Bd")), head, h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Replay"))))),
     h("tbody", {}, rows),
     match.finished
       ? h(
@@ -579,7 +620,7 @@ function movementSheet(view) {
           h(
             "tr",
             { class: "final-row" },
-            h("th", { scope: "row" }, "Final"),
+            h("th", { scope: "row" }, t("Final")),
             h("td", { colspan: player ? 4 : 3, "data-final": "" }, winnerText(match, player ? view.competitor : null)),
           ),
         )
@@ -593,14 +634,14 @@ function scoreSheet(view, swingFor) {
   const player = view.type === "player_view";
   const comparisons = match.comparisons;
   const swingText = (comparison) => {
-    if (comparison.void) return "void";
+    if (comparison.void) return t("void");
     const swing = comparison.swing;
-    const artificial = comparison.artificial !== null && comparison.artificial !== undefined ? " (adj.)" : "";
+    const artificial = comparison.artificial !== null && comparison.artificial !== undefined ? ` ${t("(adj.)")}` : "";
     if (swing === 0) return `0${artificial}`;
     if (player) return `${swingFor(swing) > 0 ? `+${swingFor(swing)}` : `−${-swingFor(swing)}`}${artificial}`;
-    return `${Math.abs(swing)} ${swing > 0 ? match.team_a : match.team_b}${artificial}`;
+    return `${Math.abs(swing)} ${teamName(match, swing > 0 ? "A" : "B")}${artificial}`;
   };
-  const totalText = (total) => (total === 0 ? "level" : `${teamName(match, total > 0 ? "A" : "B")} +${Math.abs(total)}`);
+  const totalText = (total) => (total === 0 ? t("level") : `${teamName(match, total > 0 ? "A" : "B")} +${Math.abs(total)}`);
   const resultAt = (table, number) => view.results.find((r) => r.table === table && r.board === number) ?? null;
   const first = player ? view.table : 1;
   const second = first === 1 ? 2 : 1;
@@ -610,13 +651,13 @@ function scoreSheet(view, swingFor) {
     const playing = player && live?.board === number && live.phase !== "finished";
     const here = comparison ? (first === 1 ? comparison.table1 : comparison.table2) ?? resultAt(first, number) : resultAt(first, number);
     const there = comparison ? (first === 1 ? comparison.table2 : comparison.table1) : resultAt(second, number);
-    const waiting = player && here && !comparison ? waitingWords(view, number, "the other table") : "–";
+    const waiting = player && here && !comparison ? waitingWords(view, number, t("waiting for the other table")) : "–";
     const replayable = comparison || (!player && (here || there)) || (player && here);
     return h(
       "tr",
       { "data-board": number, class: playing ? "current" : null },
       h("th", { scope: "row" }, String(number)),
-      h("td", { "data-table-result": first }, here ? resultNode(here) : playing ? "playing" : "–"),
+      h("td", { "data-table-result": first }, here ? resultNode(here) : playing ? t("playing") : "–"),
       h("td", { "data-table-result": second, "data-other-table": "" }, there ? resultNode(there) : waiting),
       h("td", { class: "swing" }, comparison ? swingText(comparison) : ""),
       h("td", {}, comparison ? totalText(comparison.running_total) : ""),
@@ -624,7 +665,7 @@ function scoreSheet(view, swingFor) {
         "td",
         {},
         replayable
-          ? h("button", { type: "button", class: "replay-board", "data-get-board": number, "aria-label": `Replay board ${number}` }, "Replay")
+          ? h("button", { type: "button", class: "replay-board", "data-get-board": number, "aria-label": t("Replay board {board}", { board: number }) }, t("Replay"))
           : null,
       ),
     );
@@ -632,19 +673,19 @@ function scoreSheet(view, swingFor) {
   return h(
     "table",
     { class: "boards-table" },
-    h("caption", {}, match.finished ? "Score sheet" : "Boards"),
+    h("caption", {}, match.finished ? t("Score sheet") : t("Boards")),
     h(
       "thead",
       {},
       h(
         "tr",
         {},
-        h("th", { scope: "col" }, "Bd"),
-        h("th", { scope: "col" }, player ? "Your table" : "Table 1"),
-        h("th", { scope: "col" }, player ? "Other table" : "Table 2"),
-        h("th", { scope: "col" }, player ? "IMPs" : "Swing"),
-        h("th", { scope: "col" }, "Total"),
-        h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, "Replay")),
+        h("th", { scope: "col" }, t("Bd")),
+        h("th", { scope: "col" }, player ? t("Your table") : t("Table {table}", { table: 1 })),
+        h("th", { scope: "col" }, player ? t("Other table") : t("Table {table}", { table: 2 })),
+        h("th", { scope: "col" }, player ? scoringUnit("imps") : t("Swing")),
+        h("th", { scope: "col" }, t("Total")),
+        h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Replay"))),
       ),
     ),
     h("tbody", {}, rows),
@@ -655,8 +696,8 @@ function scoreSheet(view, swingFor) {
           h(
             "tr",
             { class: "final-row" },
-            h("th", { scope: "row", colspan: 3 }, "Final"),
-            h("td", { colspan: 3, "data-final": "" }, `${match.team_a} ${match.imps_a} – ${match.imps_b} ${match.team_b}`),
+            h("th", { scope: "row", colspan: 3 }, t("Final")),
+            h("td", { colspan: 3, "data-final": "" }, `${teamName(match, "A")} ${match.imps_a} – ${match.imps_b} ${teamName(match, "B")}`),
           ),
         )
       : null,

@@ -5,6 +5,7 @@
 
 import { SEAT_NAME } from "./bridge.js";
 import { $, h } from "./dom.js";
+import { localized, t, tx } from "./i18n.js";
 
 /** The formats that are a match of two teams, A and B, scored in IMPs. */
 const TEAM_FORMATS = new Set(["teams", "robot-table", "team-of-four"]);
@@ -14,17 +15,17 @@ export function isTeamMatch(match) {
   return TEAM_FORMATS.has(match?.format ?? "teams");
 }
 
-const UNITS = { imps: "IMPs", matchpoints: "MP", board_a_match: "BAM", total_points: "points" };
-const SCORING_NAMES = {
+const UNITS = localized({ imps: "IMPs", matchpoints: "MP", board_a_match: "BAM", total_points: "points" });
+const SCORING_NAMES = localized({
   imps: "IMPs",
   matchpoints: "Matchpoints",
   board_a_match: "Board-a-match",
   total_points: "Total points",
-};
+});
 
 /** "IMPs", "MP", "BAM", "points": the unit points are counted in. */
 export function scoringUnit(scoring) {
-  return UNITS[scoring] ?? "points";
+  return UNITS[scoring] ?? t("points");
 }
 
 /** "IMPs", "Matchpoints", "Board-a-match", "Total points": how the match is scored. */
@@ -48,11 +49,15 @@ export function pointsText(points, scoring, { signed = false } = {}) {
   return signed && mayBeNegative && points > 0 ? `+${text}` : text;
 }
 
-/** "1st", "2nd", "3rd", "11th". */
+/** "1st", "2nd", "3rd", "11th" (Swedish 1:a, 2:a, 3:e, 11:e follow the same endings). */
 function ordinal(n) {
   const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return `${n}th`;
-  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] ?? "th"}`;
+  if (tens >= 11 && tens <= 13) return t("{n}th", { n });
+  const ending = n % 10;
+  if (ending === 1) return t("{n}st", { n });
+  if (ending === 2) return t("{n}nd", { n });
+  if (ending === 3) return t("{n}rd", { n });
+  return t("{n}th", { n });
 }
 
 /** A competitor's place in the standings: "2nd", "=2nd" when tied. */
@@ -69,7 +74,7 @@ export function placeOf(standings, competitor) {
 /** The name of player `number` as the view knows it (their PlayerInfo), else "player 5". */
 export function playerName(view, number) {
   const info = (view.players ?? []).find((p) => p.player === number);
-  return info?.name ?? `player ${number}`;
+  return info?.name ?? t("player {number}", { number });
 }
 
 function seatOfPlayer(view, number) {
@@ -102,17 +107,22 @@ export function hasRounds(view) {
   return view.type === "player_view" && (view.match.rounds ?? 1) > 1;
 }
 
-/** "tables 2 and 3": the tables named in a list. */
-function tablesText(tables) {
-  if (tables.length === 1) return `table ${tables[0]}`;
-  return `tables ${tables.slice(0, -1).join(", ")} and ${tables[tables.length - 1]}`;
+/** "Bo and Eva", "North and East and South": names joined by "and", in the page's language. */
+export function andText(items) {
+  return items.length ? items.reduce((first, second) => t("{first} and {second}", { first, second })) : "";
 }
 
 /** "Waiting for table 2 to finish round 3", or null while no table is waited for. */
 export function waitingText(view) {
   const tables = tablesPlaying(view);
   if (!tables.length) return null;
-  return `Waiting for ${tablesText(tables)} to finish round ${view.round}`;
+  const round = view.round;
+  if (tables.length === 1) return t("Waiting for table {table} to finish round {round}", { table: tables[0], round });
+  return t("Waiting for tables {tables} and {last} to finish round {round}", {
+    tables: tables.slice(0, -1).join(", "),
+    last: tables[tables.length - 1],
+    round,
+  });
 }
 
 /**
@@ -122,7 +132,7 @@ export function waitingText(view) {
 export function heldText(match) {
   const held = match?.held_round;
   if (held == null || match.finished) return null;
-  return `Round ${held} waits for the director`;
+  return t("Round {round} waits for the director", { round: held });
 }
 
 /**
@@ -133,9 +143,11 @@ export function heldText(match) {
 export function moveText(view) {
   const next = view?.next_seat;
   if (!next || !hasPlayedRound(view)) return null;
-  const partner = next.names?.[String(next.partner)] ?? `player ${next.partner}`;
-  const where = next.table === view.table ? "stay at" : "go to";
-  return `Round ${next.round}: ${where} table ${next.table}, ${SEAT_NAME[next.seat]}; your partner is ${partner}`;
+  const partner = next.names?.[String(next.partner)] ?? t("player {number}", { number: next.partner });
+  const params = { round: next.round, table: next.table, seat: SEAT_NAME[next.seat], partner };
+  return next.table === view.table
+    ? t("Round {round}: stay at table {table}, {seat}; your partner is {partner}", params)
+    : t("Round {round}: go to table {table}, {seat}; your partner is {partner}", params);
 }
 
 /** The round bar of a player's page: round, table and seat, partner, opponents; the move. */
@@ -152,10 +164,10 @@ export function renderSeating(view) {
   const info = h(
     "p",
     { id: "round-info", class: "round-info", "data-round": view.round, "data-table": view.table, "data-seat": view.seat },
-    h("strong", { class: "round" }, `Round ${view.round} of ${match.rounds}`),
-    h("span", { class: "where" }, ` · Table ${view.table}, ${SEAT_NAME[view.seat]}`),
-    view.partner != null ? h("span", { class: "partner", "data-partner": view.partner }, ` · Partner: ${atTable(view, view.partner)}`) : null,
-    opponents.length ? h("span", { class: "opponents", "data-opponents": view.opponents.join(" ") }, ` · Opponents: ${opponents.join(" and ")}`) : null,
+    h("strong", { class: "round" }, t("Round {round} of {rounds}", { round: view.round, rounds: match.rounds })),
+    h("span", { class: "where" }, ` · ${t("Table {table}, {seat}", { table: view.table, seat: SEAT_NAME[view.seat] })}`),
+    view.partner != null ? h("span", { class: "partner", "data-partner": view.partner }, ` · ${t("Partner: {partner}", { partner: atTable(view, view.partner) })}`) : null,
+    opponents.length ? h("span", { class: "opponents", "data-opponents": view.opponents.join(" ") }, ` · ${t("Opponents: {opponents}", { opponents: andText(opponents) })}`) : null,
   );
   const waiting = waitingText(view);
   const held = heldText(match);
@@ -186,11 +198,11 @@ export function standingsTable(match, competitor = null) {
   return h(
     "table",
     { id: "standings", class: "standings" },
-    h("caption", {}, `Standings (${scoringName(match.scoring)})`),
+    h("caption", {}, t("Standings ({scoring})", { scoring: scoringName(match.scoring) })),
     h(
       "thead",
       {},
-      h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Name"), h("th", { scope: "col", class: "points" }, unit)),
+      h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, t("Name")), h("th", { scope: "col", class: "points" }, unit)),
     ),
     h(
       "tbody",
@@ -201,7 +213,7 @@ export function standingsTable(match, competitor = null) {
           "tr",
           { "data-competitor": standing.competitor, "data-points": standing.points, class: own ? "own" : null },
           h("td", { class: "place" }, placeOf(standings, standing.competitor)),
-          h("th", { scope: "row" }, standing.name, own ? " (you)" : "", competitorLabel(standing) ? h("span", { class: "competitor" }, ` ${competitorLabel(standing)}`) : null),
+          h("th", { scope: "row" }, ...(own ? tx("{name} (you)", { name: standing.name }) : [standing.name]), competitorLabel(standing) ? h("span", { class: "competitor" }, ` ${competitorLabel(standing)}`) : null),
           h("td", { class: "points" }, pointsText(standing.points, match.scoring)),
         );
       }),
@@ -211,8 +223,9 @@ export function standingsTable(match, competitor = null) {
 
 /** "pair 1-3", "player 7", "team A": who a line of the standings is, by number. */
 function competitorLabel(standing) {
-  if (standing.players.length === 1) return standing.name === `Player ${standing.players[0]}` ? "" : `player ${standing.players[0]}`;
-  return standing.players.length === 2 ? `pair ${standing.competitor}` : `team ${standing.competitor}`;
+  // The server names a player with no name of their own "Player 7" (in English).
+  if (standing.players.length === 1) return standing.name === `Player ${standing.players[0]}` ? "" : t("player {number}", { number: standing.players[0] });
+  return standing.players.length === 2 ? t("pair {pair}", { pair: standing.competitor }) : t("team {team}", { team: standing.competitor });
 }
 
 /**

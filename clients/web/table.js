@@ -3,10 +3,12 @@
 // is a protocol message with a ref, answered by an ack or an error (protocol/SPEC.md).
 
 import { SEAT_NAME, STRAINS, SUITS, bySuit, callName, callText, cardName, cardPlain, partner, sideOf, sortHand } from "./bridge.js";
-import { auctionGrid, compass } from "./compass.js";
+import { auctionGrid, compass, teamName } from "./compass.js";
 import { Connection, socketUrl } from "./connection.js";
 import { renderWatch } from "./director.js";
 import { checkRecord } from "./deals.js";
+import { errorText } from "./errors.js";
+import { language, localized, t, tx } from "./i18n.js";
 import {
   $, awayText, callNode, cardText, cardTile, clock, h, isAway, personAt, resultNode, seatWithName, setServerNow, tickClocks,
 } from "./dom.js";
@@ -36,14 +38,20 @@ function person(view, seat) {
   return personAt(view.players, view.table, seat);
 }
 
+/** "East and West": the seats, each with its player's name. */
 function seatsText(view, seats) {
-  return seats.map((seat) => seatWithName(person(view, seat), seat)).join(" and ");
+  const names = seats.map((seat) => seatWithName(person(view, seat), seat));
+  return names.length ? names.reduce((first, second) => t("{first} and {second}", { first, second })) : "";
 }
 
-/** "their 1♣" / "their ♠4": what an undo request would take back. */
-function undoWhat(undo, own) {
-  const whose = own ? "your " : "their ";
-  return undo.call ? h("span", {}, whose, callNode(undo.call)) : h("span", {}, whose, cardText(undo.card));
+/** The call or card (1♣, ♠4) an undo request would take back. */
+function undoWhat(undo) {
+  return undo.call ? callNode(undo.call) : cardText(undo.card);
+}
+
+/** Whether `seat` is the viewer's own seat (the texts then say "You"). */
+function isMine(view, seat) {
+  return view.type === "player_view" && seat != null && seat === view.seat;
 }
 
 // -- the player's page ------------------------------------------------------------------------
@@ -64,7 +72,7 @@ function renderPlayer(view) {
   const area = $("compass");
   area.replaceChildren();
   if (!board) {
-    area.append(h("p", { class: "centre-note" }, view.match.finished ? "The match is over." : waitingText(view) ?? heldText(view.match) ?? "Waiting for the next board…"));
+    area.append(h("p", { class: "centre-note" }, view.match.finished ? t("The match is over.") : waitingText(view) ?? heldText(view.match) ?? t("Waiting for the next board…")));
   } else if (reviewing) {
     // A board replayed at the same table in a later round (replay duplicate) is another review.
     const key = `review:${board.table}:${board.board}${(board.round ?? 1) > 1 ? `:${board.round}` : ""}`;
@@ -113,12 +121,30 @@ function renderNamePrompt(view) {
   $("name-send").disabled = !canAct();
 }
 
-/** What the table is told of a call for the director, by where the call stands. */
-const CALL_STATES = {
-  open: ["The director has been called", ". The director answers in the table chat."],
-  seen: ["The director is on the way", ": the call has been seen."],
-  answered: ["The director answered in the chat", "."],
-};
+/**
+ * What the table is told of a call for the director, by where the call stands: the headline
+ * (in bold) and the details (who called, the board, the words, when) in one sentence.
+ */
+function callStateLine(state, details) {
+  switch (state) {
+    case "seen":
+      return tx("{headline} {details}: the call has been seen.", { headline: h("strong", {}, t("The director is on the way")), details });
+    case "answered":
+      return tx("{headline} {details}.", { headline: h("strong", {}, t("The director answered in the chat")), details });
+    default:
+      return tx("{headline} {details}. The director answers in the table chat.", { headline: h("strong", {}, t("The director has been called")), details });
+  }
+}
+
+/** "(called by East (Bob), board 3: “revoke?”, 2 min ago)". */
+function callDetails(view, call) {
+  const by = call.seat === view.seat ? t("called by you") : t("called by {who}", { who: seatWithName(person(view, call.seat), call.seat) });
+  const when = clock(call.at, "ago");
+  if (call.board !== null && call.text) return tx("({by}, board {board}: “{text}”, {when})", { by, board: call.board, text: call.text, when });
+  if (call.board !== null) return tx("({by}, board {board}, {when})", { by, board: call.board, when });
+  if (call.text) return tx("({by}: “{text}”, {when})", { by, text: call.text, when });
+  return tx("({by}, {when})", { by, when });
+}
 
 function renderDirectorCalls(view) {
   const box = $("director-calls");
@@ -128,17 +154,10 @@ function renderDirectorCalls(view) {
   box.replaceChildren(
     ...calls.map((call) => {
       const state = call.state ?? "open";
-      const [headline, rest] = CALL_STATES[state] ?? CALL_STATES.open;
       return h(
         "p",
         { class: `director-call call-${state}`, "data-called-by": call.seat, "data-call-state": state },
-        h("strong", {}, headline),
-        ` (called by ${call.seat === view.seat ? "you" : seatWithName(person(view, call.seat), call.seat)}`,
-        call.board !== null ? `, board ${call.board}` : "",
-        call.text ? `: “${call.text}”` : "",
-        ", ",
-        clock(call.at, "ago"),
-        `)${rest}`,
+        callStateLine(state, callDetails(view, call)),
       );
     }),
   );
@@ -154,22 +173,25 @@ function renderHand(board, seat) {
   const enabled = myTurn && canAct();
   hand.classList.toggle("my-turn", myTurn);
   hand.style.setProperty("--cards", String(Math.max(cards.length, 2)));
-  hand.setAttribute("aria-label", `Your hand, ${SEAT_NAME[seat]}`);
+  hand.setAttribute("aria-label", t("Your hand, {seat}", { seat: SEAT_NAME[seat] }));
   const groups = bySuit(cards);
   for (const suit of SUITS) {
     if (!groups[suit].length) continue;
     hand.append(
       h(
         "div",
-        { class: `hand-suit suit-${suit}`, role: "group", "aria-label": { S: "Spades", H: "Hearts", D: "Diamonds", C: "Clubs" }[suit] },
+        { class: `hand-suit suit-${suit}`, role: "group", "aria-label": SUIT_GROUP[suit] },
         groups[suit].map((card) =>
           cardTile(card, { type: "button", disabled: !(enabled && legal.has(card)), class: `card suit-${card[0]}${legal.has(card) ? " legal" : ""}` }, "button"),
         ),
       ),
     );
   }
-  if (!cards.length) hand.append(h("p", { class: "empty" }, "No cards left"));
+  if (!cards.length) hand.append(h("p", { class: "empty" }, t("No cards left")));
 }
+
+/** The name of each suit's group of cards in the hand. */
+const SUIT_GROUP = localized({ S: "Spades", H: "Hearts", D: "Diamonds", C: "Clubs" });
 
 function renderBiddingBox(board, seat) {
   const box = $("bidding-box");
@@ -212,7 +234,7 @@ function renderBiddingBox(board, seat) {
   $("confirm-row").hidden = !confirming;
   const confirm = $("call-confirm");
   confirm.disabled = !(confirming && state.chosenCall !== null && enabled);
-  confirm.replaceChildren(...(state.chosenCall === null ? ["Choose a call, then confirm"] : ["Confirm ", callNode(state.chosenCall)]));
+  confirm.replaceChildren(...(state.chosenCall === null ? [t("Choose a call, then confirm")] : tx("Confirm {call}", { call: callNode(state.chosenCall) })));
   $("call-cancel").disabled = state.chosenCall === null;
   // The box's first screen: Pass, Dbl, Rdbl, the alert and the three lowest levels open.
   if (wasHidden) scrollIntoViewIfNeeded([...calls.querySelectorAll(".level:not([hidden])")].slice(0, 3).pop() ?? box);
@@ -231,7 +253,7 @@ function renderControls(board, seat, reviewing) {
   }
   const ours = sideOf(seat) === "NS" ? board.tricks_ns : board.tricks_ew;
   const theirs = sideOf(seat) === "NS" ? board.tricks_ew : board.tricks_ns;
-  $("tricks").textContent = inPlay ? `Tricks: you ${ours}, they ${theirs}` : "";
+  $("tricks").textContent = inPlay ? t("Tricks: you {ours}, they {theirs}", { ours, theirs }) : "";
   $("tricks").hidden = !inPlay;
   const lastTrick = $("last-trick");
   lastTrick.hidden = !inPlay;
@@ -246,7 +268,9 @@ function renderControls(board, seat, reviewing) {
   const undo = $("undo");
   undo.hidden = !inProgress;
   undo.disabled = !(board.actions.includes("undo") && canAct());
-  undo.title = board.actions.includes("undo") ? "Ask the opponents to let you take back your last call or card" : "You may take back only the table's last call or card, and only your own";
+  undo.title = board.actions.includes("undo")
+    ? t("Ask the opponents to let you take back your last call or card")
+    : t("You may take back only the table's last call or card, and only your own");
   $("call-director").disabled = !app.connection?.connected;
   $("call-director").setAttribute("aria-expanded", String(state.directorFormOpen));
 }
@@ -270,20 +294,20 @@ function renderClaimChoices(board) {
       ),
     );
   }
-  const input = draftInput("claim-statement", { maxlength: 300, placeholder: "e.g. “draw trumps, then the clubs are good”" });
+  const input = draftInput("claim-statement", { maxlength: 300, placeholder: t("e.g. “draw trumps, then the clubs are good”") });
   choices.replaceChildren(
-    h("p", { id: "claim-question" }, `Claim how many of the ${remaining} remaining tricks for your side?`),
+    h("p", { id: "claim-question" }, t("Claim how many of the {n} remaining tricks for your side?", { n: remaining })),
     h("div", { class: "claim-numbers", role: "group", "aria-labelledby": "claim-question" }, numbers),
-    h("label", { for: "claim-statement", class: "statement-field" }, h("span", {}, "How you will play the rest (optional)"), input),
+    h("label", { for: "claim-statement", class: "statement-field" }, h("span", {}, t("How you will play the rest (optional)")), input),
     h(
       "div",
       { class: "claim-confirm" },
       h(
         "button",
         { type: "button", id: "claim-send", class: "primary", disabled: state.claimTricks === null || !canAct() },
-        state.claimTricks === null ? "Choose a number" : state.claimTricks === 0 ? "Concede the rest" : `Claim ${state.claimTricks}`,
+        state.claimTricks === null ? t("Choose a number") : state.claimTricks === 0 ? t("Concede the rest") : t("Claim {n}", { n: state.claimTricks }),
       ),
-      h("button", { type: "button", id: "claim-cancel" }, "Cancel"),
+      h("button", { type: "button", id: "claim-cancel" }, t("Cancel")),
     ),
   );
 }
@@ -298,18 +322,26 @@ function renderClaimPanel(view) {
   if (!show) return;
   panel.dataset.claimStatus = claim.status;
   const seat = view.seat;
-  const who = claim.claimer === seat ? "You claim" : `${seatWithName(person(view, claim.claimer), claim.claimer)} claims`;
-  const what = `${claim.tricks} of the ${claim.remaining} remaining tricks`;
+  const counts = { tricks: claim.tricks, n: claim.remaining };
   if (claim.status !== "pending") {
-    const verdict = claim.status === "rejected" ? "was rejected: play goes on." : "was withdrawn: play goes on.";
-    panel.append(h("p", { class: "claim-status", "data-claim-status": claim.status }, `The claim (${what}) ${verdict}`));
+    const verdict =
+      claim.status === "rejected"
+        ? t("The claim ({tricks} of the {n} remaining tricks) was rejected: play goes on.", counts)
+        : t("The claim ({tricks} of the {n} remaining tricks) was withdrawn: play goes on.", counts);
+    panel.append(h("p", { class: "claim-status", "data-claim-status": claim.status }, verdict));
     return;
   }
-  panel.append(h("p", { class: "claim-text", "data-claim-tricks": claim.tricks }, `${who} ${what}.`));
-  if (claim.statement) panel.append(h("p", { class: "claim-statement" }, h("span", { class: "label" }, "Line of play: "), `“${claim.statement}”`));
+  const text =
+    claim.claimer === seat
+      ? t("You claim {tricks} of the {n} remaining tricks.", counts)
+      : t("{who} claims {tricks} of the {n} remaining tricks.", { who: seatWithName(person(view, claim.claimer), claim.claimer), ...counts });
+  panel.append(h("p", { class: "claim-text", "data-claim-tricks": claim.tricks }, text));
+  if (claim.statement) {
+    panel.append(h("p", { class: "claim-statement" }, h("span", { class: "label" }, t("Line of play:"), " "), t("“{text}”", { text: claim.statement })));
+  }
   if (claim.cards) {
     panel.append(
-      h("div", { class: "claim-cards", role: "group", "aria-label": "The claimer's cards" }, sortHand(claim.cards).map((card) => cardTile(card, { "data-card": null }))),
+      h("div", { class: "claim-cards", role: "group", "aria-label": t("The claimer's cards") }, sortHand(claim.cards).map((card) => cardTile(card, { "data-card": null }))),
     );
   }
   const waiting = claim.deciders.filter((s) => !claim.accepted.includes(s));
@@ -318,15 +350,15 @@ function renderClaimPanel(view) {
       h(
         "div",
         { class: "claim-answer" },
-        h("button", { type: "button", id: "claim-accept", class: "primary", disabled: !canAct() }, "Accept"),
-        h("button", { type: "button", id: "claim-reject", class: "danger", disabled: !canAct() }, "Reject: play on"),
+        h("button", { type: "button", id: "claim-accept", class: "primary", disabled: !canAct() }, t("Accept")),
+        h("button", { type: "button", id: "claim-reject", class: "danger", disabled: !canAct() }, t("Reject: play on")),
       ),
     );
   } else {
-    panel.append(h("p", { class: "claim-status" }, `Waiting for ${seatsText(view, waiting)}.`));
+    panel.append(h("p", { class: "claim-status" }, t("Waiting for {seats}.", { seats: seatsText(view, waiting) })));
   }
   if (board.actions.includes("withdraw_claim")) {
-    panel.append(h("div", { class: "claim-answer" }, h("button", { type: "button", id: "claim-withdraw", disabled: !canAct() }, "Withdraw my claim")));
+    panel.append(h("div", { class: "claim-answer" }, h("button", { type: "button", id: "claim-withdraw", disabled: !canAct() }, t("Withdraw my claim"))));
   }
 }
 
@@ -341,21 +373,28 @@ function renderUndoPanel(view) {
   const seat = view.seat;
   const waiting = undo.deciders.filter((s) => !undo.accepted.includes(s));
   panel.dataset.undoSeat = undo.seat;
+  const who = seatWithName(person(view, undo.seat), undo.seat);
   if (board.actions.includes("undo_answer")) {
     panel.append(
-      h("p", { class: "undo-text" }, `${seatWithName(person(view, undo.seat), undo.seat)} asks to take back `, undoWhat(undo, false), "."),
+      h("p", { class: "undo-text" }, ...tx("{who} asks to take back their {what}.", { who, what: undoWhat(undo) })),
       h(
         "div",
         { class: "claim-answer" },
-        h("button", { type: "button", id: "undo-agree", class: "primary", disabled: !canAct() }, "Agree"),
-        h("button", { type: "button", id: "undo-refuse", class: "danger", disabled: !canAct() }, "Refuse"),
+        h("button", { type: "button", id: "undo-agree", class: "primary", disabled: !canAct() }, t("Agree")),
+        h("button", { type: "button", id: "undo-refuse", class: "danger", disabled: !canAct() }, t("Refuse")),
       ),
     );
     return;
   }
-  const asker = undo.seat === seat ? "You ask" : `${seatWithName(person(view, undo.seat), undo.seat)} asks`;
+  const seats = seatsText(view, waiting);
   panel.append(
-    h("p", { class: "undo-text" }, `${asker} to take back `, undoWhat(undo, undo.seat === seat), `: waiting for ${seatsText(view, waiting)}.`),
+    h(
+      "p",
+      { class: "undo-text" },
+      ...(undo.seat === seat
+        ? tx("You ask to take back your {what}: waiting for {seats}.", { what: undoWhat(undo), seats })
+        : tx("{who} asks to take back their {what}: waiting for {seats}.", { who, what: undoWhat(undo), seats })),
+    ),
   );
 }
 
@@ -371,7 +410,7 @@ function renderReview(view, reviewing) {
   // countdown ticks by itself, in place). Unlike director.js's memo, which hands the same
   // nodes back to be put in again, the box is not touched at all.
   const drawn = reviewing
-    ? JSON.stringify([view.board, view.review, view.next_seat, view.players, view.waiting_for, view.played_round, canAct(), state.confirmWithdrawal])
+    ? JSON.stringify([view.board, view.review, view.next_seat, view.players, view.waiting_for, view.played_round, canAct(), state.confirmWithdrawal, language()])
     : null;
   if (drawn === reviewDrawn && box.childElementCount > 0) return;
   reviewDrawn = drawn;
@@ -386,35 +425,36 @@ function renderReview(view, reviewing) {
   const roundOver = view.next_seat != null && hasPlayedRound(view);
   const ready = new Set(review.ready);
   const mayGo = board.actions.includes("next_board");
+  const countdown = () => {
+    const time = clock(review.until, "in", { "data-countdown": "" });
+    if (last) return tx("(the match ends by itself in {time})", { time });
+    if (roundOver) return tx("(the round ends by itself in {time})", { time });
+    return tx("(it starts by itself in {time})", { time });
+  };
   const parts = [
-    h("p", { class: "review-result" }, `Board ${board.board}: `, resultNode(board.result)),
+    h("p", { class: "review-result" }, ...tx("Board {board}: {result}", { board: board.board, result: resultNode(board.result) })),
     handviewerLink(board),
-    claim && claim.status === "accepted"
-      ? h(
-          "p",
-          { class: "claim-note" },
-          `${claim.claimer === seat ? "You" : seatWithName(person(view, claim.claimer), claim.claimer)} claimed ${claim.tricks} of the last ${claim.remaining}`,
-          claim.statement ? `: “${claim.statement}”` : "",
-          ".",
-        )
-      : null,
+    claim && claim.status === "accepted" ? h("p", { class: "claim-note" }, claimNote(view, claim), ".") : null,
     claim?.withdrawal
       ? h(
           "p",
           { class: "withdrawal-note", role: "status" },
-          claim.withdrawal === seat ? "You asked" : `${seatWithName(person(view, claim.withdrawal), claim.withdrawal)} asked`,
-          " the director to let the concession be withdrawn: the board stays as it is until the director decides.",
+          claim.withdrawal === seat
+            ? t("You asked the director to let the concession be withdrawn: the board stays as it is until the director decides.")
+            : t("{who} asked the director to let the concession be withdrawn: the board stays as it is until the director decides.", {
+                who: seatWithName(person(view, claim.withdrawal), claim.withdrawal),
+              }),
         )
       : null,
     h(
       "ul",
-      { class: "ready-list", "aria-label": "Ready for the next board" },
+      { class: "ready-list", "aria-label": t("Ready for the next board") },
       ["N", "E", "S", "W"].map((s) =>
         h(
           "li",
           { "data-ready": ready.has(s) ? "yes" : "no", "data-seat": s },
           ready.has(s) ? "✓ " : "… ",
-          s === seat ? "You" : seatWithName(person(view, s), s),
+          s === seat ? t("You") : seatWithName(person(view, s), s),
         ),
       ),
     ),
@@ -424,15 +464,33 @@ function renderReview(view, reviewing) {
       h(
         "button",
         { type: "button", id: "next-board", class: "primary", disabled: !(mayGo && canAct()) },
-        mayGo ? (last ? "Done with the last board" : roundOver ? `On to round ${view.next_seat.round}` : "Next board") : "Waiting for the others…",
+        mayGo
+          ? last
+            ? t("Done with the last board")
+            : roundOver
+              ? t("On to round {round}", { round: view.next_seat.round })
+              : t("Next board")
+          : t("Waiting for the others…"),
       ),
-      claim?.withdrawal
-        ? h("span", { class: "countdown" }, "(held for the director)")
-        : h("span", { class: "countdown" }, last ? "(the match ends by itself in " : roundOver ? "(the round ends by itself in " : "(it starts by itself in ", clock(review.until, "in", { "data-countdown": "" }), ")"),
+      claim?.withdrawal ? h("span", { class: "countdown" }, t("(held for the director)")) : h("span", { class: "countdown" }, ...countdown()),
     ),
     withdrawalOffer(board),
   ];
   box.append(...parts.filter(Boolean));
+}
+
+/** "You claimed 9 of the last 10: “…”": an accepted claim, as the review tells it. */
+function claimNote(view, claim) {
+  const counts = { tricks: claim.tricks, remaining: claim.remaining };
+  if (claim.claimer === view.seat) {
+    return claim.statement
+      ? t("You claimed {tricks} of the last {remaining}: “{statement}”", { ...counts, statement: claim.statement })
+      : t("You claimed {tricks} of the last {remaining}", counts);
+  }
+  const seat = seatWithName(person(view, claim.claimer), claim.claimer);
+  return claim.statement
+    ? t("{seat} claimed {tricks} of the last {remaining}: “{statement}”", { seat, ...counts, statement: claim.statement })
+    : t("{seat} claimed {tricks} of the last {remaining}", { seat, ...counts });
 }
 
 /**
@@ -446,17 +504,21 @@ function withdrawalOffer(board) {
     return null;
   }
   if (!state.confirmWithdrawal) {
-    return h("button", { type: "button", id: "withdraw-concession", class: "quiet", disabled: !canAct() }, "Withdraw the concession…");
+    return h("button", { type: "button", id: "withdraw-concession", class: "quiet", disabled: !canAct() }, t("Withdraw the concession…"));
   }
   return h(
     "div",
     { class: "withdraw-confirm", role: "group", "aria-labelledby": "withdraw-question" },
-    h("p", { id: "withdraw-question" }, "Withdrawing a concession needs the director (laws 69 and 71): the director is called to your table, and the board stays finished until they decide. Call the director?"),
+    h(
+      "p",
+      { id: "withdraw-question" },
+      t("Withdrawing a concession needs the director (laws 69 and 71): the director is called to your table, and the board stays finished until they decide. Call the director?"),
+    ),
     h(
       "div",
       { class: "button-row" },
-      h("button", { type: "button", id: "withdraw-confirm", class: "danger", disabled: !canAct() }, "Call the director to withdraw it"),
-      h("button", { type: "button", id: "withdraw-cancel" }, "Keep the result"),
+      h("button", { type: "button", id: "withdraw-confirm", class: "danger", disabled: !canAct() }, t("Call the director to withdraw it")),
+      h("button", { type: "button", id: "withdraw-cancel" }, t("Keep the result")),
     ),
   );
 }
@@ -471,10 +533,9 @@ function renderQuestions(board) {
       h(
         "p",
         { class: "question" },
-        "An opponent asks what your ",
-        callNode(entry.call),
-        " means. ",
-        h("button", { type: "button", "data-explain": index }, "Explain"),
+        ...tx("An opponent asks what your {call} means.", { call: callNode(entry.call) }),
+        " ",
+        h("button", { type: "button", "data-explain": index }, t("Explain")),
       ),
     );
   }
@@ -496,19 +557,23 @@ function renderChat(view) {
   $("chat-send").disabled = off;
   $("chat-area").dataset.chat = off ? "off" : mode;
   const note = $("chat-note");
-  if (off) note.textContent = "Chat is off during a board in this match: it opens between boards.";
-  else if (between) note.textContent = "Between boards your lines reach all four players.";
-  else if (mode === "opponents") note.textContent = "During a board your lines reach your opponents only, not your partner.";
+  if (off) note.textContent = t("Chat is off during a board in this match: it opens between boards.");
+  else if (between) note.textContent = t("Between boards your lines reach all four players.");
+  else if (mode === "opponents") note.textContent = t("During a board your lines reach your opponents only, not your partner.");
   else note.textContent = "";
   note.hidden = !note.textContent;
-  input.placeholder = off ? "Chat is off during the board" : between || mode === "table" ? "Message to your table" : "Message to your opponents";
+  input.placeholder = off
+    ? t("Chat is off during the board")
+    : between || mode === "table"
+      ? t("Message to your table")
+      : t("Message to your opponents");
   const log = $("chat-log");
-  const key = JSON.stringify(view.chat);
+  const key = JSON.stringify([view.chat, language()]);
   if (log.dataset.key === key) return;
   log.dataset.key = key;
   log.replaceChildren(
     ...view.chat.map((line) => {
-      const from = line.seat === null ? "Director" : line.seat === seat ? "You" : seatWithName(person(view, line.seat), line.seat);
+      const from = line.seat === null ? t("Director") : line.seat === seat ? t("You") : seatWithName(person(view, line.seat), line.seat);
       const missesPartner = line.seat !== null && !line.to.includes(partner(line.seat));
       return h(
         "li",
@@ -516,7 +581,7 @@ function renderChat(view) {
         h("span", { class: "chat-seat" }, from),
         ": ",
         line.text,
-        missesPartner ? h("span", { class: "chat-to" }, line.seat === seat ? " (to your opponents)" : " (not to their partner)") : null,
+        missesPartner ? h("span", { class: "chat-to" }, " ", line.seat === seat ? t("(to your opponents)") : t("(not to their partner)")) : null,
       );
     }),
   );
@@ -530,56 +595,80 @@ function turnText(view) {
   if (view.type !== "player_view") return { text: "", mine: false };
   const board = view.board;
   const seat = view.seat;
-  const waitingFor = (seats, doing) => {
+  /** The first of `seats` whose player is away: "Waiting for East (Bob), who must call". */
+  const waitingFor = (seats, text) => {
     const away = seats.map((s) => [s, person(view, s)]).find(([, info]) => isAway(info));
     if (!away) return null;
     const [s, info] = away;
-    return { text: `Waiting for ${seatWithName(info, s)}, ${doing}`, away: info, mine: false };
+    return { text: text(seatWithName(info, s)), away: info, mine: false };
   };
-  if (view.match.finished && (!board || board.phase === "finished") && !isReviewing(view)) return { text: "The match is over.", mine: false };
+  if (view.match.finished && (!board || board.phase === "finished") && !isReviewing(view)) return { text: t("The match is over."), mine: false };
   if (isReviewing(view)) {
-    return { text: `Board ${board.board} is over: look it over, then go on when you are ready.`, mine: false };
+    return { text: t("Board {board} is over: look it over, then go on when you are ready.", { board: board.board }), mine: false };
   }
   if (hasRounds(view) && hasPlayedRound(view)) {
     const text = waitingText(view) ?? heldText(view.match) ?? moveText(view);
     if (text) return { text, mine: false };
   }
-  if (!board) return { text: "Waiting for the next board…", mine: false };
+  if (!board) return { text: t("Waiting for the next board…"), mine: false };
   if (view.waiting_for_seats?.length) {
-    const who = seatsText(view, view.waiting_for_seats);
-    return { text: `Waiting for ${who} to come to the table: the board starts when all four are here.`, mine: false };
+    const seats = seatsText(view, view.waiting_for_seats);
+    return { text: t("Waiting for {seats} to come to the table: the board starts when all four are here.", { seats }), mine: false };
   }
   if (board.undo && board.phase !== "finished") {
     const undo = board.undo;
     const waiting = undo.deciders.filter((s) => !undo.accepted.includes(s));
-    if (board.actions.includes("undo_answer")) return { text: `Your answer: ${SEAT_NAME[undo.seat]} asks to take back a ${undo.call ? "call" : "card"}`, mine: true };
-    return waitingFor(waiting, "who must answer the undo request") ?? { text: `Waiting for ${seatsText(view, waiting)} to answer the undo request`, mine: false };
+    if (board.actions.includes("undo_answer")) {
+      const asker = SEAT_NAME[undo.seat];
+      return {
+        text: undo.call
+          ? t("Your answer: {seat} asks to take back a call", { seat: asker })
+          : t("Your answer: {seat} asks to take back a card", { seat: asker }),
+        mine: true,
+      };
+    }
+    return (
+      waitingFor(waiting, (who) => t("Waiting for {who}, who must answer the undo request", { who })) ?? {
+        text: t("Waiting for {seats} to answer the undo request", { seats: seatsText(view, waiting) }),
+        mine: false,
+      }
+    );
   }
   switch (board.phase) {
     case "auction":
-      if (board.acting === seat) return { text: "Your turn to call", mine: true };
-      return waitingFor([board.acting], "who must call") ?? { text: `${SEAT_NAME[board.turn]} to call`, mine: false };
+      if (board.acting === seat) return { text: t("Your turn to call"), mine: true };
+      return (
+        waitingFor([board.acting], (who) => t("Waiting for {who}, who must call", { who })) ?? {
+          text: t("{seat} to call", { seat: SEAT_NAME[board.turn] }),
+          mine: false,
+        }
+      );
     case "play":
       if (board.acting === seat) {
-        if (board.turn === seat) return { text: "Your turn: play a card", mine: true };
-        return { text: `Your turn: play from dummy (${SEAT_NAME[board.turn]})`, mine: true };
+        if (board.turn === seat) return { text: t("Your turn: play a card"), mine: true };
+        return { text: t("Your turn: play from dummy ({seat})", { seat: SEAT_NAME[board.turn] }), mine: true };
       }
       return (
-        waitingFor([board.acting], "who must play") ??
+        waitingFor([board.acting], (who) => t("Waiting for {who}, who must play", { who })) ??
         (board.turn === board.dummy
-          ? { text: `${SEAT_NAME[board.declarer]} to play from dummy`, mine: false }
-          : { text: `${SEAT_NAME[board.turn]} to play`, mine: false })
+          ? { text: t("{seat} to play from dummy", { seat: SEAT_NAME[board.declarer] }), mine: false }
+          : { text: t("{seat} to play", { seat: SEAT_NAME[board.turn] }), mine: false })
       );
     case "claim": {
       const claim = board.claim;
       if (board.actions.includes("claim_answer")) {
-        return { text: `Your turn: accept or reject ${SEAT_NAME[claim.claimer]}'s claim`, mine: true };
+        return { text: t("Your turn: accept or reject {seat}'s claim", { seat: SEAT_NAME[claim.claimer] }), mine: true };
       }
       const waiting = claim.deciders.filter((s) => !claim.accepted.includes(s));
-      return waitingFor(waiting, "who must answer the claim") ?? { text: `${SEAT_NAME[claim.claimer]} claims ${claim.tricks}: waiting for the answer`, mine: false };
+      return (
+        waitingFor(waiting, (who) => t("Waiting for {who}, who must answer the claim", { who })) ?? {
+          text: t("{seat} claims {tricks}: waiting for the answer", { seat: SEAT_NAME[claim.claimer], tricks: claim.tricks }),
+          mine: false,
+        }
+      );
     }
     default:
-      return { text: view.match.finished ? "The match is over." : "Board finished", mine: false };
+      return { text: view.match.finished ? t("The match is over.") : t("Board finished"), mine: false };
   }
 }
 
@@ -595,9 +684,11 @@ function renderTurn(view) {
     turn.replaceChildren(text, ...since);
     state.turnKey = key;
   }
+  // "▶ Your turn · Board 3 · Duplicate bridge"
   const board = view.type === "player_view" ? view.board : view.tables?.[0];
-  const where = board ? `Board ${board.board} · ` : "";
-  document.title = `${mine ? "▶ Your turn · " : ""}${where}Duplicate bridge`;
+  document.title = [mine ? `▶ ${t("Your turn")}` : null, board ? t("Board {board}", { board: board.board }) : null, t("Duplicate bridge")]
+    .filter(Boolean)
+    .join(" · ");
 }
 
 // -- rendering, keeping the focus where it was ----------------------------------------------
@@ -634,8 +725,12 @@ function renderSoon() {
 function render() {
   clearTimeout(renderTimer);
   renderTimer = null;
+  redrawStatus();
   const view = state.view;
-  if (!view) return;
+  if (!view) {
+    if (state.welcome) drawWelcome(state.welcome); // the language may have changed
+    return;
+  }
   const focused = focusSelector(document.activeElement);
   if (view.type === "player_view") renderPlayer(view);
   else renderWatch(view);
@@ -659,31 +754,51 @@ function renderRoundClock(view) {
   const round = view.type === "player_view" ? view.clock : null;
   const shown = Boolean(round) && round.played < round.boards;
   element.hidden = !shown;
-  const key = shown ? JSON.stringify([round.ends_at, round.due_at, round.time_up]) : "";
+  const key = shown ? JSON.stringify([round.ends_at, round.due_at, round.time_up, language()]) : "";
   if (element.dataset.key === key) return;
   element.dataset.key = key;
   element.dataset.timeUp = String(Boolean(round?.time_up));
   if (!shown) element.replaceChildren();
-  else if (round.time_up) element.replaceChildren("Time is up");
-  else element.replaceChildren(h("span", { class: "visually-hidden" }, "The round: "), clock(round.ends_at, "left"));
+  else if (round.time_up) element.replaceChildren(t("Time is up"));
+  else element.replaceChildren(h("span", { class: "visually-hidden" }, t("The round:"), " "), clock(round.ends_at, "left"));
 }
+
+/** The ref of the request for the record whose deals are checked (its label is in the page's language). */
+let dealsCheckRef = null;
 
 /** Once the match is over, its record is asked for once: are its deals the ones committed to? */
 function checkDeals(view) {
   if (!view.match.finished || !view.match.deals_commitment || state.deals !== null) return;
-  if (app.connection?.connected && app.connection.send({ type: "get_record" }, "deals check") !== null) {
+  const ref = app.connection?.connected ? app.connection.send({ type: "get_record" }, t("deals check")) : null;
+  if (ref != null) {
+    dealsCheckRef = ref;
     state.deals = "checking";
   }
 }
 
-/** The top bar names the player's seat and table: they change between rounds. */
+/** "North, table 2", "Spectator", "Director": the viewer's role, as the top bar names it. */
+function roleText(role, seat, table) {
+  if (role === "player") return t("{seat}, table {table}", { seat: SEAT_NAME[seat], table });
+  if (role === "spectator") return t("Spectator");
+  if (role === "director") return t("Director");
+  return null;
+}
+
+/** The top bar: the app's name, then the viewer's role (if known). */
+function drawTitle(role) {
+  $("title").replaceChildren(h("span", { class: "app-name" }, t("Duplicate bridge"), role ? " · " : ""), role ?? "");
+}
+
+/** The top bar names the player's seat and table: they change between rounds (and the words with the language). */
 function renderTitle(view) {
-  if (view.type !== "player_view") return;
-  const role = `${SEAT_NAME[view.seat]}, table ${view.table}`;
+  const role =
+    view.type === "player_view" ? roleText("player", view.seat, view.table) : roleText(state.welcome?.role, state.welcome?.seat, state.welcome?.table);
   const title = $("title");
-  if (title.dataset.seat === role) return;
-  title.dataset.seat = role;
-  title.replaceChildren(h("span", { class: "app-name" }, "Duplicate bridge · "), role);
+  if (view.type !== "player_view" && role === null) return;
+  const key = JSON.stringify([role, language()]);
+  if (title.dataset.key === key) return;
+  title.dataset.key = key;
+  drawTitle(role);
 }
 
 function restoreFocus({ selector, kind, caret }) {
@@ -709,64 +824,97 @@ function scrollIntoViewIfNeeded(element) {
 
 // -- messages to the user ---------------------------------------------------------------------
 
+/** Who did it, for a message: "The director", "You", "East (Bob)"; a watcher reads the seat. */
 function who(view, seat) {
-  if (seat === null || seat === undefined) return "The director";
+  if (seat === null || seat === undefined) return t("The director");
   if (view.type === "player_view") {
-    if (seat === view.seat) return "You";
+    if (seat === view.seat) return t("You");
     return seatWithName(person(view, seat), seat);
   }
   return SEAT_NAME[seat];
 }
 
-/** "Your 2♣" / "East's ♠4": the call or card an undo event is about, and whose it is. */
-function taken(view, event) {
+/** "Your 2♣ was taken back." / "East's ♠4 was taken back.": an undo event's call or card, and whose it was. */
+function takenBack(view, event) {
   const what = event.call ? callText(event.call) : cardPlain(event.card);
-  const whose = view.type === "player_view" && event.seat === view.seat ? "Your" : `${SEAT_NAME[event.seat]}'s`;
-  return `${whose} ${what}`;
+  if (isMine(view, event.seat)) return t("Your {what} was taken back.", { what });
+  return t("{seat}'s {what} was taken back.", { seat: SEAT_NAME[event.seat], what });
 }
 
 /**
  * What to tell the viewer of each event: `(event, view, before)` gives a message, a
  * [message, kind] pair, or nothing. Table events reach a player of their own table only.
+ * What the viewer did is said in sentences of its own ("You withdrew…"): in Russian the verb
+ * agrees with "вы".
  */
 const ANNOUNCEMENTS = {
   board_compared({ comparison: c }, view) {
-    if (c.void) return `Board ${c.board} is void.`;
+    if (c.void) return t("Board {board} is void.", { board: c.board });
     if (!isTeamMatch(view.match)) {
       const points = view.type === "player_view" ? c.points?.[view.competitor] : undefined;
-      if (points === undefined) return `Board ${c.board} compared.`;
-      return `Board ${c.board} compared: you score ${pointsText(points, view.match.scoring, { signed: true })} ${scoringUnit(view.match.scoring)}.`;
+      if (points === undefined) return t("Board {board} compared.", { board: c.board });
+      return t("Board {board} compared: you score {points} {unit}.", {
+        board: c.board,
+        points: pointsText(points, view.match.scoring, { signed: true }),
+        unit: scoringUnit(view.match.scoring),
+      });
     }
-    if (c.swing === 0) return `Board ${c.board} compared: no swing.`;
-    return `Board ${c.board} compared: ${Math.abs(c.swing)} IMPs to ${c.swing > 0 ? view.match.team_a : view.match.team_b}.`;
+    if (c.swing === 0) return t("Board {board} compared: no swing.", { board: c.board });
+    return t("Board {board} compared: {imps} IMPs to {team}.", {
+      board: c.board,
+      imps: Math.abs(c.swing),
+      team: teamName(view.match, c.swing > 0 ? "A" : "B"),
+    });
   },
-  match_finished: () => "The match is over.",
-  board_started: (event, view) => (view.type === "player_view" ? `Board ${event.board} has started.` : null),
-  claim_answered: (event, view) => (event.accept ? null : [`${who(view, event.seat)} rejected the claim: play goes on.`, "error"]),
-  claim_withdrawn: (event, view) => `${who(view, event.seat)} withdrew the claim: play goes on.`,
-  concession_withdrawn: (event, view) => `${who(view, event.seat)} withdrew the concession: the play resumes.`,
+  match_finished: () => t("The match is over."),
+  board_started: (event, view) => (view.type === "player_view" ? t("Board {board} has started.", { board: event.board }) : null),
+  claim_answered(event, view) {
+    if (event.accept) return null;
+    const text = isMine(view, event.seat)
+      ? t("You rejected the claim: play goes on.")
+      : t("{who} rejected the claim: play goes on.", { who: who(view, event.seat) });
+    return [text, "error"];
+  },
+  claim_withdrawn: (event, view) =>
+    isMine(view, event.seat) ? t("You withdrew the claim: play goes on.") : t("{who} withdrew the claim: play goes on.", { who: who(view, event.seat) }),
+  concession_withdrawn: (event, view) =>
+    isMine(view, event.seat)
+      ? t("You withdrew the concession: the play resumes.")
+      : t("{who} withdrew the concession: the play resumes.", { who: who(view, event.seat) }),
   undo_requested(event, view) {
-    const asker = who(view, event.seat);
-    return `${asker} asked to take back ${asker === "You" ? "your" : "their"} ${event.call ? callText(event.call) : cardPlain(event.card)}.`;
+    const what = event.call ? callText(event.call) : cardPlain(event.card);
+    if (isMine(view, event.seat)) return t("You asked to take back your {what}.", { what });
+    return t("{who} asked to take back their {what}.", { who: who(view, event.seat), what });
   },
-  undo_answered: (event, view) => [`${who(view, event.seat)} ${event.accept ? "agreed to" : "refused"} the undo.`, event.accept ? "info" : "error"],
-  undone: (event, view) => `${taken(view, event)} was taken back.`,
-  director_ruled: (event) => `The director ruled: declarer's side takes ${event.declarer_tricks} tricks.`,
-  result_assigned: (event) => `The director assigned the result of board ${event.result.board} at table ${event.table}.`,
-  director_called: (event, view) => (event.seat === view.seat ? null : `${who(view, event.seat)} called the director.`),
-  director_calls_seen: (event) => `The director has seen the call at table ${event.table} and is on the way.`,
-  director_calls_closed: (event) => `The director closed the call at table ${event.table}.`,
+  undo_answered(event, view) {
+    const mine = isMine(view, event.seat);
+    const asker = { who: who(view, event.seat) };
+    if (event.accept) return [mine ? t("You agreed to the undo.") : t("{who} agreed to the undo.", asker), "info"];
+    return [mine ? t("You refused the undo.") : t("{who} refused the undo.", asker), "error"];
+  },
+  undone: (event, view) => takenBack(view, event),
+  director_ruled: (event) => t("The director ruled: declarer's side takes {n} tricks.", { n: event.declarer_tricks }),
+  result_assigned: (event) => t("The director assigned the result of board {board} at table {table}.", { board: event.result.board, table: event.table }),
+  director_called: (event, view) => (event.seat === view.seat ? null : t("{who} called the director.", { who: who(view, event.seat) })),
+  director_calls_seen: (event) => t("The director has seen the call at table {table} and is on the way.", { table: event.table }),
+  director_calls_closed: (event) => t("The director closed the call at table {table}.", { table: event.table }),
   time_up: (event, view) =>
     view.type === "player_view"
-      ? ["The round's time is up: the director decides what happens (play on until told).", "info"]
-      : [`Table ${event.table}: the round's time is up with boards still to play.`, view.mode === "director" ? "error" : "info"],
-  seat_substituted: (event) => `${SEAT_NAME[event.seat]} at table ${event.table} has a new ${event.robot ? "robot" : "player"}.`,
+      ? [t("The round's time is up: the director decides what happens (play on until told)."), "info"]
+      : [t("Table {table}: the round's time is up with boards still to play.", { table: event.table }), view.mode === "director" ? "error" : "info"],
+  seat_substituted: (event) =>
+    event.robot
+      ? t("{seat} at table {table} has a new robot.", { seat: SEAT_NAME[event.seat], table: event.table })
+      : t("{seat} at table {table} has a new player.", { seat: SEAT_NAME[event.seat], table: event.table }),
   presence_changed(event, view, before) {
     if (view.type !== "player_view" || event.seat === view.seat || event.robot) return null;
     const joined = event.connected && before && person(before, event.seat)?.since == null;
-    return `${who(view, event.seat)} ${joined ? "has joined the table" : event.connected ? "is back" : "is away"}.`;
+    const seat = { who: who(view, event.seat) };
+    if (joined) return t("{who} has joined the table.", seat);
+    return event.connected ? t("{who} is back.", seat) : t("{who} is away.", seat);
   },
-  question_asked: (event, view) => (view.type === "player_view" && event.seat !== view.seat ? `${SEAT_NAME[event.seat]} asks what your call means.` : null),
+  question_asked: (event, view) =>
+    view.type === "player_view" && event.seat !== view.seat ? t("{seat} asks what your call means.", { seat: SEAT_NAME[event.seat] }) : null,
   chat_sent: (event, view) => (view.type === "player_view" && event.seat !== view.seat ? [`${who(view, event.seat)}: ${event.text}`, "chat"] : null),
 };
 
@@ -774,25 +922,36 @@ const ANNOUNCEMENTS = {
  * What a screen reader hears of each call and card (the live region #spoken): "East bids
  * 1 notrump", "East plays the queen of hearts", "North wins the trick"; a watcher hears the
  * table too. The turn, the results and the comparisons are spoken where they are shown.
+ * The player's own are said as "You bid…", "You play…".
  */
 const SPOKEN = {
   call_made(event, view) {
-    const [who, s] = spokenWho(view, event.seat);
-    const call = { P: `pass${s ? "es" : ""}`, X: `double${s}`, XX: `redouble${s}` }[event.call] ?? `bid${s} ${callName(event.call)}`;
-    return `${who} ${call}${event.alert ? `, alerted: ${event.alert}` : ""}.`;
+    const action = spokenCall(view, event.seat, event.call);
+    return event.alert ? t("{action}, alerted: {alert}.", { action, alert: event.alert }) : `${action}.`;
   },
   card_played(event, view) {
-    const [who, s] = spokenWho(view, event.seat);
-    const spoken = `${who} play${s} the ${cardName(event.card)}.`;
+    const card = cardName(event.card);
+    const spoken = isMine(view, event.seat) ? t("You play the {card}.", { card }) : t("{seat} plays the {card}.", { seat: SEAT_NAME[event.seat], card });
     if (!event.trick_winner) return spoken;
-    const [winner, ws] = spokenWho(view, event.trick_winner);
-    return `${spoken} ${winner} win${ws} the trick.`;
+    const won = isMine(view, event.trick_winner) ? t("You win the trick.") : t("{seat} wins the trick.", { seat: SEAT_NAME[event.trick_winner] });
+    return `${spoken} ${won}`;
   },
 };
 
-/** Who did it, and the verb's ending: ["You", ""] for the player, ["East", "s"]. */
-function spokenWho(view, seat) {
-  return view.type === "player_view" && seat === view.seat ? ["You", ""] : [SEAT_NAME[seat], "s"];
+/** "You pass", "East bids 1 notrump": a call as spoken, without its full stop. */
+function spokenCall(view, seat, call) {
+  const mine = isMine(view, seat);
+  const name = { seat: SEAT_NAME[seat] };
+  switch (call) {
+    case "P":
+      return mine ? t("You pass") : t("{seat} passes", name);
+    case "X":
+      return mine ? t("You double") : t("{seat} doubles", name);
+    case "XX":
+      return mine ? t("You redouble") : t("{seat} redoubles", name);
+    default:
+      return mine ? t("You bid {call}", { call: callName(call) }) : t("{seat} bids {call}", { ...name, call: callName(call) });
+  }
 }
 
 function announce(update, before) {
@@ -801,10 +960,10 @@ function announce(update, before) {
     const spoken = SPOKEN[event.type];
     if (!spoken || (view.type === "player_view" && event.table !== view.table)) continue;
     const text = spoken(event, view);
-    speak(view.type === "player_view" ? text : `Table ${event.table}: ${text}`);
+    speak(view.type === "player_view" ? text : t("Table {table}: {text}", { table: event.table, text }));
   }
   if (view.type === "player_view" && before?.type === "player_view" && (view.round ?? 1) !== (before.round ?? 1)) {
-    say(`Round ${view.round} has started: you are at table ${view.table}, ${SEAT_NAME[view.seat]}.`);
+    say(t("Round {round} has started: you are at table {table}, {seat}.", { round: view.round, table: view.table, seat: SEAT_NAME[view.seat] }));
   }
   if (hasRounds(view)) {
     const move = moveText(view);
@@ -812,7 +971,7 @@ function announce(update, before) {
   }
   const held = heldText(view.match);
   if (held && held !== heldText(before?.match)) {
-    say(view.mode === "director" ? `Round ${view.match.held_round} waits for you: start it when the tables are ready.` : held);
+    say(view.mode === "director" ? t("Round {round} waits for you: start it when the tables are ready.", { round: view.match.held_round }) : held);
   }
   for (const event of update.events) {
     const tell = ANNOUNCEMENTS[event.type];
@@ -822,19 +981,38 @@ function announce(update, before) {
   }
 }
 
-function setStatus(kind, text) {
+/**
+ * The connection's state in the top bar and the notice under it, each kept as a function that
+ * gives its words: a change of language draws them again (redrawStatus).
+ */
+let statusWords = null;
+let noticeWords = null;
+
+function setStatus(kind, words) {
   const status = $("status");
   status.dataset.state = kind;
-  $("status-text").textContent = text;
+  statusWords = words;
+  $("status-text").textContent = words();
 }
 
-function showNotice(text, kind) {
+function showNotice(words, kind) {
   const notice = $("notice");
   clearTimeout(notice.timer);
   notice.className = `notice ${kind}`;
-  notice.textContent = text;
+  noticeWords = words;
+  notice.textContent = words();
   notice.hidden = false;
   if (kind === "back") notice.timer = setTimeout(() => { notice.hidden = true; }, 5000);
+}
+
+/** The status and the notice in the page's language (the words may have changed since). */
+function redrawStatus() {
+  const status = $("status-text");
+  const text = statusWords?.();
+  if (text !== undefined && status.textContent !== text) status.textContent = text;
+  const notice = $("notice");
+  const said = noticeWords?.();
+  if (said !== undefined && !notice.hidden && notice.textContent !== said) notice.textContent = said;
 }
 
 // -- after each update: what the page asks for itself -----------------------------------------
@@ -852,7 +1030,7 @@ const requested = new Set();
 function fetchRecord(view) {
   const board = recordBoard(view);
   if (board === null || state.records.has(board) || requested.has(board)) return;
-  if (send({ type: "get_board", board }, `board ${board}`) !== null) requested.add(board);
+  if (send({ type: "get_board", board }, t("board {board}", { board })) !== null) requested.add(board);
 }
 
 /** A seat with no name: send the name this browser remembers, once per page. */
@@ -866,7 +1044,7 @@ function offerName(view) {
 }
 
 function sendName(name) {
-  if (send({ type: "set_name", name }, "name") !== null) state.namePending = true;
+  if (send({ type: "set_name", name }, t("name")) !== null) state.namePending = true;
 }
 
 function download(text, filename, lin = false) {
@@ -880,20 +1058,24 @@ function download(text, filename, lin = false) {
 
 // -- the connection's handlers ----------------------------------------------------------------
 
+/** What the welcome shows before the first view: the top bar, and a delayed spectator's empty log. */
+function drawWelcome(message) {
+  drawTitle(roleText(message.role, message.seat, message.table));
+  if (message.role !== "player" && message.seq === 0 && state.view === null) {
+    // A delayed spectator's log is empty until the first comparison.
+    $("watch").hidden = false;
+    $("tables").replaceChildren(h("p", { class: "centre-note" }, t("Nothing to show yet: boards appear here once both tables have finished them.")));
+  }
+}
+
 const handlers = {
   welcome(message) {
     state.welcome = message;
     setServerNow(message.now);
-    const role = { player: `${SEAT_NAME[message.seat]}, table ${message.table}`, spectator: "Spectator", director: "Director" }[message.role];
-    $("title").replaceChildren(h("span", { class: "app-name" }, role ? "Duplicate bridge · " : "Duplicate bridge"), role ?? "");
     document.body.dataset.role = message.role;
     // A player's match panel sits beside the table, below the auction; a watcher's below both tables.
     if (message.role === "player") $("auction-review").after($("match"));
-    if (message.role !== "player" && message.seq === 0 && state.view === null) {
-      // A delayed spectator's log is empty until the first comparison.
-      $("watch").hidden = false;
-      $("tables").replaceChildren(h("p", { class: "centre-note" }, "Nothing to show yet: boards appear here once both tables have finished them."));
-    }
+    drawWelcome(message);
   },
   update(update) {
     const before = state.view;
@@ -918,40 +1100,45 @@ const handlers = {
     if (request.type === "set_name") state.namePending = false;
     if (message.type === "lost") {
       if (request.type === "get_board") requested.delete(request.board); // asked again once back
-      else say(`The connection dropped before the server answered your ${request.label}: check the table once it is back.`, "error");
+      else say(t("The connection dropped before the server answered your {what}: check the table once it is back.", { what: request.label }), "error");
     } else if (message.type === "moved_on") {
-      say(`Your ${request.label} was not sent again: the table has moved on since (it shows whether it was made).`, "info");
+      say(t("Your {what} was not sent again: the table has moved on since (it shows whether it was made).", { what: request.label }), "info");
     } else if (message.type === "error") {
       if (request.type === "get_board") requested.delete(request.board);
-      say(`${request.label} refused: ${message.message}`, "error");
+      say(t("{what} refused: {message}", { what: request.label, message: errorText(message) }), "error");
     } else {
       answered(message, request);
     }
     render();
   },
   refused(message) {
-    say(message.message, "error");
+    say(errorText(message), "error");
   },
   status(kind, detail) {
     if (kind === "connected") {
-      setStatus("connected", "Connected");
-      if (state.wasLost) showNotice("Connection is back: the table is up to date.", "back");
+      setStatus("connected", () => t("Connected"));
+      if (state.wasLost) showNotice(() => t("Connection is back: the table is up to date."), "back");
       else $("notice").hidden = true;
       state.wasLost = false;
     } else if (kind === "connecting") {
       // Offline until the server has welcomed the page again.
-      if (state.wasLost) setStatus("lost", "Offline");
-      else setStatus("connecting", detail ? "Reconnecting…" : "Connecting…");
+      if (state.wasLost) setStatus("lost", () => t("Offline"));
+      else setStatus("connecting", detail ? () => t("Reconnecting…") : () => t("Connecting…"));
     } else if (kind === "lost") {
-      setStatus("lost", "Offline");
+      setStatus("lost", () => t("Offline"));
       if (state.deals === "checking") state.deals = null; // its answer went with the connection: ask again once back
       if (!state.wasLost) document.body.dataset.drops = String(Number(document.body.dataset.drops ?? 0) + 1);
       state.wasLost = true;
-      const when = detail > 0 ? `in ${Math.max(1, Math.round(detail / 1000))} s` : "now";
-      showNotice(`Connection lost. Reconnecting ${when}… Your seat is kept and the table waits for you.`, "lost");
+      const seconds = Math.max(1, Math.round(detail / 1000));
+      showNotice(
+        detail > 0
+          ? () => t("Connection lost. Reconnecting in {n} s… Your seat is kept and the table waits for you.", { n: seconds })
+          : () => t("Connection lost. Reconnecting now… Your seat is kept and the table waits for you."),
+        "lost",
+      );
     } else if (kind === "failed") {
-      setStatus("failed", "Not connected");
-      showNotice(`Cannot join the table: ${detail}`, "failed");
+      setStatus("failed", () => t("Not connected"));
+      showNotice(() => t("Cannot join the table: {reason}", { reason: detail }), "failed");
     }
     render();
   },
@@ -959,11 +1146,12 @@ const handlers = {
 
 /** A request the server accepted (an ack) or answered (a record, a new link). */
 function answered(message, request) {
-  if (request.label === "deals check") {
+  if (message.ref != null && message.ref === dealsCheckRef) {
+    dealsCheckRef = null;
     state.deals =
       message.type === "match_record"
         ? checkRecord(message.record, state.view?.match.deals_commitment ?? "", state.view?.match.deals_seed_commitment ?? null)
-        : { ok: false, reason: `the record could not be fetched (${message.message ?? message.type})` };
+        : { ok: false, reason: t("the record could not be fetched ({error})", { error: message.type === "error" ? errorText(message) : message.type }) };
     render();
     return;
   }
@@ -975,7 +1163,7 @@ function answered(message, request) {
     case "match_record": {
       const lin = message.format === "lin";
       download(message.record, `match-${state.view?.match.match_id ?? "record"}.${lin ? "lin" : "pbn"}`, lin);
-      say(`The match record is saved (${lin ? "LIN" : "PBN"}).`);
+      say(t("The match record is saved ({format}).", { format: lin ? "LIN" : "PBN" }));
       return;
     }
     case "substituted":
@@ -1001,19 +1189,19 @@ function answered(message, request) {
       closeExplain();
       break;
     case "ask":
-      say("Asked: the explanation will show under the auction.");
+      say(t("Asked: the explanation will show under the auction."));
       break;
     case "set_name":
       settings.name = request.name;
-      say(`Welcome, ${request.name}.`);
+      say(t("Welcome, {name}.", { name: request.name }));
       break;
     case "call_director":
       state.directorFormOpen = false;
       $("director-text").value = "";
-      say("The director has been called to your table.");
+      say(t("The director has been called to your table."));
       break;
     case "next_board":
-      say("Ready: the next board starts when all four are.");
+      say(t("Ready: the next board starts when all four are."));
       break;
     default:
       break;
@@ -1028,7 +1216,7 @@ function openExplain(index) {
   const entry = board.auction[index];
   state.explainIndex = index;
   const form = $("explain-form");
-  $("explain-label").textContent = `Explain your ${callName(entry.call)} (to your opponents only):`;
+  $("explain-label").textContent = t("Explain your {call} (to your opponents only):", { call: callName(entry.call) });
   $("explain-text").value = entry.alert ?? "";
   form.hidden = false;
   $("explain-text").focus();
@@ -1041,7 +1229,7 @@ function closeExplain() {
 
 function makeCall(call) {
   const alert = $("alert-text").value.trim();
-  send({ type: "call", call, alert: alert ? alert : null }, `call ${call}`);
+  send({ type: "call", call, alert: alert ? alert : null }, t("call {call}", { call }));
 }
 
 /** A click on a card or a call: ignored while the view just changed under it. */
@@ -1052,7 +1240,7 @@ function playOrCall(data) {
   }
   if (data.card !== undefined) {
     state.showLastTrick = false;
-    send({ type: "card", card: data.card }, `card ${data.card}`);
+    send({ type: "card", card: data.card }, t("card {card}", { card: data.card }));
   } else if (settings.confirmBid) {
     state.chosenCall = state.chosenCall === data.call ? null : data.call;
     render();
@@ -1066,51 +1254,55 @@ function directorAction(button) {
   const table = Number(button.dataset.table);
   switch (button.dataset.director) {
     case "undo":
-      if (window.confirm(`Take back the last call or card at table ${table}?`)) send({ type: "undo", table }, "undo");
+      if (window.confirm(t("Take back the last call or card at table {table}?", { table }))) send({ type: "undo", table }, t("undo"));
       break;
     case "undo-allow":
-      send({ type: "undo_answer", accept: true, table }, "decision on the undo");
+      send({ type: "undo_answer", accept: true, table }, t("decision on the undo"));
       break;
     case "undo-refuse":
-      send({ type: "undo_answer", accept: false, table }, "decision on the undo");
+      send({ type: "undo_answer", accept: false, table }, t("decision on the undo"));
       break;
     case "withdrawal-allow":
-      if (window.confirm(`Allow the withdrawal of the concession at table ${table}? The play resumes where the claim stopped it.`)) {
-        send({ type: "decide_withdrawal", table, allow: true }, "decision on the withdrawal");
+      if (window.confirm(t("Allow the withdrawal of the concession at table {table}? The play resumes where the claim stopped it.", { table }))) {
+        send({ type: "decide_withdrawal", table, allow: true }, t("decision on the withdrawal"));
       }
       break;
     case "withdrawal-refuse":
-      send({ type: "decide_withdrawal", table, allow: false }, "decision on the withdrawal");
+      send({ type: "decide_withdrawal", table, allow: false }, t("decision on the withdrawal"));
       break;
     case "substitute":
     case "substitute-robot": {
       const seat = $(`substitute-seat-${table}`).value;
       const robot = button.dataset.director === "substitute-robot";
-      const what = robot ? "the server's robot" : "a new player (a new link; the old one stops working)";
-      if (window.confirm(`Give ${SEAT_NAME[seat]} at table ${table} to ${what}?`)) {
-        send({ type: "substitute", table, seat, robot }, "substitution");
+      const question = robot
+        ? t("Give {seat} at table {table} to the server's robot?", { seat: SEAT_NAME[seat], table })
+        : t("Give {seat} at table {table} to a new player (a new link; the old one stops working)?", { seat: SEAT_NAME[seat], table });
+      if (window.confirm(question)) {
+        send({ type: "substitute", table, seat, robot }, t("substitution"));
       }
       break;
     }
     case "start-round": {
       const round = Number(button.dataset.round);
-      if (window.confirm(`Start round ${round} now? Every table starts it at once.`)) {
-        send({ type: "start_round", round }, `start of round ${round}`);
+      if (window.confirm(t("Start round {round} now? Every table starts it at once.", { round }))) {
+        send({ type: "start_round", round }, t("start of round {round}", { round }));
       }
       break;
     }
     case "see-calls":
-      send({ type: "see_calls", table }, "call seen");
+      send({ type: "see_calls", table }, t("call seen"));
       break;
     case "close-calls":
-      if (window.confirm(`Close the calls for the director at table ${table}? The banner goes from the players' screens.`)) {
-        send({ type: "close_calls", table }, "calls closed");
+      if (window.confirm(t("Close the calls for the director at table {table}? The banner goes from the players' screens.", { table }))) {
+        send({ type: "close_calls", table }, t("calls closed"));
       }
       break;
     case "void": {
       const board = Number($("adjust-board").value);
-      const nobody = isTeamMatch(state.view.match) ? "neither team" : "no one";
-      if (window.confirm(`Void board ${board}? It then counts for ${nobody}.`)) send({ type: "void_board", board }, "void board");
+      const question = isTeamMatch(state.view.match)
+        ? t("Void board {board}? It then counts for neither team.", { board })
+        : t("Void board {board}? It then counts for no one.", { board });
+      if (window.confirm(question)) send({ type: "void_board", board }, t("void board"));
       break;
     }
     default:
@@ -1121,11 +1313,11 @@ function directorAction(button) {
 function adjust(imps) {
   const board = Number($("adjust-board").value);
   if (Number.isNaN(imps) || imps < -24 || imps > 24) {
-    say("An adjusted score is between −24 and 24 IMPs.", "error");
+    say(t("An adjusted score is between −24 and 24 IMPs."), "error");
     return;
   }
-  if (window.confirm(`Board ${board}: artificial adjusted score, ${imps} IMPs to ${state.view.match.team_a}?`)) {
-    send({ type: "adjust_score", board, imps_a: imps }, "adjusted score");
+  if (window.confirm(t("Board {board}: artificial adjusted score, {imps} IMPs to {team}?", { board, imps, team: teamName(state.view.match, "A") }))) {
+    send({ type: "adjust_score", board, imps_a: imps }, t("adjusted score"));
   }
 }
 
@@ -1140,15 +1332,16 @@ function onClick(event) {
     render();
   } else if (data.ask !== undefined) {
     const entry = state.view.board.auction[Number(data.ask)];
-    if (entry.alert) say(`${SEAT_NAME[entry.seat]}'s ${callName(entry.call)}: ${entry.alert}`);
-    else send({ type: "ask", index: Number(data.ask) }, `question about ${SEAT_NAME[entry.seat]}'s ${callName(entry.call)}`);
+    const asked = { seat: SEAT_NAME[entry.seat], call: callName(entry.call) };
+    if (entry.alert) say(t("{seat}'s {call}: {alert}", { ...asked, alert: entry.alert }));
+    else send({ type: "ask", index: Number(data.ask) }, t("question about {seat}'s {call}", asked));
   } else if (data.explain !== undefined) {
     openExplain(Number(data.explain));
   } else if (data.ruleTricks !== undefined) {
     const table = Number(data.ruleTable);
     const tricks = Number(data.ruleTricks);
-    if (window.confirm(`Rule: declarer's side takes ${tricks} tricks in all at table ${table}?`)) {
-      send({ type: "rule", table, declarer_tricks: tricks }, "ruling");
+    if (window.confirm(t("Rule: declarer's side takes {n} tricks in all at table {table}?", { n: tricks, table }))) {
+      send({ type: "rule", table, declarer_tricks: tricks }, t("ruling"));
     }
   } else if (data.replay !== undefined) {
     state.replay.set(data.replay, Number(data.step));
@@ -1170,7 +1363,7 @@ function onClick(event) {
   } else if (data.copy !== undefined) {
     const input = $(data.copy);
     input.select();
-    navigator.clipboard?.writeText(input.value).then(() => say("Link copied."), () => say("Select the link and copy it."));
+    navigator.clipboard?.writeText(input.value).then(() => say(t("Link copied.")), () => say(t("Select the link and copy it.")));
   } else {
     onButton(button);
   }
@@ -1191,7 +1384,7 @@ function onButton(button) {
     case "claim-send":
       if (state.claimTricks !== null) {
         const statement = (state.drafts.get("claim-statement") ?? "").trim();
-        send({ type: "claim", tricks: state.claimTricks, statement: statement || null }, "claim");
+        send({ type: "claim", tricks: state.claimTricks, statement: statement || null }, t("claim"));
       }
       break;
     case "claim-cancel":
@@ -1200,13 +1393,13 @@ function onButton(button) {
       $("claim").focus();
       break;
     case "claim-accept":
-      send({ type: "claim_answer", accept: true }, "answer to the claim");
+      send({ type: "claim_answer", accept: true }, t("answer to the claim"));
       break;
     case "claim-reject":
-      send({ type: "claim_answer", accept: false }, "answer to the claim");
+      send({ type: "claim_answer", accept: false }, t("answer to the claim"));
       break;
     case "claim-withdraw":
-      send({ type: "withdraw_claim" }, "withdrawal of the claim");
+      send({ type: "withdraw_claim" }, t("withdrawal of the claim"));
       break;
     case "withdraw-concession":
       state.confirmWithdrawal = true;
@@ -1215,23 +1408,23 @@ function onButton(button) {
       break;
     case "withdraw-confirm":
       state.confirmWithdrawal = false;
-      send({ type: "withdraw_concession" }, "request to withdraw the concession");
+      send({ type: "withdraw_concession" }, t("request to withdraw the concession"));
       break;
     case "withdraw-cancel":
       state.confirmWithdrawal = false;
       render();
       break;
     case "undo":
-      send({ type: "undo" }, "undo request");
+      send({ type: "undo" }, t("undo request"));
       break;
     case "undo-agree":
-      send({ type: "undo_answer", accept: true }, "answer to the undo");
+      send({ type: "undo_answer", accept: true }, t("answer to the undo"));
       break;
     case "undo-refuse":
-      send({ type: "undo_answer", accept: false }, "answer to the undo");
+      send({ type: "undo_answer", accept: false }, t("answer to the undo"));
       break;
     case "next-board":
-      send({ type: "next_board" }, "next board");
+      send({ type: "next_board" }, t("next board"));
       break;
     case "call-confirm":
       if (guarded()) return;
@@ -1252,10 +1445,10 @@ function onButton(button) {
       $("call-director").focus();
       break;
     case "download-record":
-      send({ type: "get_record" }, "match record");
+      send({ type: "get_record" }, t("match record"));
       break;
     case "download-lin":
-      send({ type: "get_record", format: "lin" }, "match record");
+      send({ type: "get_record", format: "lin" }, t("match record"));
       break;
     case "name-later":
       state.nameDismissed = true;
@@ -1279,12 +1472,12 @@ function onSubmit(event) {
   switch (form.id || form.dataset.form) {
     case "chat-form": {
       const text = $("chat-input").value.trim();
-      if (text) send({ type: "chat", text }, "chat message");
+      if (text) send({ type: "chat", text }, t("chat message"));
       break;
     }
     case "explain-form": {
       const text = $("explain-text").value.trim();
-      if (text && state.explainIndex !== null) send({ type: "explain", index: state.explainIndex, text }, "explanation");
+      if (text && state.explainIndex !== null) send({ type: "explain", index: state.explainIndex, text }, t("explanation"));
       break;
     }
     case "name-form": {
@@ -1294,13 +1487,13 @@ function onSubmit(event) {
     }
     case "director-form": {
       const text = $("director-text").value.trim();
-      send({ type: "call_director", text: text || null }, "call for the director");
+      send({ type: "call_director", text: text || null }, t("call for the director"));
       break;
     }
     case "director-chat": {
       const table = Number(form.dataset.table);
       const text = takeDraft(`director-chat-${table}`);
-      if (text) send({ type: "chat", text, table }, `message to table ${table}`);
+      if (text) send({ type: "chat", text, table }, t("message to table {table}", { table }));
       break;
     }
     case "assign":
@@ -1318,20 +1511,22 @@ function assignResult(table) {
   const field = (name) => $(`assign-${name}-${table}`).value.trim();
   const board = Number(field("board"));
   const contract = field("contract").toUpperCase();
-  const passed = contract === "PASS" || contract === "P";
+  const passed = contract === "PASS" || contract === "P" || contract === "ПАС"; // a Russian director writes пас
   if (!passed && !/^[1-7]([CDHS]|NT)(X|XX)?$/.test(contract)) {
-    say("Write the contract like 4S, 3NTX or 2HXX, or Pass.", "error");
+    say(t("Write the contract like 4S, 3NTX or 2HXX, or Pass."), "error");
     return;
   }
   const tricks = passed ? 0 : Number(field("tricks"));
   if (!passed && !(Number.isInteger(tricks) && tricks >= 0 && tricks <= 13)) {
-    say("Declarer's tricks: a number from 0 to 13.", "error");
+    say(t("Declarer's tricks: a number from 0 to 13."), "error");
     return;
   }
   const declarer = passed ? null : field("declarer");
-  const what = passed ? "passed out" : `${contract} by ${declarer}, ${tricks} tricks`;
-  if (window.confirm(`Assign table ${table}'s result on board ${board}: ${what}?`)) {
-    send({ type: "assign_result", table, board, contract: passed ? null : contract, declarer, tricks }, "assigned result");
+  const question = passed
+    ? t("Assign table {table}'s result on board {board}: passed out?", { table, board })
+    : t("Assign table {table}'s result on board {board}: {contract} by {declarer}, {n} tricks?", { table, board, contract, declarer, n: tricks });
+  if (window.confirm(question)) {
+    send({ type: "assign_result", table, board, contract: passed ? null : contract, declarer, tricks }, t("assigned result"));
   }
 }
 
@@ -1385,8 +1580,8 @@ function start() {
   }, 1000);
   const token = decodeURIComponent(location.hash.slice(1));
   if (!token) {
-    setStatus("failed", "No link");
-    showNotice("This page needs a join link with its token, like …/play#TOKEN: ask the organiser for yours.", "failed");
+    setStatus("failed", () => t("No link"));
+    showNotice(() => t("This page needs a join link with its token, like …/play#TOKEN: ask the organiser for yours."), "failed");
     return;
   }
   app.connection = new Connection(socketUrl(location), token, handlers);

@@ -4,6 +4,7 @@
 // answers that are not in the view (a board as both tables played it).
 
 import { $, h } from "./dom.js";
+import { t } from "./i18n.js";
 
 export const state = {
   welcome: null,
@@ -71,7 +72,7 @@ export const BUSY = new Set(["call", "card", "claim", "claim_answer", "undo", "u
 export function send(message, label) {
   const connection = app.connection;
   if (!connection || !connection.connected) {
-    say("Not connected: wait until the connection is back.", "error");
+    say(t("Not connected: wait until the connection is back."), "error");
     return null;
   }
   const ref = connection.send(message, label);

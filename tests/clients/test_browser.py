@@ -309,8 +309,9 @@ async def play_out(
     return clicked
 
 
-async def north_link(server: Server) -> str:
-    """Create a one-board match of DEAL with robots in every seat but North at table 1."""
+async def north_match(server: Server, **options: object) -> tuple[MatchCreated, str]:
+    """Create a one-board match of DEAL with robots in every seat but North at table 1
+    (``options``: more of create_match's); returns it and North's link."""
     created = await create(
         server,
         boards=1,
@@ -319,6 +320,7 @@ async def north_link(server: Server) -> str:
         team_b="Minnows",
         deals_pbn=one_board(DEAL, dealer="E", vulnerable="NS"),
         names={"1N": "Nora"},
+        **options,
     )
     north = created.seats[0]
     assert (north.table, north.seat, north.robot) == (1, "N", False)
@@ -326,7 +328,12 @@ async def north_link(server: Server) -> str:
     # Its double-dummy analysis is worked out in the background, as long as the machine
     # takes: logged before anyone plays, it is in the comparison whenever that comes.
     await analysed(server, created.match_id)
-    return north.link
+    return created, north.link
+
+
+async def north_link(server: Server) -> str:
+    """North's link in a new :func:`north_match`."""
+    return (await north_match(server))[1]
 
 
 async def test_north_plays_a_whole_board_against_robots(server: Server, browser: Browser) -> None:
