@@ -69,7 +69,8 @@ class Play:
     :meth:`play` applies a card or raises :class:`IllegalPlay` and leaves the play as it
     was. Dummy's cards are played in dummy's turn; :attr:`turn` is then dummy's seat.
     :meth:`undo` takes back the last card, :meth:`withdraw_claim` a pending claim, and
-    :meth:`withdraw_concession` reopens a play that an accepted claim ended.
+    :meth:`withdraw_concession` reopens a play that an accepted claim ended. A claim
+    rejected as a dispute (law 68D) stops the play until the director rules (:meth:`rule`).
 
     >>> deal = Deal.from_pbn("N:AKQ.AKQJ.A.65432 T98.T98.KQJT9.AK 765.765.8765.QJT J432.432.432.987")
     >>> play = Play(deal, Contract.parse("3NT"), Seat.NORTH)
@@ -83,6 +84,7 @@ class Play:
     __slots__ = (
         "_claim",
         "_claims",
+        "_dispute",
         "_finished",
         "_hands",
         "_history",
@@ -114,6 +116,7 @@ class Play:
         # Settled claims and whether each stands: only the last can stand, and it does
         # exactly when it ended the play (a withdrawn concession no longer stands).
         self._claims: list[tuple[Claim, bool]] = []
+        self._dispute: Claim | None = None
         self._finished = False
 
     def copy(self) -> Play:
@@ -138,13 +141,14 @@ class Play:
 
     @property
     def turn(self) -> Seat | None:
-        """The seat whose card is due (dummy's seat when dummy plays); None when over."""
-        return None if self._finished else _SEATS[self._turn]
+        """The seat whose card is due (dummy's seat when dummy plays); None when over, and
+        while a disputed claim waits for the director."""
+        return None if self._finished or self._dispute else _SEATS[self._turn]
 
     @property
     def acting_seat(self) -> Seat | None:
         """The seat of the player who must act: declarer in dummy's turn, else :attr:`turn`."""
-        if self._finished:
+        if self._finished or self._dispute:
             return None
         return self.declarer if self._turn == self.dummy else _SEATS[self._turn]
 
@@ -155,7 +159,7 @@ class Play:
 
     def legal_cards(self) -> tuple[Card, ...]:
         """The cards the seat on turn may play now, spades first, high to low."""
-        if self._finished or self._claim is not None:
+        if self._finished or self._claim is not None or self._dispute is not None:
             return ()
         hand = self._hands[self._turn]
         trick = self._trick
@@ -252,6 +256,12 @@ class Play:
         return self._claim
 
     @property
+    def disputed_claim(self) -> Claim | None:
+        """The claim an opponent disputed, while the play waits for the director's ruling
+        (law 68D: play ceases); None otherwise."""
+        return self._dispute
+
+    @property
     def remaining_tricks(self) -> int:
         """Tricks not yet completed, counting the one in progress."""
         return 13 - len(self._tricks)
@@ -269,6 +279,7 @@ class Play:
             raise WrongPhase("the play is over")
         if self._claim is not None:
             raise WrongPhase("a claim is pending: accept, reject or withdraw it first")
+        self._not_disputed()
         turn = self._turn
         if seat is not None and seat != (self.declarer if turn == self.dummy else _SEATS[turn]):
             acting = "declarer" if turn == self.dummy else _SEATS[turn].name.title()
@@ -330,6 +341,7 @@ class Play:
             raise WrongPhase("the play is over")
         if self._claim is not None:
             raise WrongPhase("a claim is pending: accept, reject or withdraw it first")
+        self._not_disputed()
         history = self._history
         if not history:
             raise WrongPhase("no card has been played: there is nothing to take back")
@@ -359,6 +371,7 @@ class Play:
             raise WrongPhase("the play is over")
         if self._claim is not None:
             raise WrongPhase("a claim is already pending")
+        self._not_disputed()
         claimer = as_seat(claimer)
         if claimer == self.dummy:
             raise IllegalPlay("dummy takes no part in the play and cannot claim")
@@ -396,14 +409,17 @@ class Play:
         self._finished = True
         return claim
 
-    def reject_claim(self, seat: Seat) -> Claim:
+    def reject_claim(self, seat: Seat, *, dispute: bool = False) -> Claim:
         """``seat`` rejects the pending claim: the play stands as it was.
 
-        Play may go on from there, or a director rules (:meth:`rule`).
+        Play may go on from there, or a director rules (:meth:`rule`). With ``dispute``
+        (law 68D), play ceases: no card, claim or undo until the director rules.
         """
         claim = self._deciding(as_seat(seat))
         self._claim = None
         self._claims.append((claim, False))
+        if dispute:
+            self._dispute = claim
         return claim
 
     def withdraw_claim(self, seat: Seat) -> Claim:
@@ -458,10 +474,15 @@ class Play:
         if self._claim is not None:
             self._claims.append((self._claim, False))
             self._claim = None
+        self._dispute = None
         side = self.declarer & 1
         self._won[1 - side] += high - declarer_tricks
         self._won[side] = declarer_tricks
         self._finished = True
+
+    def _not_disputed(self) -> None:
+        if self._dispute is not None:
+            raise WrongPhase("the claim is disputed: play has ceased until the director rules")
 
     def _ending_claim(self) -> Claim | None:
         """The accepted claim that ended the play, if one did."""

@@ -1552,11 +1552,21 @@ def _claim_lines(board: BoardView, me: str | None) -> list[Text]:
         lines.append(Text(f"{claimer} claimed {what}: rejected: play goes on", style="bold red"))
     elif claim.status == "withdrawn":
         lines.append(Text(f"{claimer}'s claim of {what} was withdrawn: play goes on", "yellow"))
+    elif claim.status == "disputed":
+        by = claim.disputed_by
+        who = "you" if by == me else SEAT_NAMES[by] if by is not None else "a decider"
+        lines.append(
+            Text(
+                f"{claimer} claimed {what}: disputed by {who}: play has stopped until the "
+                "director rules (law 68D)",
+                style="bold red",
+            )
+        )
     else:
         lines.append(Text(f"{claimer} claimed {what}: accepted", style="bold"))
     if claim.statement is not None:
         lines.append(Text.assemble(("Statement: ", "bold"), claim.statement))
-    if claim.cards is not None and claim.status == "pending":
+    if claim.cards is not None and claim.status in ("pending", "disputed"):
         lines.append(Text.assemble(f"{claimer}'s cards: ", *_spaced(claim.cards)))
     if claim.status != "pending":
         if claim.withdrawal is not None:
@@ -2438,15 +2448,16 @@ def render_watch(
         parts += _claim_lines(board, None)
         if (
             director
-            and board.phase == "play"
+            and board.phase in ("play", "claim")
             and board.claim is not None
-            and board.claim.status == "rejected"
+            and board.claim.status in ("rejected", "disputed")
         ):
             low, high = ruling_range(board)
+            rest = "" if board.claim.status == "disputed" else ", or let the play go on"
             parts.append(
                 Text(
                     f"DIRECTOR: type rule {board.table} TRICKS, declarer's side's tricks in all "
-                    f"({low} to {high}), or let the play go on",
+                    f"({low} to {high}){rest}",
                     style=TURN_STYLE,
                 )
             )
@@ -2743,8 +2754,10 @@ def _event_line(event: Event, update: Update, me: str | None) -> Text | None:
             f"{at}{owner} ", _undo_what(event.call, event.card), " is taken back", style="bold"
         )
     if isinstance(event, DirectorRuled):
+        ruler = "The server ruled on the claim a robot disputed" if event.by_server else ""
         return Text(
-            f"{at}The director ruled: declarer's side takes {event.declarer_tricks} tricks in all"
+            f"{at}{ruler or 'The director ruled'}: declarer's side takes "
+            f"{event.declarer_tricks} tricks in all"
         )
     if isinstance(event, ResultAssigned):
         return Text.assemble(

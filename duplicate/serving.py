@@ -279,6 +279,14 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
         "clubs use); the director is told when a round's time is up. 0: no clock",
     )
     parser.add_argument(
+        "--disputed-claims",
+        choices=["director", "play_on"],
+        default="director",
+        help="director (the default, law 68D): a claim a player rejects stops the play and "
+        "calls the director, who rules (a robot's dispute the server rules at once); "
+        "play_on: the play goes on from where the claim was made",
+    )
+    parser.add_argument(
         "--robots",
         nargs="+",
         default=[],
@@ -550,6 +558,7 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
             imposed_auction=args.imposed_auction,
             wait_for_players=getattr(args, "wait_for_players", False),
             minutes_per_board=args.minutes_per_board or None,
+            disputed_claims=getattr(args, "disputed_claims", "play_on"),
             seal=getattr(args, "seal", None),
             public_value=getattr(args, "public_value", None),
             request_id=getattr(args, "request_id", None),

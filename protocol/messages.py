@@ -209,7 +209,10 @@ class CreateMatch(Message):
     times this many minutes (clubs use 7.5), counted from the round's first call at the
     table (``PlayerView.clock``); at the end of it the director is told (``time_up``) and
     nothing is played for anyone. None: no clock (a table of the server's robots never
-    has one)."""
+    has one). ``disputed_claims`` (added within version 7): ``director``, a claim that a
+    player rejects is disputed (law 68D): the play stops, the director is called and rules
+    (``rule``, law 70); a robot's dispute the server rules at once. ``play_on``: the play
+    goes on from where the claim was made."""
 
     type: Literal["create_match"] = "create_match"
     format: Format = "teams"
@@ -220,6 +223,7 @@ class CreateMatch(Message):
     imposed_auction: bool = False
     wait_for_players: bool = False
     minutes_per_board: Annotated[float | None, Field(gt=0, le=60)] = None
+    disputed_claims: Literal["play_on", "director"] = "play_on"
     team_a: Name = "Team A"
     team_b: Name = "Team B"
     deals_pbn: Annotated[str | None, StringConstraints(max_length=900_000)] = None
@@ -618,7 +622,7 @@ class TrickView(Sent):
     winner: Seat | None = None
 
 
-ClaimStatus = Literal["pending", "accepted", "rejected", "withdrawn"]
+ClaimStatus = Literal["pending", "accepted", "rejected", "withdrawn", "disputed"]
 
 
 class ClaimView(Sent):
@@ -638,6 +642,9 @@ class ClaimView(Sent):
     withdrawal: Seat | None = None
     """(Added within version 7.) Who asked to withdraw the concession of this accepted
     claim, while the director has not decided (``decide_withdrawal``)."""
+    disputed_by: Seat | None = None
+    """(Added within version 7.) Who disputed the claim (``status`` ``disputed``, in a
+    match created with ``disputed_claims`` ``director``); None otherwise."""
 
 
 class UndoView(Sent):
@@ -1093,11 +1100,15 @@ class Undone(Sent):
 
 
 class DirectorRuled(Sent):
-    """The director ended the board with declarer's side taking ``declarer_tricks``."""
+    """The director ended the board with declarer's side taking ``declarer_tricks``.
+    ``by_server`` (added within version 7): the server ruled, on a claim that a program
+    disputed (``disputed_claims`` ``director``): the claimer's side takes what it surely
+    takes against any defence, never more than it claimed (law 70)."""
 
     type: Literal["director_ruled"] = "director_ruled"
     table: TableNumber
     declarer_tricks: int
+    by_server: bool = False
 
 
 class ResultAssigned(Sent):

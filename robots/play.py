@@ -34,14 +34,14 @@ ending is too large, by the tricks the claimer's side can cash without losing th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from bridge import Bid, Card, Hand, Seat, Strain
 from bridge.cards import ALL_CARDS
 from robots.knowledge import SeatView
 
-__all__ = ["choose_card", "judge_claim"]
+__all__ = ["choose_card", "judge_claim", "surely_taken"]
 
 _FULL = (1 << 52) - 1
 _SUITS = (3, 2, 1, 0)  # spades first, the order of Hand and legal_cards
@@ -1418,6 +1418,34 @@ def judge_claim(view: SeatView, claimer: Seat, tricks: int, claimer_cards: Hand)
     if side == view.me & 1:
         return _surely_takes(hands, trump, leader, trick, 1 - side, remaining - tricks)
     return _surely_takes(hands, trump, leader, trick, side, tricks)
+
+
+def surely_taken(
+    hands: Sequence[int], trump: Strain, leader: Seat, trick: Sequence[Card], side: Seat, most: int
+) -> int:
+    """The most tricks, up to ``most``, that ``side``'s partnership surely takes from a
+    position with every hand known (``hands``: each seat's cards still held, as masks;
+    ``trick``: the cards of the trick in progress, led by ``leader``), against any play:
+    searched exactly while affordable, else the tricks it can cash without losing the lead.
+
+    How the server rules a claim that its robot disputed (law 70: a doubtful point goes
+    against the claimer): the claimer's side gets what it surely takes, never more than it
+    claimed.
+
+    >>> from bridge import Deal
+    >>> deal = Deal.from_pbn("N:AKQ.AKQJ.A.65432 T98.T98.KQJT9.AK 765.765.8765.QJT J432.432.432.987")
+    >>> hands = [deal[seat].mask for seat in Seat]
+    >>> surely_taken(hands, Strain.NOTRUMP, Seat.NORTH, (), Seat.NORTH, 13)  # N leads: 8 tops
+    8
+    >>> surely_taken(hands, Strain.NOTRUMP, Seat.NORTH, (), Seat.NORTH, 6)  # never more than claimed
+    6
+    """
+    cards = [card.index for card in trick]
+    trumps = _NOTRUMP if trump == Strain.NOTRUMP else int(trump)
+    for target in range(most, 0, -1):
+        if _surely_takes(list(hands), trumps, int(leader), cards, side & 1, target):
+            return target
+    return 0
 
 
 def _surely_takes(

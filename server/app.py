@@ -1479,6 +1479,7 @@ class Server:
                 if request.minutes_per_board is None
                 else round(request.minutes_per_board * 60_000)
             ),
+            disputes=request.disputed_claims == "director",
         )
         for table, letter in robots:
             names.setdefault(f"{table}{letter}", config.robot_name(f"{table}{letter}"))

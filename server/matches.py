@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from redis.exceptions import RedisError
 
-from bridge import BridgeError, IllegalCall, IllegalPlay, OutOfTurn, Seat, WrongPhase
+from bridge import BridgeError, Claim, IllegalCall, IllegalPlay, OutOfTurn, Seat, WrongPhase
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
     AdjustScore,
@@ -59,6 +59,7 @@ from protocol.messages import (
     WithdrawClaim,
     WithdrawConcession,
 )
+from robots.play import surely_taken
 from server.fanout import stop
 from server.frames import Publication, Sent
 from server.state import (
@@ -406,6 +407,8 @@ class MatchRuntime:
         """Each table's review timer: (board, task)."""
         self._clocks: dict[int, tuple[int, asyncio.Task[None]]] = {}
         """Each table's round clock timer: (round, task)."""
+        self._rulings: dict[int, tuple[int, asyncio.Task[None]]] = {}
+        """Each table's ruling on a claim a program disputed, to be logged: (board, task)."""
         self._away: dict[Player, asyncio.Task[None]] = {}
         self._generation = 0
         self._sent: dict[Viewer, Sent] = {}
@@ -456,13 +459,15 @@ class MatchRuntime:
     async def close(self) -> None:
         """Stop the review and clock timers and the pending away marks (a stopped server's
         successor restarts the timers and marks every seat away)."""
-        tasks = [task for _key, task in (*self._timers.values(), *self._clocks.values())]
+        timed = (*self._timers.values(), *self._clocks.values(), *self._rulings.values())
+        tasks = [task for _key, task in timed]
         tasks += self._away.values()
         if self._reader is not None:
             tasks.append(self._reader)
         await stop(*tasks)
         self._timers.clear()
         self._clocks.clear()
+        self._rulings.clear()
         self._away.clear()
 
     # -- sequence numbers and catching up ----------------------------------------------
@@ -1282,9 +1287,11 @@ class MatchRuntime:
     # -- reviews -------------------------------------------------------------------------
 
     def _time(self) -> None:
-        """Time what ends on its own: the reviews and the rounds' clocks."""
+        """Time what ends on its own: the reviews, the rounds' clocks, and the disputes of
+        claims that the server rules on."""
         self._time_reviews()
         self._time_clocks()
+        self._time_rulings()
 
     def _time_reviews(self) -> None:
         """Start a timer for each table whose finished board is on review with a time limit."""
@@ -1389,6 +1396,62 @@ class MatchRuntime:
         if clock is None or clock.round != round_number or not clock.running:
             return None
         return {"type": "time_up", "round": round_number, "at": now_ms()}
+
+    def _time_rulings(self) -> None:
+        """Rule at once on each claim that a program disputed (law 68D): no program argues
+        its case with a director, and a table of robots has no one to call one."""
+        for table in self.config.tables:
+            board = self.state.tables[table].current
+            timer = self._rulings.get(table)
+            if board is None or self._robot_dispute(table, board) is None:
+                if timer is not None:
+                    timer[1].cancel()
+                    del self._rulings[table]
+                continue
+            number = board.spec.number
+            if timer is not None and timer[0] == number and not timer[1].done():
+                continue
+            task = asyncio.create_task(
+                self._log_when_due(
+                    self._rulings,
+                    table,
+                    number,
+                    0.0,
+                    functools.partial(self._robot_ruling, table, number),
+                    f"the ruling on board {number}'s disputed claim at table {table}",
+                )
+            )
+            self._rulings[table] = (number, task)
+
+    def _robot_dispute(self, table: int, board: BoardState) -> Claim | None:
+        """The claim on ``board`` that a program disputed and nobody has ruled on yet."""
+        play = board.play
+        claim = None if play is None or board.is_finished else play.disputed_claim
+        disputer = None if board.claim is None else board.claim.disputed_by
+        if claim is None or disputer is None:
+            return None
+        seat = self.state.people.get(self.player_at(table, disputer))
+        return claim if seat is not None and seat.robot else None
+
+    def _robot_ruling(self, table: int, number: int) -> StoredEvent | None:
+        """The server's ruling on the claim a program disputed at ``table`` (law 70): the
+        claimer's side takes what it surely takes from the position against any defence,
+        never more than it claimed. None: no longer due (ruled, or another board)."""
+        board = self.state.tables[table].current
+        if board is None or board.spec.number != number:
+            return None
+        claim = self._robot_dispute(table, board)
+        play = board.play
+        if claim is None or play is None:
+            return None
+        trick = play.current_trick
+        assert trick is not None  # the play is not over
+        hands = [play.remaining(seat).mask for seat in Seat]
+        strain = play.contract.strain
+        taken = surely_taken(hands, strain, trick.leader, trick.cards, claim.claimer, claim.tricks)
+        declarers = claim.claimer in (play.declarer, play.dummy)
+        tricks = play.declarer_tricks + (taken if declarers else claim.remaining - taken)
+        return {"type": "rule", "tricks": tricks, "by": "server", "at": now_ms()}
 
     def start_timers(self) -> None:
         """Time the reviews in progress (after loading the match)."""

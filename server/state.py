@@ -14,13 +14,15 @@ Table events (``seat`` a letter, ``at`` on each):
 
 - ``start`` {board, round (none before movements: round 1), calls? (an imposed auction)}
 - ``call`` {seat, call, alert?}; ``card`` {seat, card}
-- ``claim`` {seat, tricks, statement?}; ``answer`` {seat, accept}; ``withdraw_claim`` {seat};
+- ``claim`` {seat, tricks, statement?}; ``answer`` {seat, accept} (a rejection, in a match
+  with disputes, is a dispute: the play stops for the director); ``withdraw_claim`` {seat};
   ``withdrawal_asked`` {seat} (to withdraw a concession); ``withdraw_concession`` {seat} (the
   director allowed it; a match stored before logged it as the player withdrew);
   ``withdrawal_refused`` {seat} (the director)
 - ``undo_request`` {seat}; ``undo_answer`` {seat? (none: the director), accept};
   ``undo`` {} (the director takes back the last call or card)
-- ``rule`` {tricks}; ``assign`` {board, contract, declarer, tricks} (the director)
+- ``rule`` {tricks, by? ("server": its ruling on a claim a program disputed)}; ``assign``
+  {board, contract, declarer, tricks} (the director)
 - ``ask`` {seat, index, caller}; ``explain`` {seat, index, text}
 - ``chat`` {seat? (none: the director), text, to}; ``director_call`` {seat, text?}
 - ``name`` {seat, name?}; ``presence`` {seat, connected, robot}; ``substitute`` {seat, robot}
@@ -76,7 +78,7 @@ StoredEvent = dict[str, Any]
 SpectatorMode = Literal["live", "delayed", "off"]
 MatchFormat = Literal["teams", "robot-table", "team-of-four", "replay", "individual"]
 ChatMode = Literal["table", "opponents", "off"]
-ClaimStatus = Literal["pending", "accepted", "rejected", "withdrawn"]
+ClaimStatus = Literal["pending", "accepted", "rejected", "withdrawn", "disputed"]
 
 MATCH_EVENTS = frozenset({"compared", "finished", "release", "analysed"})
 """Events logged for the whole match (at every table and for watchers)."""
@@ -198,6 +200,10 @@ class MatchConfig:
     board_ms: int | None = field(default=None, kw_only=True)
     """The time a board is given, in milliseconds (the organiser's minutes per board): a
     round's clock at a table gives its boards this much each. None: no clock."""
+    disputes: bool = field(default=False, kw_only=True)
+    """A rejected claim is disputed (law 68D): the play stops and the director is called,
+    who rules (law 70). False: the play goes on from where the claim was made (and a match
+    stored before this rule)."""
 
     def gathers(self, table: int) -> bool:
         """Whether ``table``'s boards wait for its four players (the robots' table 2 of a
@@ -263,6 +269,7 @@ class MatchConfig:
                 "robot_levels": dict(self.robot_levels),
                 "gather": self.gather,
                 "board_ms": self.board_ms,
+                "disputes": self.disputes,
             }
         )
 
@@ -298,6 +305,7 @@ class MatchConfig:
             deals_public=data.get("deals_public"),
             deals_form=data.get("deals_form"),  # absent: stored before forms (version 1)
             gather=data.get("gather", False),  # absent: stored before the table waited
+            disputes=data.get("disputes", False),  # absent: stored before disputes
             board_ms=data.get("board_ms"),  # absent: stored before clocks
         )
 
@@ -444,6 +452,8 @@ class ClaimState:
     claim: Claim
     statement: str | None
     status: ClaimStatus = "pending"
+    disputed_by: Seat | None = None
+    """Who disputed the claim (law 68D), once someone did."""
     withdrawal: Seat | None = None
     """Who asked the director to let their side withdraw the concession (laws 69 and 71),
     while the director has not decided: the board stays finished, and on review, until then."""
@@ -552,7 +562,7 @@ class BoardState:
             return "finished"
         if self.play is None:
             return "auction"
-        if self.play.pending_claim is not None:
+        if self.play.pending_claim is not None or self.play.disputed_claim is not None:
             return "claim"
         return "play"
 
@@ -596,6 +606,13 @@ class ChatEntry:
     to: frozenset[Seat]
     round: int = 1
     """The round of the table when the line was sent: who sat in the seats then."""
+
+
+WITHDRAWAL_CALL = "asks to withdraw the concession (laws 69 and 71)"
+"""The text of the call for the director that a player's request to withdraw a concession
+opens (the browser says it in its language: clients/web/errors.js)."""
+DISPUTE_CALL = "disputes the claim: play has stopped until the director rules (law 68D)"
+"""The text of the call for the director that a disputed claim opens."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -1130,9 +1147,15 @@ class MatchState:
             status: ClaimStatus = "accepted" if play.is_complete else "pending"
             board.claim = ClaimState(claim, statement, status)
             return self._finish_if_done(state, board, play, event)
-        claim = play.reject_claim(seat)
+        dispute = self.config.disputes
+        claim = play.reject_claim(seat, dispute=dispute)
         board.claim = ClaimState(claim, None if board.claim is None else board.claim.statement)
-        board.claim.status = "rejected"
+        board.claim.status = "disputed" if dispute else "rejected"
+        if dispute:  # law 68D: the director is summoned at once
+            board.claim.disputed_by = seat
+            state.calls.append(
+                DirectorCall(seat, board.spec.number, DISPUTE_CALL, event.get("at", 0))
+            )
         return Effect(board)
 
     def _withdraw_claim(self, state: TableState, event: StoredEvent) -> Effect:
@@ -1172,8 +1195,9 @@ class MatchState:
         if claim.withdrawal is not None:
             raise WrongPhase("the withdrawal of this concession was asked: the director decides")
         claim.withdrawal = seat
-        text = "asks to withdraw the concession (laws 69 and 71)"
-        state.calls.append(DirectorCall(seat, board.spec.number, text, event.get("at", 0)))
+        state.calls.append(
+            DirectorCall(seat, board.spec.number, WITHDRAWAL_CALL, event.get("at", 0))
+        )
         return Effect(board)
 
     def _withdraw_concession(self, state: TableState, event: StoredEvent) -> Effect:
@@ -1222,6 +1246,8 @@ class MatchState:
         self._no_undo_pending(board)
         if board.play is not None and board.play.pending_claim is not None:
             raise WrongPhase("a claim is pending: withdraw it or wait for the answer")
+        if board.play is not None and board.play.disputed_claim is not None:
+            raise WrongPhase("the claim is disputed: play has ceased until the director rules")
         last = board.last_action()
         if last is None:
             raise WrongPhase("nothing has been called or played on this board yet")
@@ -1265,6 +1291,8 @@ class MatchState:
         board = self._in_play(state)
         if board.play is not None and board.play.pending_claim is not None:
             raise WrongPhase("a claim is pending: it must be settled first")
+        if board.play is not None and board.play.disputed_claim is not None:
+            raise WrongPhase("the claim is disputed: the director rules on it first")
         if board.last_action() is None:
             raise WrongPhase("nothing has been called or played on this board yet")
         board.undo = None

@@ -527,7 +527,13 @@ def _events(
                 )
             )
     elif kind == "rule":
-        events.append(DirectorRuled(table=table, declarer_tricks=event["tricks"]))
+        events.append(
+            DirectorRuled(
+                table=table,
+                declarer_tricks=event["tricks"],
+                by_server=event.get("by") == "server",
+            )
+        )
     elif kind == "assign":
         assigned = tables.board(event["board"])
         assert assigned is not None
@@ -601,12 +607,13 @@ def _sees_alert(viewer: Seen, caller: Seat) -> bool:
 
 def _claim_shown(board: BoardState, viewer: Seen) -> bool:
     """Whether ``viewer`` sees the claimer's remaining cards: watchers always; players while
-    they decide the claim (or made it), and everyone once the board is over."""
+    they decide the claim (or made it) and while the director has its dispute to rule on,
+    and everyone once the board is over."""
     claim = board.claim
     if claim is None or not isinstance(viewer, Seated) or board.is_finished:
         return claim is not None
-    pending = claim.status == "pending"
-    return pending and viewer.seat in claim.claim.deciders | {claim.claim.claimer}
+    open_ = claim.status in ("pending", "disputed")
+    return open_ and viewer.seat in claim.claim.deciders | {claim.claim.claimer}
 
 
 def _visible_hands(board: BoardState, viewer: Seen) -> set[Seat]:
@@ -672,6 +679,8 @@ def _actions(board: BoardState, viewer: Seen) -> list[Action]:
         if me == pending.claimer:
             actions.append("withdraw_claim")
         return actions
+    if play is not None and play.disputed_claim is not None:
+        return actions  # law 68D: play has ceased until the director rules
     if play is not None and me != play.dummy:
         actions.append("claim")
     last = board.last_action()
@@ -816,7 +825,13 @@ def _board_data(
         cards = shown.claim_cards if _claim_shown(board, viewer) else None
         asked = None if board.claim is None else board.claim.withdrawal
         withdrawal = None if asked is None else asked.letter
-        claim_view = {**claim_view, "cards": cards, "withdrawal": withdrawal}
+        disputer = None if board.claim is None else board.claim.disputed_by
+        claim_view = {
+            **claim_view,
+            "cards": cards,
+            "withdrawal": withdrawal,
+            "disputed_by": None if disputer is None else disputer.letter,
+        }
 
     return {
         "table": table,

@@ -6,6 +6,7 @@
 import { SEATS, SEAT_LETTER, SEAT_NAME, sideOf, sideText } from "./bridge.js";
 import { auctionGrid, compass, teamName, teamOf } from "./compass.js";
 import { $, callNode, cardText, clock, h, personAt, seatWithName } from "./dom.js";
+import { serverCallText } from "./errors.js";
 import { language, localized, t, tx } from "./i18n.js";
 import { liveMiddle } from "./live.js";
 import { andText, heldText, isTeamMatch } from "./movement.js";
@@ -162,6 +163,7 @@ const CLAIM_STATUS_WORDS = localized({
   accepted: "accepted",
   rejected: "rejected: play goes on",
   withdrawn: "withdrawn: play goes on",
+  disputed: "disputed: play has stopped for your ruling (law 68D)",
 });
 
 function watchClaim(board, director) {
@@ -258,7 +260,7 @@ function directorQueue(view) {
           h("strong", {}, t("Table {table}", { table: call.table })),
           call.board !== null ? ` · ${t("board {board}", { board: call.board })}` : "",
           ` · ${seatWithName(personAt(view.players, call.table, call.seat), call.seat)}`,
-          call.text ? h("span", { class: "queue-text" }, `: ${t("“{text}”", { text: call.text })}`) : null,
+          call.text ? h("span", { class: "queue-text" }, `: ${t("“{text}”", { text: serverCallText(call.text) })}`) : null,
           " · ",
           clock(call.at, "ago", { class: "queue-ago" }),
           h("span", { class: "queue-state" }, ` · ${CALL_STATE_WORDS[call.state ?? "open"] ?? call.state}`),

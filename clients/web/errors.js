@@ -1,6 +1,7 @@
-// What a refusal from the server says, in the page's language. The server writes its
-// errors' details in English (protocol/SPEC.md, "Errors"): an English page shows them as
-// they are; a page in another language says what the error's code means.
+// What the server writes, in the page's language: a refusal (the server writes its errors'
+// details in English, protocol/SPEC.md, "Errors": an English page shows them as they are;
+// a page in another language says what the error's code means), and the texts it writes
+// into a call for the director.
 
 import { language, localized } from "./i18n.js";
 
@@ -28,6 +29,19 @@ const MEANING = localized({
   unavailable: "The server could not store it just now: try again in a moment.",
   internal: "The server failed to do it; nothing was changed.",
 });
+
+/** The texts the server itself writes into a call for the director (a player's own words
+ * are shown as written). */
+const SERVER_CALL_TEXT = localized({
+  "asks to withdraw the concession (laws 69 and 71)": "asks to withdraw the concession (laws 69 and 71)",
+  "disputes the claim: play has stopped until the director rules (law 68D)":
+    "disputes the claim: play has stopped until the director rules (law 68D)",
+});
+
+/** A call's text in the page's language when the server wrote it. */
+export function serverCallText(text) {
+  return text !== null && Object.hasOwn(SERVER_CALL_TEXT, text) ? SERVER_CALL_TEXT[text] : text;
+}
 
 /** The error's text for the page: `message` is the server's `error` frame. */
 export function errorText(message) {

@@ -7,6 +7,7 @@ import { auctionGrid, compass, teamName } from "./compass.js";
 import { Connection, socketUrl } from "./connection.js";
 import { renderWatch } from "./director.js";
 import { checkRecord } from "./deals.js";
+import { serverCallText } from "./errors.js";
 import { errorText } from "./errors.js";
 import { language, localized, t, tx } from "./i18n.js";
 import {
@@ -140,9 +141,10 @@ function callStateLine(state, details) {
 function callDetails(view, call) {
   const by = call.seat === view.seat ? t("called by you") : t("called by {who}", { who: seatWithName(person(view, call.seat), call.seat) });
   const when = clock(call.at, "ago");
-  if (call.board !== null && call.text) return tx("({by}, board {board}: “{text}”, {when})", { by, board: call.board, text: call.text, when });
+  const text = serverCallText(call.text);
+  if (call.board !== null && text) return tx("({by}, board {board}: “{text}”, {when})", { by, board: call.board, text, when });
   if (call.board !== null) return tx("({by}, board {board}, {when})", { by, board: call.board, when });
-  if (call.text) return tx("({by}: “{text}”, {when})", { by, text: call.text, when });
+  if (text) return tx("({by}: “{text}”, {when})", { by, text, when });
   return tx("({by}, {when})", { by, when });
 }
 
@@ -316,13 +318,37 @@ function renderClaimPanel(view) {
   const board = view.board;
   const panel = $("claim-panel");
   const claim = board?.claim;
-  const show = claim && board.phase !== "finished" && ["pending", "rejected", "withdrawn"].includes(claim.status);
+  const show = claim && board.phase !== "finished" && ["pending", "rejected", "withdrawn", "disputed"].includes(claim.status);
   panel.hidden = !show;
   panel.replaceChildren();
   if (!show) return;
   panel.dataset.claimStatus = claim.status;
   const seat = view.seat;
   const counts = { tricks: claim.tricks, n: claim.remaining };
+  if (claim.status === "disputed") {
+    // Law 68D: play has ceased; the director rules (law 70) on the claim and its statement.
+    panel.append(
+      h(
+        "p",
+        { class: "claim-status", "data-claim-status": "disputed", role: "status" },
+        claim.disputed_by === seat
+          ? t("You disputed the claim ({tricks} of the {n} remaining tricks): play has stopped, and the director is called to rule on it.", counts)
+          : t("{who} disputed the claim ({tricks} of the {n} remaining tricks): play has stopped, and the director is called to rule on it.", {
+              who: seatWithName(person(view, claim.disputed_by), claim.disputed_by),
+              ...counts,
+            }),
+      ),
+    );
+    if (claim.statement) {
+      panel.append(h("p", { class: "claim-statement" }, h("span", { class: "label" }, t("Line of play:"), " "), t("“{text}”", { text: claim.statement })));
+    }
+    if (claim.cards) {
+      panel.append(
+        h("div", { class: "claim-cards", role: "group", "aria-label": t("The claimer's cards") }, sortHand(claim.cards).map((card) => cardTile(card, { "data-card": null }))),
+      );
+    }
+    return;
+  }
   if (claim.status !== "pending") {
     const verdict =
       claim.status === "rejected"
@@ -656,6 +682,7 @@ function turnText(view) {
       );
     case "claim": {
       const claim = board.claim;
+      if (claim.status === "disputed") return { text: t("The claim is disputed: waiting for the director's ruling"), mine: false };
       if (board.actions.includes("claim_answer")) {
         return { text: t("Your turn: accept or reject {seat}'s claim", { seat: SEAT_NAME[claim.claimer] }), mine: true };
       }
@@ -870,6 +897,13 @@ const ANNOUNCEMENTS = {
   board_started: (event, view) => (view.type === "player_view" ? t("Board {board} has started.", { board: event.board }) : null),
   claim_answered(event, view) {
     if (event.accept) return null;
+    const board = view.type === "player_view" ? view.board : view.tables.find((b) => b.table === event.table);
+    if (board?.claim?.status === "disputed") {
+      const disputed = isMine(view, event.seat)
+        ? t("You disputed the claim: play has stopped until the director rules.")
+        : t("{who} disputed the claim: play has stopped until the director rules.", { who: who(view, event.seat) });
+      return [disputed, "error"];
+    }
     const text = isMine(view, event.seat)
       ? t("You rejected the claim: play goes on.")
       : t("{who} rejected the claim: play goes on.", { who: who(view, event.seat) });

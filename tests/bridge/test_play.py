@@ -420,6 +420,39 @@ class TestDirectorRuling:
         assert play.pending_claim is None
         assert (play.declarer_tricks, play.defender_tricks) == (10, 3)
 
+    def test_a_disputed_claim_stops_the_play_until_the_ruling(self) -> None:
+        # Law 68D: an opponent disputes; play ceases, nothing changes until the director.
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK CA H3 C2"))
+        claim = play.claim(N, 12)
+        play.accept_claim(E)
+        disputed = play.reject_claim(W, dispute=True)
+        assert play.disputed_claim == disputed
+        assert disputed.claimer == claim.claimer
+        assert (play.turn, play.acting_seat, play.legal_cards()) == (None, None, ())
+        assert not play.is_complete
+        before = snapshot(play)
+        for attempt in (
+            lambda: play.play(Card.parse("HA")),
+            lambda: play.claim(N, 12),
+            play.undo,
+            lambda: play.withdraw_claim(N),
+        ):
+            with pytest.raises(WrongPhase):
+                attempt()
+        assert snapshot(play) == before
+        play.rule(11)
+        assert play.disputed_claim is None
+        assert play.is_complete
+        assert (play.declarer_tricks, play.defender_tricks) == (11, 2)
+
+    def test_a_rejection_that_is_no_dispute_lets_the_play_go_on(self) -> None:
+        play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK CA H3 C2"))
+        play.claim(N, 12)
+        play.reject_claim(E)
+        assert play.disputed_claim is None
+        assert play.turn == W
+        play.play(play.legal_cards()[0])
+
     @pytest.mark.parametrize("tricks", [13, -1, 14])
     def test_rule_cannot_undo_tricks_won(self, tricks: int) -> None:
         # W won the first trick: declarer's side can end with 0 to 12.

@@ -186,3 +186,61 @@ async def test_the_directors_tools(server: Server, browser: Browser) -> None:
             await client.close()
         await end_match(created)
     assert_no_script_errors(page)
+
+
+async def test_a_disputed_claim_stops_the_table_until_the_directors_ruling(
+    server: Server, browser: Browser
+) -> None:
+    # Law 68D, in a match created so: North (Chromium) claims; East (the Python client)
+    # disputes; North's page says the play has stopped and offers no card; the director
+    # (Chromium) sees the call and rules with the tools on the table.
+    created = await create(
+        server,
+        boards=1,
+        robots=["t2", "1S"],
+        deals_pbn=one_board(STRONG_NORTH),
+        disputed_claims="director",
+    )
+    east = await Client.connect(link_of(created, 1, "E"), name="test E")
+    west = await Client.connect(link_of(created, 1, "W"), name="test W")
+    page = await open_page(browser, link_of(created, 1, "N"), 390, 844)
+    director = await open_page(browser, created.director, 1280, 900)
+    table = director.locator('.watch-table[data-table="1"]')
+    try:
+        await page.click('#bidding-box button[data-call="7NT"]')
+        for client in (east, west):
+            await client.wait_for(lambda v: v.board.acting == v.seat or None)
+            await client.call("P")
+        await east.wait_for(lambda v: v.board.acting == v.seat or None)  # the opening lead
+        await east.play((await east.wait_for(lambda v: v.board.legal or None))[0])
+        await expect(page.locator("#claim")).to_be_enabled()
+        await page.click("#claim")
+        await page.click('button[data-claim="13"]')
+        await page.click("#claim-send")
+        await east.wait_for(lambda v: "claim_answer" in v.board.actions or None)
+        await east.answer_claim(False)
+        panel = page.locator('#claim-panel [data-claim-status="disputed"]')
+        await expect(panel).to_contain_text("East disputed the claim (13 of the 13 remaining")
+        await expect(panel).to_contain_text("the director is called to rule on it")
+        await expect(page.locator("#turn")).to_contain_text("waiting for the director's ruling")
+        await expect(page.locator("#messages")).to_contain_text(
+            "East disputed the claim: play has stopped until the director rules."
+        )
+        await expect(page.locator("#hand button[data-card]:enabled")).to_have_count(0)
+        await expect(page.locator("#claim")).to_be_disabled()
+        await screenshots(page, "claim-disputed")
+        await expect(table.locator('[data-claim-status="disputed"]')).to_contain_text(
+            "disputed: play has stopped for your ruling (law 68D)"
+        )
+        await expect(director.locator("#director-queue")).to_contain_text("law 68D")
+        await table.locator('[data-rule-tricks="13"]').click()
+        ruled = await east.wait_for(lambda v: v.results or None)
+        assert (ruled[0].contract, ruled[0].tricks, ruled[0].ruled) == ("7NT", 13, True)
+        await expect(page.locator("#final")).to_be_visible(timeout=WAIT_MS)
+        await expect(director.locator("#director-queue")).not_to_contain_text("law 68D")
+        for each in (page, director):
+            assert_no_script_errors(each)
+    finally:
+        await east.close()
+        await west.close()
+        await end_match(created)

@@ -1626,6 +1626,33 @@ class TestScreens:
         assert "East claimed 5 of the 13 remaining tricks: rejected: play goes on" in screen
         assert "DIRECTOR: type rule 1 TRICKS, declarer's side's tricks in all (0 to 13)" in screen
 
+    def test_a_disputed_claim_stops_the_play_and_asks_the_director_to_rule(self) -> None:
+        claim = {
+            "claimer": "E",
+            "tricks": 5,
+            "remaining": 13,
+            "deciders": ["N", "S"],
+            "accepted": ["S"],
+            "status": "disputed",
+            "disputed_by": "N",
+            "cards": ["SA", "SK"],
+        }
+        table = board(phase="claim", contract="3NT", declarer="W", dummy="E", claim=claim)
+        match = player_view("N").match
+        view = WatchView(match=match, mode="director", tables=[BoardView.model_validate(table)])
+        screen = " ".join(screen_of(view, director=True).split())  # lines as the width wraps
+        assert (
+            "East claimed 5 of the 13 remaining tricks: disputed by North: play has stopped "
+            "until the director rules (law 68D)"
+        ) in screen
+        assert "DIRECTOR: type rule 1 TRICKS, declarer's side's tricks in all (0 to 13)" in screen
+        assert "or let the play go on" not in screen  # the law: play has ceased
+        fields = {"phase": "claim", "contract": "3NT", "declarer": "W", "dummy": "E"}
+        north = " ".join(screen_of(player_view("N", claim=claim, **fields)).split())
+        assert "disputed by you: play has stopped" in north
+        assert "East's cards: ♠A ♠K" in north  # still in view of those who decided it
+        assert "YOUR TURN" not in north
+
     def test_names_presence_and_whom_the_table_waits_for(self) -> None:
         players = [
             PlayerInfo(table=1, seat="N", name="Ann", connected=False, since=NOW - 5_000),

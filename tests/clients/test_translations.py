@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from protocol.errors import ErrorCode
+from server.state import DISPUTE_CALL, WITHDRAWAL_CALL
 
 WEB = Path(__file__).resolve().parents[2] / "clients" / "web"
 LANGUAGES = ("ru", "sv")
@@ -196,3 +197,11 @@ def test_every_error_code_has_its_meaning_for_a_page_in_another_language() -> No
     table = source[source.index("localized({") : source.index("});")]
     codes = set(re.findall(r"^\s+(\w+):", table, re.MULTILINE))
     assert codes == {code.value for code in ErrorCode}
+
+
+def test_the_texts_the_server_writes_into_calls_are_said_in_the_pages_language() -> None:
+    source = (WEB / "errors.js").read_text(encoding="utf-8")
+    start = source.index("SERVER_CALL_TEXT = localized({")
+    table = source[start : source.index("});", start)]
+    for text in (WITHDRAWAL_CALL, DISPUTE_CALL):
+        assert json.dumps(text) + ":" in table, text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from bridge.commitment import DealSet, PublicForm, deal_set_lines, seed_commitme
 from bridge.commitment import seeded_deal as drawn_deal
 from bridge.pbn import PbnGame, dump_games
 from duplicate.cli import seeded_deal
+from duplicate.serving import add_match_options, match_request
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -214,3 +216,17 @@ def test_verify_warns_of_a_seed_sealed_without_a_form(tmp_path: Path) -> None:
     assert len(lines) == 2
     assert "the public value 'dice 6 2 5 1 3'" in lines[0]
     assert lines[1].startswith("warning: the seed was sealed without a form")
+
+
+@pytest.mark.parametrize(
+    ("given", "asked"),
+    [([], "director"), (["--disputed-claims", "play_on"], "play_on")],
+)
+def test_a_match_from_the_command_line_follows_law_68d_unless_told(
+    given: list[str], asked: str
+) -> None:
+    # A claim a player disputes brings the director (law 68D), as a club expects; the
+    # organiser may let the play go on instead.
+    parser = argparse.ArgumentParser()
+    add_match_options(parser)
+    assert match_request(parser.parse_args(given)).disputed_claims == asked

@@ -834,6 +834,33 @@ async def clock_match(server: RecordingServer, record: Recorder) -> None:
     record.clients.clear()
 
 
+async def disputes_match(server: RecordingServer, record: Recorder) -> None:
+    """A one-board teams match whose claims a rejection disputes (law 68D): East leads
+    against North's 3NT, North claims nine with a statement, West disputes; the play stops,
+    the director is called, and rules nine."""
+    record.at("disputes create")
+    await teams_match(
+        server, record, DEALS, 1, ("N1", "E1", "S1", "W1"), disputed_claims="director"
+    )
+    for name, call in (("N1", "1NT"), ("E1", "P"), ("S1", "3NT")):
+        await record.act(name, calling(call))
+    for name in ("W1", "N1", "E1"):
+        await record.act(name, calling("P"))
+    await record.act("E1", playing("HJ"))
+    record.at("disputes claim")
+    await record.act("N1", lambda c: c.claim(9, "four diamonds once the ace is out, then the rest"))
+    await record.act("E1", lambda c: c.answer_claim(True))
+    record.at("disputes disputed")
+    await record.act("W1", lambda c: c.answer_claim(False))
+    await record.act("N1", playing("H4"), refused=True)
+    record.at("disputes ruled")
+    await record.act("director", lambda c: c.rule(1, 9))
+    await record.settle()
+    for client in record.clients.values():
+        await client.close()
+    record.clients.clear()
+
+
 async def heartbeats(server: RecordingServer, record: Recorder) -> None:
     """A connection that asks for heartbeats: the server's first, once it has sent nothing
     for a while, and the client's answer."""
@@ -1062,6 +1089,7 @@ async def main(out: Path) -> None:
                 await requests_sent_again(server, record)
                 await calls_match(server, record)
                 await clock_match(server, record)
+                await disputes_match(server, record)
                 await heartbeats(server, record)
                 await refusals(server, record)
         finally:

@@ -126,8 +126,12 @@ async def test_a_resume_through_the_protocol_gets_each_missed_update(server: Ser
     created = await create(server, boards=8, robots=["t1", "t2"], spectators="live")
     assert created.spectator is not None
     runtime = await server.runtime(created.match_id)
+    # The log is complete once the match is over and its robots have left (each robot's
+    # leaving is an update too: counted before they all left, some came after).
     async with asyncio.timeout(120):
-        while not runtime.state.finished:
+        while not runtime.state.finished or any(
+            seat.connected for seat in runtime.state.people.values()
+        ):
             await asyncio.sleep(0.05)
     current = runtime.seq_of(Watcher("live"))
     assert runtime._point_before(Watcher("live"), current - 50) is not None  # from a point

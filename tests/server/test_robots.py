@@ -30,7 +30,7 @@ from bridge import (
 from bridge.pbn import parse_games
 from clients.client import Client, ClientError, Link
 from clients.robot import Robot
-from protocol.messages import BoardCompared, PlayerView, Update, WatchView
+from protocol.messages import BoardCompared, DirectorRuled, PlayerView, Update, WatchView
 from robots.table2 import play_robot_table
 from server.app import Server
 from server.state import MATCH_EVENTS
@@ -212,6 +212,41 @@ async def test_robots_answer_questions_and_reject_a_wrong_claim(server: Server) 
     assert rejected.board is not None
     assert rejected.board.phase == "play"  # the play goes on: no table waits on a director
     assert rejected.board.acting == "N"
+    await north.close()
+    await south.close()
+
+
+@pytest.mark.asyncio
+async def test_a_claim_a_robot_disputes_is_ruled_by_the_server_at_once(server: Server) -> None:
+    # Law 68D brings the director to a disputed claim; a robot cannot argue its case with
+    # one, so the server rules (law 70): the claimer's side takes what it surely takes
+    # against any defence. East's robot disputes North's claim of every trick: East has
+    # the ace of spades, and N-S get all the rest.
+    created = await create(
+        server, boards=1, deals_pbn=CLAIM_DEAL, robots=["1E", "1W"], disputed_claims="director"
+    )
+    links = {s.seat: s.link for s in created.seats if s.table == 1}
+    north = await Client.connect(links["N"] or "")
+    south = await Client.connect(links["S"] or "")
+    await north.wait_for(lambda v: v if v.board and v.board.legal else None)
+    await north.call("3NT")
+    await south.wait_for(lambda v: v if v.board and v.board.acting == "S" else None)
+    await south.call("P")
+    view = await north.wait_for(
+        lambda v: v if v.board and v.board.phase == "play" and v.board.acting == "N" else None
+    )
+    assert view.board is not None
+    await north.claim(13 - len(view.board.tricks))
+    ruled = await north.wait_for(lambda v: v if v.results else None)
+    assert ruled.results[0].tricks == 12
+    assert ruled.board is not None
+    assert ruled.board.claim is not None
+    assert ruled.board.claim.status == "disputed"
+    assert ruled.board.result is not None
+    assert ruled.board.result.ruled  # the result line says the tricks were ruled
+    events = [e for m in north.received if isinstance(m, Update) for e in m.events]
+    assert [e.by_server for e in events if isinstance(e, DirectorRuled)] == [True]
+    assert ruled.director_calls == []  # the ruling closed the call the dispute opened
     await north.close()
     await south.close()
 

@@ -113,6 +113,56 @@ async def test_a_rejected_claim_lets_play_go_on_until_the_director_rules(server:
 
 
 @pytest.mark.asyncio
+async def test_a_disputed_claim_stops_the_play_and_brings_the_director(server: Server) -> None:
+    # Law 68D: in a match created so, a claim an opponent rejects is disputed; play ceases
+    # and the director is summoned at once, who rules (law 70).
+    created = await create(server, boards=1, deals_pbn=DEALS, disputed_claims="director")
+    match = await seat_everyone(server, created)
+    director = await Client.connect(created.director)
+    table = match.table(1)
+    await bid(table, 1, ["4S", "P", "P", "P"])  # N declares, S is dummy, E leads
+    await play_cards(table, 1, count=4)
+    ack = await table["N"].claim(12, "drawing trumps, then the rest are high")
+    await settle(table, ack.seq)
+    ack = await table["W"].answer_claim(False)
+    await settle(table, ack.seq)
+    for seat, client in table.items():
+        view = await board_view(client, 1)
+        assert view.phase == "claim", seat
+        assert view.claim is not None
+        assert view.claim.status == "disputed"
+        assert (view.turn, view.acting, view.legal) == (None, None, []), seat
+        assert not {"claim", "undo", "claim_answer"} & set(view.actions), seat
+        # The claimer's cards stay in view of those who decided it, for the director's ruling.
+        assert (view.claim.cards is not None) == (seat != "S"), seat
+        calls = (await client.wait_for(lambda v: v if v.director_calls else None)).director_calls
+        assert [(c.table, c.seat, c.board) for c in calls] == [(1, "W", 1)], seat
+    watched = await director.wait_for(
+        lambda v: v if isinstance(v, WatchView) and v.director_calls else None
+    )
+    assert "law 68D" in (watched.director_calls[0].text or "")
+    before = await board_view(table["E"], 1)
+    for attempt in (
+        lambda: table["E"].play(before.hands["E"][0]),
+        lambda: table["N"].claim(11),
+        lambda: table["N"].undo(),
+        lambda: table["N"].withdraw_claim(),
+    ):
+        with pytest.raises(ClientError) as refused:
+            await attempt()
+        assert refused.value.code == ErrorCode.WRONG_PHASE
+    ack = await director.rule(1, 11)
+    final = await table["N"].wait_for(lambda v: v if v.results else None)
+    assert final.results[0].tricks == 11
+    assert final.director_calls == []  # the ruling on its board closed the call
+    assert final.board is not None
+    assert final.board.claim is not None
+    assert final.board.claim.status == "disputed"  # what happened, kept with the board
+    await match.close()
+    await director.close()
+
+
+@pytest.mark.asyncio
 async def test_a_defenders_claim_is_decided_by_declarer_and_partner(server: Server) -> None:
     # E-W hold the top cards here: W declares 3NT... so N-S defend and N claims.
     pbn = one_board(dealer="E")

@@ -93,5 +93,6 @@ export default {
   "Avg+ to {team} ({imps})": { "ru": "Среднее+ команде {team} ({imps})", "sv": "Medel+ till {team} ({imps})" },
   "Average (0)": { "ru": "Среднее (0)", "sv": "Medel (0)" },
   "IMPs to {team}": { "ru": "IMP команде {team}", "sv": "IMP till {team}" },
-  "Give": { "ru": "Присудить", "sv": "Ge" }
+  "Give": { "ru": "Присудить", "sv": "Ge" },
+  "disputed: play has stopped for your ruling (law 68D)": {"ru": "оспорена: игра остановлена до вашего решения (закон 68D)", "sv": "ifrågasatt: spelet har stoppats för ditt utslag (paragraf 68D)"}
 }

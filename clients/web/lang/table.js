@@ -207,5 +207,10 @@ export default {
   "Spades": {"ru": "Пики", "sv": "Spader"},
   "Hearts": {"ru": "Червы", "sv": "Hjärter"},
   "Diamonds": {"ru": "Бубны", "sv": "Ruter"},
-  "Clubs": {"ru": "Трефы", "sv": "Klöver"}
+  "Clubs": {"ru": "Трефы", "sv": "Klöver"},
+  "You disputed the claim ({tricks} of the {n} remaining tricks): play has stopped, and the director is called to rule on it.": {"ru": "Вы оспорили претензию ({tricks} из {n} оставшихся взяток): игра остановлена, вызван судья, он примет решение.", "sv": "Du ifrågasatte claimen ({tricks} av de {n} återstående sticken): spelet har stoppats och tävlingsledaren är kallad för att avgöra den."},
+  "{who} disputed the claim ({tricks} of the {n} remaining tricks): play has stopped, and the director is called to rule on it.": {"ru": "{who}: претензия оспорена ({tricks} из {n} оставшихся взяток): игра остановлена, вызван судья, он примет решение.", "sv": "{who} ifrågasatte claimen ({tricks} av de {n} återstående sticken): spelet har stoppats och tävlingsledaren är kallad för att avgöra den."},
+  "The claim is disputed: waiting for the director's ruling": {"ru": "Претензия оспорена: ждём решения судьи", "sv": "Claimen är ifrågasatt: väntar på tävlingsledarens utslag"},
+  "You disputed the claim: play has stopped until the director rules.": {"ru": "Вы оспорили претензию: игра остановлена до решения судьи.", "sv": "Du ifrågasatte claimen: spelet har stoppats tills tävlingsledaren avgör."},
+  "{who} disputed the claim: play has stopped until the director rules.": {"ru": "{who}: претензия оспорена, игра остановлена до решения судьи.", "sv": "{who} ifrågasatte claimen: spelet har stoppats tills tävlingsledaren avgör."}
 }
