@@ -71,6 +71,9 @@ class Play:
     :meth:`undo` takes back the last card, :meth:`withdraw_claim` a pending claim, and
     :meth:`withdraw_concession` reopens a play that an accepted claim ended. A claim
     rejected as a dispute (law 68D) stops the play until the director rules (:meth:`rule`).
+    With ``face_down_lead`` (law 41A) the opening lead is first made face down
+    (:meth:`lead_face_down`), while the leader's partner may ask about the auction, and is
+    played when that partner faces it (:meth:`face_lead`).
 
     >>> deal = Deal.from_pbn("N:AKQ.AKQJ.A.65432 T98.T98.KQJT9.AK 765.765.8765.QJT J432.432.432.987")
     >>> play = Play(deal, Contract.parse("3NT"), Seat.NORTH)
@@ -85,6 +88,8 @@ class Play:
         "_claim",
         "_claims",
         "_dispute",
+        "_face_down",
+        "_face_down_lead",
         "_finished",
         "_hands",
         "_history",
@@ -100,7 +105,9 @@ class Play:
         "dummy",
     )  # fmt: skip
 
-    def __init__(self, deal: Deal, contract: Contract, declarer: Seat) -> None:
+    def __init__(
+        self, deal: Deal, contract: Contract, declarer: Seat, *, face_down_lead: bool = False
+    ) -> None:
         self.deal = deal
         self.contract = contract
         self.declarer = as_seat(declarer)
@@ -117,6 +124,8 @@ class Play:
         # exactly when it ended the play (a withdrawn concession no longer stands).
         self._claims: list[tuple[Claim, bool]] = []
         self._dispute: Claim | None = None
+        self._face_down_lead = face_down_lead
+        self._face_down: Card | None = None
         self._finished = False
 
     def copy(self) -> Play:
@@ -143,13 +152,17 @@ class Play:
     def turn(self) -> Seat | None:
         """The seat whose card is due (dummy's seat when dummy plays); None when over, and
         while a disputed claim waits for the director."""
-        return None if self._finished or self._dispute else _SEATS[self._turn]
+        if self._finished or self._dispute or self._face_down:
+            return None
+        return _SEATS[self._turn]
 
     @property
     def acting_seat(self) -> Seat | None:
         """The seat of the player who must act: declarer in dummy's turn, else :attr:`turn`."""
         if self._finished or self._dispute:
             return None
+        if self._face_down is not None:
+            return self.opening_leader.partner  # who faces the lead
         return self.declarer if self._turn == self.dummy else _SEATS[self._turn]
 
     @property
@@ -160,6 +173,8 @@ class Play:
     def legal_cards(self) -> tuple[Card, ...]:
         """The cards the seat on turn may play now, spades first, high to low."""
         if self._finished or self._claim is not None or self._dispute is not None:
+            return ()
+        if self._face_down is not None:
             return ()
         hand = self._hands[self._turn]
         trick = self._trick
@@ -256,6 +271,16 @@ class Play:
         return self._claim
 
     @property
+    def awaits_lead_face_down(self) -> bool:
+        """True while the opening lead is due and is to be made face down (law 41A)."""
+        return self._face_down_lead and not self._history and self._face_down is None
+
+    @property
+    def face_down_lead(self) -> tuple[Seat, Card] | None:
+        """The opening leader and the card they led face down, until it is faced."""
+        return None if self._face_down is None else (self.opening_leader, self._face_down)
+
+    @property
     def disputed_claim(self) -> Claim | None:
         """The claim an opponent disputed, while the play waits for the director's ruling
         (law 68D: play ceases); None otherwise."""
@@ -280,6 +305,44 @@ class Play:
         if self._claim is not None:
             raise WrongPhase("a claim is pending: accept, reject or withdraw it first")
         self._not_disputed()
+        if self.awaits_lead_face_down:
+            raise WrongPhase("the opening lead is made face down first (law 41A)")
+        self._not_face_down()
+        self._play(card, seat)
+
+    def lead_face_down(self, card: Card, seat: Seat | None = None) -> None:
+        """The opening leader leads ``card`` face down (law 41A): out of their hand, and
+        played only once their partner faces it (:meth:`face_lead`). ``seat``, as in
+        :meth:`play`, is checked to be the leader. Raises :class:`WrongPhase` unless the
+        face-down opening lead is due, or :class:`IllegalPlay` / :class:`OutOfTurn`, and
+        then changes nothing."""
+        if not self.awaits_lead_face_down or self._finished or self._claim is not None:
+            raise WrongPhase("no opening lead is due face down now")
+        leader = self.opening_leader
+        if seat is not None and seat != leader:
+            raise OutOfTurn(f"the opening lead is {leader.name.title()}'s")
+        if not isinstance(card, Card):
+            raise IllegalPlay(f"not a card: {card!r}")
+        if not self._hands[leader] & card.bit:
+            raise IllegalPlay(f"{card} is not in {leader.name.title()}'s hand")
+        self._hands[leader] ^= card.bit
+        self._face_down = card
+
+    def face_lead(self, seat: Seat | None = None) -> Card:
+        """The leader's partner (``seat``, checked when given) has no more questions: the
+        face-down opening lead is faced, and played. Returns it."""
+        card = self._face_down
+        if card is None:
+            raise WrongPhase("no opening lead is face down")
+        partner = self.opening_leader.partner
+        if seat is not None and seat != partner:
+            raise OutOfTurn(f"the leader's partner, {partner.name.title()}, faces the lead")
+        self._hands[self.opening_leader] |= card.bit
+        self._face_down = None
+        self._play(card, self.opening_leader)
+        return card
+
+    def _play(self, card: Card, seat: Seat | None) -> None:
         turn = self._turn
         if seat is not None and seat != (self.declarer if turn == self.dummy else _SEATS[turn]):
             acting = "declarer" if turn == self.dummy else _SEATS[turn].name.title()
@@ -342,6 +405,7 @@ class Play:
         if self._claim is not None:
             raise WrongPhase("a claim is pending: accept, reject or withdraw it first")
         self._not_disputed()
+        self._not_face_down()
         history = self._history
         if not history:
             raise WrongPhase("no card has been played: there is nothing to take back")
@@ -372,6 +436,7 @@ class Play:
         if self._claim is not None:
             raise WrongPhase("a claim is already pending")
         self._not_disputed()
+        self._not_face_down()
         claimer = as_seat(claimer)
         if claimer == self.dummy:
             raise IllegalPlay("dummy takes no part in the play and cannot claim")
@@ -479,6 +544,10 @@ class Play:
         self._won[1 - side] += high - declarer_tricks
         self._won[side] = declarer_tricks
         self._finished = True
+
+    def _not_face_down(self) -> None:
+        if self._face_down is not None:
+            raise WrongPhase("the opening lead is face down: the leader's partner faces it first")
 
     def _not_disputed(self) -> None:
         if self._dispute is not None:

@@ -806,7 +806,8 @@ class BcbSeat:
 
     async def _serve_duties(self) -> None:
         """Answer for the seat what the protocol cannot ask the robot, until the match is
-        over: questions about its calls, claims and undo requests (declined), the next
+        over: questions about its calls, claims and undo requests (declined), partner's
+        opening lead made face down (faced at once: the robot asks nothing), the next
         board after a review when no robot is connected (a connected robot's conversation
         asks once it told the robot the whole board)."""
         done_at = -1
@@ -855,6 +856,8 @@ class BcbSeat:
             return "undo answer", lambda client: client.answer_undo(False)
         if "claim_answer" in board.actions:
             return "claim answer", lambda client: client.answer_claim(False)
+        if "face_lead" in board.actions:  # partner's opening lead face down (law 41A)
+            return "facing the lead", lambda client: client.face_lead()
         if "next_board" in board.actions and self.conversation is None:
             return "next board", lambda client: client.next_board()
         current = self.current

@@ -62,6 +62,7 @@ from protocol.messages import (
     DecideWithdrawal,
     ErrorMessage,
     ExplainCall,
+    FaceLead,
     Format,
     GetBoard,
     GetRecord,
@@ -542,8 +543,14 @@ class Client:
         return await self._act(lambda ref: MakeCall(call=call, alert=alert, ref=ref))
 
     async def play(self, card: str) -> Ack:
-        """Play a card (``"SA"``); declarer plays dummy's cards the same way."""
+        """Play a card (``"SA"``); declarer plays dummy's cards the same way. In a match
+        whose opening leads are made face down, the opening lead goes face down."""
         return await self._act(lambda ref: PlayCard(card=card, ref=ref))
+
+    async def face_lead(self) -> Ack:
+        """The leader's partner, done asking about the auction: face the opening lead made
+        face down (law 41A), which plays it."""
+        return await self._act(lambda ref: FaceLead(ref=ref))
 
     async def claim(self, tricks: int, statement: str | None = None) -> Ack:
         """Claim ``tricks`` of the remaining tricks (fewer than all: a concession), maybe
@@ -689,6 +696,7 @@ class Client:
         wait_for_players: bool = False,
         minutes_per_board: float | None = None,
         disputed_claims: Literal["play_on", "director"] = "play_on",
+        face_down_lead: bool = False,
         seal: str | None = None,
         public_value: str | None = None,
         request_id: str | None = None,
@@ -720,6 +728,7 @@ class Client:
                 wait_for_players=wait_for_players,
                 minutes_per_board=minutes_per_board,
                 disputed_claims=disputed_claims,
+                face_down_lead=face_down_lead,
                 seal=seal,
                 public_value=public_value,
                 request_id=request_id,

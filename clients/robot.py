@@ -337,6 +337,8 @@ class Robot:
             return (lambda: client.explain(index, text or "natural")), False
         if "undo_answer" in board.actions:
             return (lambda: client.answer_undo(True)), True  # a slip is forgiven, as at a club
+        if "face_lead" in board.actions:
+            return client.face_lead, False  # partner's lead face down: no question to ask
         if "claim_answer" in board.actions:
             accept = self._judge(view, board)
             return (lambda: client.answer_claim(accept)), True

@@ -87,8 +87,10 @@ from protocol.messages import (
     DirectorRuled,
     Event,
     ExplainCall,
+    FaceLead,
     GetBoard,
     GetRecord,
+    LeadFaceDown,
     MakeCall,
     MakeClaim,
     MatchFinished,
@@ -209,6 +211,8 @@ Commands (type one and press Enter):
                    2s!text  or  2s ! text   alert the call, with its explanation
   a card           sa  h10 (or ht)  as  10h ... or only the rank (q) when one legal card has it;
                    declarer plays dummy's cards the same way, on dummy's turn
+  face             your partner led face down (law 41A): done asking about the
+                   auction, face the lead (it is played, dummy goes down)
   claim N [LINE]   claim N of the remaining tricks (fewer than all concedes the rest),
                    with your line of play: claim 9 cash the spades, then the hearts
   withdraw         withdraw your pending claim: play goes on
@@ -917,6 +921,10 @@ def _parse_player(
         return SetName(name=rest)
     if verb == "claim":
         return _parse_claim(words, rest, player)
+    if verb == "face" and len(words) == 1:
+        if "face_lead" not in actions:
+            raise CommandError("there is no opening lead of your partner's face down to face")
+        return FaceLead()
     if verb == "withdraw" and len(words) == 1:
         if "withdraw_claim" not in actions:
             raise CommandError("you have no pending claim to withdraw")
@@ -1654,6 +1662,25 @@ def _turn_lines(view: PlayerView, board: BoardView) -> list[Text]:
     me = view.seat
     if board.phase not in ("auction", "play") or board.undo is not None:
         return []
+    lead = view.face_down_lead
+    if lead is not None:  # law 41A: led face down, faced by the leader's partner
+        leader = "You" if lead.seat == me else SEAT_NAMES[lead.seat]
+        shown = f" ({lead.card})" if lead.card is not None else ""
+        if "face_lead" in board.actions:
+            return [
+                Text(
+                    f"YOUR TURN: {leader} led face down. Ask about the auction if you wish "
+                    "(ask N), then type face to face the lead",
+                    style=TURN_STYLE,
+                )
+            ]
+        partner = SEAT_NAMES[{"N": "S", "S": "N", "E": "W", "W": "E"}[lead.seat]]
+        return [
+            Text(
+                f"{leader} led face down{shown}: waiting for {partner} to face the lead.",
+                style="dim",
+            )
+        ]
     if board.phase == "auction":
         if board.legal:
             return [
@@ -2699,6 +2726,8 @@ def _event_line(event: Event, update: Update, me: str | None) -> Text | None:
 
     if isinstance(event, Snapshot | CallMade):
         return None
+    if isinstance(event, LeadFaceDown):
+        return Text(f"{at}{who(event.seat)} leads face down (law 41A)", style="bold")
     if isinstance(event, CardPlayed):
         if event.trick_winner is None:
             return None

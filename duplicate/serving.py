@@ -279,6 +279,13 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
         "clubs use); the director is told when a round's time is up. 0: no clock",
     )
     parser.add_argument(
+        "--face-up-lead",
+        action="store_true",
+        help="the opening lead is played face up at once; by default it is made face down "
+        "(law 41A) and played when the leader's partner, who may first ask about the "
+        "auction, faces it",
+    )
+    parser.add_argument(
         "--disputed-claims",
         choices=["director", "play_on"],
         default="director",
@@ -559,6 +566,7 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
             wait_for_players=getattr(args, "wait_for_players", False),
             minutes_per_board=args.minutes_per_board or None,
             disputed_claims=getattr(args, "disputed_claims", "play_on"),
+            face_down_lead=not getattr(args, "face_up_lead", True),
             seal=getattr(args, "seal", None),
             public_value=getattr(args, "public_value", None),
             request_id=getattr(args, "request_id", None),

@@ -105,6 +105,7 @@ Action = Literal[
     "undo",
     "undo_answer",
     "next_board",
+    "face_lead",
 ]
 """The actions besides calls and cards that a board view may offer a player now."""
 
@@ -212,7 +213,10 @@ class CreateMatch(Message):
     has one). ``disputed_claims`` (added within version 7): ``director``, a claim that a
     player rejects is disputed (law 68D): the play stops, the director is called and rules
     (``rule``, law 70); a robot's dispute the server rules at once. ``play_on``: the play
-    goes on from where the claim was made."""
+    goes on from where the claim was made. ``face_down_lead`` (added within version 7):
+    the opening lead is made face down (law 41A): the leader's ``card`` goes face down,
+    and is played when the leader's partner, who may first ask about the auction, sends
+    ``face_lead``; false, it is played face up at once."""
 
     type: Literal["create_match"] = "create_match"
     format: Format = "teams"
@@ -222,6 +226,7 @@ class CreateMatch(Message):
     stage_two: Literal["now", "director"] = "now"
     imposed_auction: bool = False
     wait_for_players: bool = False
+    face_down_lead: bool = False
     minutes_per_board: Annotated[float | None, Field(gt=0, le=60)] = None
     disputed_claims: Literal["play_on", "director"] = "play_on"
     team_a: Name = "Team A"
@@ -293,6 +298,16 @@ class PlayCard(Message):
 
     type: Literal["card"] = "card"
     card: CardText
+    action_id: ActionId | None = None
+    ref: Ref = None
+
+
+class FaceLead(Message):
+    """(Added within version 7.) The leader's partner has no more questions about the
+    auction: the opening lead made face down (a match created with ``face_down_lead``, law
+    41A) is faced, and played."""
+
+    type: Literal["face_lead"] = "face_lead"
     action_id: ActionId | None = None
     ref: Ref = None
 
@@ -554,6 +569,7 @@ class HeartbeatAnswer(Message):
 TableAction = (
     MakeCall
     | PlayCard
+    | FaceLead
     | MakeClaim
     | AnswerClaim
     | WithdrawClaim
@@ -938,6 +954,20 @@ class PlayerView(Sent):
     """(Added within version 7.) The round's clock at the player's table, in a match
     created with ``minutes_per_board``; None before the round's first call there (or
     without a clock)."""
+    face_down_lead: FaceDownLead | None = None
+    """(Added within version 7.) The opening lead at the player's table while it is face
+    down (a match created with ``face_down_lead``): the leader's partner may ask about the
+    auction, then faces it (``face_lead``); the card only for the leader."""
+
+
+class FaceDownLead(Sent):
+    """(Added within version 7.) An opening lead made face down (law 41A) and not yet
+    faced: who led, and the card for the viewers who may see it (the leader, the director
+    and live spectators; None for the others)."""
+
+    table: TableNumber
+    seat: Seat
+    card: CardText | None = None
 
 
 class WaitingTable(Sent):
@@ -972,6 +1002,9 @@ class WatchView(Sent):
     """(Added within version 7.) Each table's round clock (``PlayerView.clock``) for the
     director and live spectators, in a match created with ``minutes_per_board``: the tables
     whose round has started (delayed spectators: none)."""
+    face_down_leads: list[FaceDownLead] = []
+    """(Added within version 7.) The opening leads made face down and not yet faced, with
+    their cards (delayed spectators: none)."""
 
 
 View = Annotated[PlayerView | WatchView, Field(discriminator="type")]
@@ -1015,6 +1048,15 @@ class CardPlayed(Sent):
     seat: Seat
     card: CardText
     trick_winner: Seat | None = None
+
+
+class LeadFaceDown(Sent):
+    """(Added within version 7.) The opening leader led face down (law 41A): the view's
+    ``face_down_lead`` says it; ``card_played`` follows when the leader's partner faces it."""
+
+    type: Literal["lead_face_down"] = "lead_face_down"
+    table: TableNumber
+    seat: Seat
 
 
 class ClaimMade(Sent):
@@ -1261,6 +1303,7 @@ Event = Annotated[
     | BoardStarted
     | CallMade
     | CardPlayed
+    | LeadFaceDown
     | ClaimMade
     | ClaimAnswered
     | ClaimWithdrawn

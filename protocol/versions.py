@@ -12,7 +12,9 @@ path: SPEC.md, "Versions"), and what the current version says in the older versi
 words means the same, so turning a frame into an older version is taking away what that
 version did not have:
 
-- keys of a map that the older schema does not name (a model's fields), at any depth;
+- keys of a map that the older schema does not name (a model's fields), at any depth, and
+  values of a list or a map that are not among the older schema's named values (an
+  action it did not offer, a claim's status it did not have);
 - events whose type it does not know (an update keeps the others), and frames whose type
   it does not know (not sent at all);
 - changes (JSON Patch operations) whose path goes through a key it does not name, and
@@ -115,6 +117,8 @@ class Older:
             if value is None:
                 return None
             return self._prune(value, self._branch(value, branches))
+        if "enum" in schema and value not in schema["enum"]:
+            return _DROP
         if isinstance(value, dict):
             properties = schema.get("properties")
             if properties is not None:

@@ -1480,6 +1480,7 @@ class Server:
                 else round(request.minutes_per_board * 60_000)
             ),
             disputes=request.disputed_claims == "director",
+            face_down=request.face_down_lead,
         )
         for table, letter in robots:
             names.setdefault(f"{table}{letter}", config.robot_name(f"{table}{letter}"))

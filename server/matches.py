@@ -44,6 +44,7 @@ from protocol.messages import (
     CloseCalls,
     DecideWithdrawal,
     ExplainCall,
+    FaceLead,
     MakeCall,
     MakeClaim,
     NextBoard,
@@ -121,7 +122,18 @@ RESUME_POINTS = 4
 (folding the whole log only when it missed more than these reach back)."""
 
 PLAY_EVENTS = frozenset(
-    {"call", "card", "claim", "answer", "withdraw_claim", "undo_request", "undo_answer", "undo"}
+    {
+        "call",
+        "card",
+        "lead_face_down",
+        "lead_faced",
+        "claim",
+        "answer",
+        "withdraw_claim",
+        "undo_request",
+        "undo_answer",
+        "undo",
+    }
 )
 """Table events refused once the match is over."""
 WATCH_MODES: tuple[Literal["live", "delayed", "director"], ...] = ("live", "delayed", "director")
@@ -1158,7 +1170,13 @@ class MatchRuntime:
             if action.alert is not None:
                 event["alert"] = action.alert
         elif isinstance(action, PlayCard):
-            event |= {"type": "card", "card": action.card}
+            # In a match whose opening leads go face down (law 41A), the lead does.
+            board = self.state.tables[table].current
+            play = None if board is None else board.play
+            face_down = play is not None and play.awaits_lead_face_down
+            event |= {"type": "lead_face_down" if face_down else "card", "card": action.card}
+        elif isinstance(action, FaceLead):
+            event |= {"type": "lead_faced"}
         elif isinstance(action, MakeClaim):
             event |= {"type": "claim", "tricks": action.tricks}
             if action.statement is not None:

@@ -13,7 +13,9 @@ written by the server when it logged them.
 Table events (``seat`` a letter, ``at`` on each):
 
 - ``start`` {board, round (none before movements: round 1), calls? (an imposed auction)}
-- ``call`` {seat, call, alert?}; ``card`` {seat, card}
+- ``call`` {seat, call, alert?}; ``card`` {seat, card}; ``lead_face_down`` {seat, card} (the
+  opening lead, in a match whose leads are made face down); ``lead_faced`` {seat} (the
+  leader's partner faces it: it is played)
 - ``claim`` {seat, tricks, statement?}; ``answer`` {seat, accept} (a rejection, in a match
   with disputes, is a dispute: the play stops for the director); ``withdraw_claim`` {seat};
   ``withdrawal_asked`` {seat} (to withdraw a concession); ``withdraw_concession`` {seat} (the
@@ -200,6 +202,10 @@ class MatchConfig:
     board_ms: int | None = field(default=None, kw_only=True)
     """The time a board is given, in milliseconds (the organiser's minutes per board): a
     round's clock at a table gives its boards this much each. None: no clock."""
+    face_down: bool = field(default=False, kw_only=True)
+    """The opening lead is made face down (law 41A): played when the leader's partner faces
+    it, after any question about the auction. False: led face up (and a match stored before
+    this rule)."""
     disputes: bool = field(default=False, kw_only=True)
     """A rejected claim is disputed (law 68D): the play stops and the director is called,
     who rules (law 70). False: the play goes on from where the claim was made (and a match
@@ -209,6 +215,11 @@ class MatchConfig:
         """Whether ``table``'s boards wait for its four players (the robots' table 2 of a
         robot-table match is played by the server before anyone comes)."""
         return self.gather and not (self.format == "robot-table" and table == 2)
+
+    def leads_face_down(self, table: int) -> bool:
+        """Whether ``table``'s opening leads are made face down (the robots' table 2 of a
+        robot-table match is played by the server at once, face up)."""
+        return self.face_down and not (self.format == "robot-table" and table == 2)
 
     def robot_level_of(self, key: str) -> Level:
         """The level of the server's robot for the player whose first-round seat is ``key``
@@ -270,6 +281,7 @@ class MatchConfig:
                 "gather": self.gather,
                 "board_ms": self.board_ms,
                 "disputes": self.disputes,
+                "face_down": self.face_down,
             }
         )
 
@@ -306,6 +318,7 @@ class MatchConfig:
             deals_form=data.get("deals_form"),  # absent: stored before forms (version 1)
             gather=data.get("gather", False),  # absent: stored before the table waited
             disputes=data.get("disputes", False),  # absent: stored before disputes
+            face_down=data.get("face_down", False),  # absent: stored before face-down leads
             board_ms=data.get("board_ms"),  # absent: stored before clocks
         )
 
@@ -998,7 +1011,7 @@ class MatchState:
             if contract is None or declarer is None:
                 result = TableResult(None, None, 0, spec.vulnerability)
                 return self._finish(state, board, result, event)
-            board.play = Play(spec.deal, contract, declarer)
+            board.play = self._play(state, spec.deal, contract, declarer)
         return Effect(board)
 
     def _name(self, state: TableState, event: StoredEvent) -> Effect:
@@ -1110,8 +1123,13 @@ class MatchState:
                 return self._finish(
                     state, board, TableResult(None, None, 0, board.spec.vulnerability), event
                 )
-            board.play = Play(board.spec.deal, contract, declarer)
+            board.play = self._play(state, board.spec.deal, contract, declarer)
         return Effect(board)
+
+    def _play(self, state: TableState, deal: Deal, contract: Contract, declarer: Seat) -> Play:
+        """The play of a board whose auction ended at ``state``'s table."""
+        face_down = self.config.leads_face_down(state.number)
+        return Play(deal, contract, declarer, face_down_lead=face_down)
 
     def _require_play(self, board: BoardState) -> Play:
         if board.play is None:
@@ -1126,6 +1144,23 @@ class MatchState:
         play.play(Card.parse(event["card"]), seat=self._seat(event))
         if board.claim is not None and board.claim.status != "pending":
             board.claim = None  # a settled claim shows until the play goes on
+        return self._finish_if_done(state, board, play, event)
+
+    def _lead_face_down(self, state: TableState, event: StoredEvent) -> Effect:
+        """The opening leader leads face down (law 41A): the card is off their hand, seen
+        by them (and the director and live spectators) until their partner faces it."""
+        board = self._in_play(state)
+        play = self._require_play(board)
+        self._waiting(state, board)
+        self._no_undo_pending(board)
+        play.lead_face_down(Card.parse(event["card"]), seat=self._seat(event))
+        return Effect(board)
+
+    def _lead_faced(self, state: TableState, event: StoredEvent) -> Effect:
+        """The leader's partner faces the opening lead: it is played, dummy goes down."""
+        board = self._in_play(state)
+        play = self._require_play(board)
+        play.face_lead(seat=self._seat(event))
         return self._finish_if_done(state, board, play, event)
 
     def _claim(self, state: TableState, event: StoredEvent) -> Effect:
@@ -1248,6 +1283,8 @@ class MatchState:
             raise WrongPhase("a claim is pending: withdraw it or wait for the answer")
         if board.play is not None and board.play.disputed_claim is not None:
             raise WrongPhase("the claim is disputed: play has ceased until the director rules")
+        if board.play is not None and board.play.face_down_lead is not None:
+            raise WrongPhase("the opening lead is face down: a lead made stays made (law 47)")
         last = board.last_action()
         if last is None:
             raise WrongPhase("nothing has been called or played on this board yet")
@@ -1293,6 +1330,8 @@ class MatchState:
             raise WrongPhase("a claim is pending: it must be settled first")
         if board.play is not None and board.play.disputed_claim is not None:
             raise WrongPhase("the claim is disputed: the director rules on it first")
+        if board.play is not None and board.play.face_down_lead is not None:
+            raise WrongPhase("the opening lead is face down: its partner faces it first")
         if board.last_action() is None:
             raise WrongPhase("nothing has been called or played on this board yet")
         board.undo = None
@@ -1699,6 +1738,8 @@ class MatchState:
         "calls_closed": _calls_closed,
         "call": _call,
         "card": _card,
+        "lead_face_down": _lead_face_down,
+        "lead_faced": _lead_faced,
         "claim": _claim,
         "answer": _answer,
         "withdraw_claim": _withdraw_claim,

@@ -57,6 +57,7 @@ from protocol.messages import (
     DirectorCallsSeen,
     DirectorRuled,
     Event,
+    LeadFaceDown,
     MatchFinished,
     MatchSummary,
     NameSet,
@@ -287,6 +288,7 @@ def view_data(
             ),
             "waiting_for_seats": _waiting_seats(state, at.table),
             "clock": _once(shared, ("clock", at.table), lambda: _clock(state, at.table)),
+            "face_down_lead": _face_down(state, at.table, at),
         }
     compared = summary["comparisons"]  # in the order of the match's boards
     if state.config.teams:
@@ -324,7 +326,9 @@ def view_data(
             for number, result, decided, r in t.results
             if number in compared_boards
         ]
-        return _watch(summary, "delayed", tables, results, players, chat, calls, answered, [], [])
+        return _watch(
+            summary, "delayed", tables, results, players, chat, calls, answered, [], [], []
+        )
     tables = []
     robot_table = state.config.format == "robot-table"
     for number, table in state.tables.items():
@@ -346,9 +350,34 @@ def view_data(
         if (seats := _waiting_seats(state, number))
     ]
     clocks = [clock for number in state.tables if (clock := _clock(state, number)) is not None]
+    face_down = [
+        lead for number in state.tables if (lead := _face_down(state, number, viewer)) is not None
+    ]
     return _watch(
-        summary, viewer.mode, tables, results, players, chat, calls, answered, waiting, clocks
+        summary,
+        viewer.mode,
+        tables,
+        results,
+        players,
+        chat,
+        calls,
+        answered,
+        waiting,
+        clocks,
+        face_down,
     )
+
+
+def _face_down(state: MatchState, table: int, viewer: Seen) -> Data | None:
+    """``table``'s opening lead while it is face down (law 41A): the card for the leader,
+    the director and live spectators only."""
+    board = state.tables[table].current
+    lead = None if board is None or board.play is None else board.play.face_down_lead
+    if lead is None:
+        return None
+    leader, card = lead
+    sees = not isinstance(viewer, Seated) or viewer.seat == leader
+    return {"table": table, "seat": leader.letter, "card": str(card) if sees else None}
 
 
 def _waiting_seats(state: MatchState, table: int) -> list[str]:
@@ -387,6 +416,7 @@ def _watch(
     answered: list[Data],
     waiting: list[Data],
     clocks: list[Data],
+    face_down: list[Data],
 ) -> Data:
     return {
         "type": "watch_view",
@@ -400,6 +430,7 @@ def _watch(
         "answered_calls": answered,
         "waiting": waiting,
         "clocks": clocks,
+        "face_down_leads": face_down,
     }
 
 
@@ -489,6 +520,13 @@ def _events(
                 trick_winner=_trick_winner(board, event),
             )
         )
+    elif kind == "lead_face_down":
+        events.append(LeadFaceDown(table=table, seat=seat))  # the card: in the views, to some
+    elif kind == "lead_faced":
+        assert board is not None
+        assert board.play is not None
+        leader, faced = board.play.cards_played[0]
+        events.append(CardPlayed(table=table, seat=leader.letter, card=str(faced)))
     elif kind == "claim":
         events.append(ClaimMade(table=table, claimer=seat, tricks=event["tricks"]))
     elif kind == "answer":
@@ -681,6 +719,10 @@ def _actions(board: BoardState, viewer: Seen) -> list[Action]:
         return actions
     if play is not None and play.disputed_claim is not None:
         return actions  # law 68D: play has ceased until the director rules
+    if play is not None and play.face_down_lead is not None:
+        if me == play.opening_leader.partner:
+            actions.append("face_lead")  # law 41A: after any question about the auction
+        return actions
     if play is not None and me != play.dummy:
         actions.append("claim")
     last = board.last_action()

@@ -189,7 +189,7 @@ export function handRows(cards, seat, { playable = false, legal = new Set(), ena
  * a placeholder), "complete" (all four cards, just won), "gathered" (quitted: nothing
  * shown), "last" (the last trick looked at again) or "replay".
  */
-export function trickNode(trick, bottom, { state = "live", turn = null, id = null, caption = null } = {}) {
+export function trickNode(trick, bottom, { state = "live", turn = null, id = null, caption = null, faceDown = null } = {}) {
   const places = placesFor(bottom);
   const shown = state === "gathered" ? [] : trick?.cards ?? [];
   const played = new Map(shown.map((entry) => [entry.seat, entry.card]));
@@ -204,6 +204,7 @@ export function trickNode(trick, bottom, { state = "live", turn = null, id = nul
   for (const [place, seat] of Object.entries(places)) {
     const card = played.get(seat);
     const waiting = !card && state === "live" && turn === seat;
+    const down = !card && faceDown?.seat === seat;
     slots.append(
       h(
         "div",
@@ -214,6 +215,8 @@ export function trickNode(trick, bottom, { state = "live", turn = null, id = nul
         },
         card
           ? cardTile(card, { "data-card": null, "data-trick-card": card, "aria-label": `${SEAT_NAME[seat]}: ${cardName(card)}` })
+          : down
+            ? faceDownTile(seat, faceDown.card)
           : waiting
             ? h("span", { class: "card placeholder", role: "img", "aria-label": t("{seat} to play", { seat: SEAT_NAME[seat] }) }, "?")
             : null,
@@ -221,6 +224,20 @@ export function trickNode(trick, bottom, { state = "live", turn = null, id = nul
     );
   }
   return [slots, caption ? h("p", { class: "centre-note", "data-caption": state }, caption) : null];
+}
+
+/** An opening lead face down (law 41A): its back, or, for those who may see it, the card
+ * turned down. */
+function faceDownTile(seat, card) {
+  if (card) {
+    return cardTile(card, {
+      "data-card": null,
+      "data-face-down": card,
+      class: `card suit-${card[0]} face-down`,
+      "aria-label": t("{seat}: {card}, face down", { seat: SEAT_NAME[seat], card: cardName(card) }),
+    });
+  }
+  return h("span", { class: "card card-back", "data-face-down": "", role: "img", "aria-label": t("{seat}: a card face down", { seat: SEAT_NAME[seat] }) });
 }
 
 // -- the auction ----------------------------------------------------------------------------

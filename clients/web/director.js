@@ -98,7 +98,7 @@ function watchTable(view, board, director) {
       match,
       players,
       hands: board.phase === "finished" && board.deal ? board.deal : board.hands,
-      middle: liveMiddle(board, "S", null),
+      middle: liveMiddle(board, "S", null, (view.face_down_leads ?? []).find((lead) => lead.table === board.table)),
     }),
     board.phase !== "auction" ? auctionGrid(board, null, null) : null,
     tableWaits(view, board, director),

@@ -34,13 +34,22 @@ function lastTrickOf(board) {
 
 /**
  * What goes in the middle of `board` seen from `bottom` by `me` (null for watchers): the
- * auction; the trick being played; the trick just completed, for a moment; the last trick
- * when the player asked to see it; the end of the board.
+ * auction; the opening lead face down (`faceDown`, the view's FaceDownLead: law 41A); the
+ * trick being played; the trick just completed, for a moment; the last trick when the
+ * player asked to see it; the end of the board.
  */
-export function liveMiddle(board, bottom, me) {
+export function liveMiddle(board, bottom, me, faceDown = null) {
   if (board.phase === "auction") return auctionGrid(board, me, me !== null ? "auction" : null);
   if (board.contract === null) return h("p", { class: "centre-note" }, t("Passed out"));
   const id = me !== null ? "trick" : null;
+  if (faceDown && board.phase === "play") {
+    return trickNode(board.current_trick, bottom, {
+      state: "live",
+      id,
+      faceDown,
+      caption: t("{seat} led face down", { seat: SEAT_NAME[faceDown.seat] }),
+    });
+  }
   const current = board.current_trick;
   const last = lastTrickOf(board);
   const held = last && (!current || current.cards.length === 0);

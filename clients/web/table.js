@@ -86,7 +86,7 @@ function renderPlayer(view) {
         match: view.match,
         players: view.players,
         hands: visibleHands(board),
-        middle: liveMiddle(board, seat, seat),
+        middle: liveMiddle(board, seat, seat, view.face_down_lead),
         dummyEnabled: canAct(),
       }),
     );
@@ -95,6 +95,7 @@ function renderPlayer(view) {
   renderHand(board, seat);
   renderBiddingBox(board, seat);
   renderControls(board, seat, reviewing);
+  renderFaceLead(view);
   renderClaimChoices(board);
   renderClaimPanel(view);
   renderUndoPanel(view);
@@ -311,6 +312,30 @@ function renderClaimChoices(board) {
       ),
       h("button", { type: "button", id: "claim-cancel" }, t("Cancel")),
     ),
+  );
+}
+
+/**
+ * The opening lead made face down (law 41A): the leader's partner may ask about the
+ * auction (a tap on an opponent's call), then faces it; the others wait.
+ */
+function renderFaceLead(view) {
+  const panel = $("face-lead");
+  const lead = view.face_down_lead;
+  const board = view.board;
+  const mine = Boolean(lead && board?.actions.includes("face_lead"));
+  panel.hidden = !mine;
+  if (!mine) {
+    panel.replaceChildren();
+    delete panel.dataset.key;
+    return;
+  }
+  const key = JSON.stringify([lead, canAct(), language()]);
+  if (panel.dataset.key === key) return; // drawn once: a render must not swallow the tap
+  panel.dataset.key = key;
+  panel.replaceChildren(
+    h("p", {}, t("Your partner led face down. Ask about the opponents' calls now if you wish (tap a call in the auction), then face the lead.")),
+    h("button", { type: "button", id: "face-lead-send", class: "primary", disabled: !canAct() }, t("Face the lead")),
   );
 }
 
@@ -670,6 +695,13 @@ function turnText(view) {
         }
       );
     case "play":
+      if (view.face_down_lead) {
+        const lead = view.face_down_lead;
+        const faces = SEAT_NAME[partner(lead.seat)];
+        if (board.actions.includes("face_lead")) return { text: t("Your partner led face down: face the lead when you are ready"), mine: true };
+        if (lead.seat === seat) return { text: t("You led face down: waiting for {seat} to face it", { seat: faces }), mine: false };
+        return { text: t("{leader} led face down: waiting for {seat} to face it", { leader: SEAT_NAME[lead.seat], seat: faces }), mine: false };
+      }
       if (board.acting === seat) {
         if (board.turn === seat) return { text: t("Your turn: play a card"), mine: true };
         return { text: t("Your turn: play from dummy ({seat})", { seat: SEAT_NAME[board.turn] }), mine: true };
@@ -959,6 +991,9 @@ const ANNOUNCEMENTS = {
  * The player's own are said as "You bid…", "You play…".
  */
 const SPOKEN = {
+  lead_face_down(event, view) {
+    return isMine(view, event.seat) ? t("You lead face down.") : t("{seat} leads face down.", { seat: SEAT_NAME[event.seat] });
+  },
   call_made(event, view) {
     const action = spokenCall(view, event.seat, event.call);
     return event.alert ? t("{action}, alerted: {alert}.", { action, alert: event.alert }) : `${action}.`;
@@ -1428,6 +1463,9 @@ function onButton(button) {
       break;
     case "claim-accept":
       send({ type: "claim_answer", accept: true }, t("answer to the claim"));
+      break;
+    case "face-lead-send":
+      send({ type: "face_lead" }, t("facing of the lead"));
       break;
     case "claim-reject":
       send({ type: "claim_answer", accept: false }, t("answer to the claim"));

@@ -401,6 +401,67 @@ class TestClaims:
             play.claim(N, 0)
 
 
+class TestFaceDownLead:
+    """Law 41A: the opening lead is made face down; the leader's partner faces it."""
+
+    def test_the_lead_waits_face_down_until_the_partner_faces_it(self) -> None:
+        play = Play(SEED_DEAL, Contract.parse("4H"), N, face_down_lead=True)
+        assert play.awaits_lead_face_down
+        lead = Card.parse("CK")
+        with pytest.raises(WrongPhase):
+            play.play(lead)  # not face up first
+        with pytest.raises(OutOfTurn):
+            play.lead_face_down(lead, W)
+        play.lead_face_down(lead, E)
+        assert play.face_down_lead == (E, lead)
+        assert lead not in play.remaining(E)  # out of the hand, on the table face down
+        assert not play.is_dummy_exposed
+        assert play.cards_played == ()
+        assert (play.turn, play.acting_seat, play.legal_cards()) == (None, W, ())
+        before = snapshot(play)
+        for attempt in (
+            lambda: play.play(Card.parse("CA")),
+            lambda: play.claim(N, 10),
+            play.undo,
+            lambda: play.lead_face_down(Card.parse("CA"), E),
+        ):
+            with pytest.raises(WrongPhase):
+                attempt()
+        with pytest.raises(OutOfTurn):
+            play.face_lead(E)  # the partner faces it, not the leader
+        assert snapshot(play) == before
+        assert play.face_lead(W) == lead
+        assert play.face_down_lead is None
+        assert play.cards_played == ((E, lead),)
+        assert play.is_dummy_exposed
+        assert play.turn == S  # dummy plays next, declarer acting
+        assert play.acting_seat == N
+
+    def test_an_undone_lead_is_led_face_down_again(self) -> None:
+        play = Play(SEED_DEAL, Contract.parse("4H"), N, face_down_lead=True)
+        play.lead_face_down(Card.parse("CK"), E)
+        play.face_lead(W)
+        play.undo()
+        assert play.awaits_lead_face_down
+        assert Card.parse("CK") in play.remaining(E)
+
+    def test_only_a_card_of_the_leaders_hand(self) -> None:
+        play = Play(SEED_DEAL, Contract.parse("4H"), N, face_down_lead=True)
+        with pytest.raises(IllegalPlay):
+            play.lead_face_down(Card.parse("SK"), E)  # North's
+        assert play.awaits_lead_face_down
+        with pytest.raises(WrongPhase):
+            play.face_lead(W)
+
+    def test_without_the_rule_the_lead_is_played_face_up(self) -> None:
+        play = Play(SEED_DEAL, Contract.parse("4H"), N)
+        assert not play.awaits_lead_face_down
+        with pytest.raises(WrongPhase):
+            play.lead_face_down(Card.parse("CK"), E)
+        play.play(Card.parse("CK"), E)
+        assert play.cards_played == ((E, Card.parse("CK")),)
+
+
 class TestDirectorRuling:
     def test_rule(self) -> None:
         play = Play.replay(SEED_DEAL, Contract.parse("4H"), N, cards("CK CA H3 C2"))

@@ -442,3 +442,53 @@ async def test_chat_reaches_whom_the_match_says(server: Server, browser: Browser
         await end_match(created)
     assert_no_script_errors(page)
     assert_no_script_errors(silent)
+
+
+# -- the opening lead face down (law 41A) ------------------------------------------------------
+
+
+async def test_north_faces_partners_opening_lead_made_face_down(
+    server: Server, browser: Browser
+) -> None:
+    # East (the Python client) declares 1NT; South's robot leads face down; North, in
+    # Chromium, sees the card's back, may ask about the auction, then faces the lead.
+    created = await create(
+        server,
+        boards=1,
+        robots=["t2", "1S"],
+        deals_pbn=one_board(STRONG_NORTH.replace("N:", "E:"), dealer="E"),
+        face_down_lead=True,
+    )
+    east = await Client.connect(link_of(created, 1, "E"), name="test E")
+    west = await Client.connect(link_of(created, 1, "W"), name="test W")
+    page = await open_page(browser, link_of(created, 1, "N"), 390, 844)
+    try:
+        await east.wait_for(lambda v: v.board.acting == "E" or None)
+        await east.call("1NT")  # South's robot passes
+        await west.wait_for(lambda v: v.board.acting == "W" or None)
+        await west.call("P")
+        await press(page, 'button[data-call="P"]')  # three passes: East declares 1NT
+        # South leads face down: North sees its back, and the offer to face it.
+        back = page.locator('.trick-slot[data-seat="S"] .card-back')
+        await expect(back).to_be_visible(timeout=WAIT_MS)
+        await expect(page.locator("#turn")).to_contain_text(
+            "Your partner led face down: face the lead when you are ready"
+        )
+        await expect(page.locator("#face-lead")).to_contain_text("tap a call in the auction")
+        await expect(page.locator(".seat-box[data-seat='W'] [data-card]")).to_have_count(0)
+        declarer = await east.wait_for(lambda v: v.face_down_lead or None)
+        assert (declarer.seat, declarer.card) == ("S", None)  # East does not see it
+        await screenshots(page, "lead-face-down")
+        await press(page, "#face-lead-send")
+        # Faced: the card is played, dummy (West) goes down, and the panel goes.
+        await expect(page.locator('.trick-slot[data-seat="S"] [data-trick-card]')).to_have_count(1)
+        await expect(page.locator(".seat-box[data-seat='W'] [data-card]")).to_have_count(13)
+        await expect(page.locator("#face-lead")).to_be_hidden()
+        await expect(page.locator("#spoken")).to_contain_text("South leads face down.")
+        faced = await east.wait_for(lambda v: v.board.current_trick.cards or None)
+        assert [c.seat for c in faced] == ["S"]
+        assert_no_script_errors(page)
+    finally:
+        await east.close()
+        await west.close()
+        await end_match(created)

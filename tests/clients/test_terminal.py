@@ -60,6 +60,8 @@ from protocol.messages import (
     ComparisonView,
     DecideWithdrawal,
     DirectorCallView,
+    FaceDownLead,
+    FaceLead,
     GetBoard,
     MakeClaim,
     MatchCreated,
@@ -1652,6 +1654,25 @@ class TestScreens:
         assert "disputed by you: play has stopped" in north
         assert "East's cards: ♠A ♠K" in north  # still in view of those who decided it
         assert "YOUR TURN" not in north
+
+    def test_the_opening_lead_face_down(self) -> None:
+        # Law 41A: East led face down; West faces it; the others wait; East sees the card.
+        fields = {"phase": "play", "contract": "3NT", "declarer": "N", "dummy": "S"}
+        west = player_view("W", acting="W", actions=["face_lead"], **fields)
+        west = west.model_copy(update={"face_down_lead": FaceDownLead(table=1, seat="E")})
+        screen = " ".join(screen_of(west).split())
+        assert "YOUR TURN: East led face down" in screen
+        assert "then type face to face the lead" in screen
+        assert parse_command("face", west) == FaceLead()
+        north = player_view("N", acting="W", **fields)
+        north = north.model_copy(update={"face_down_lead": FaceDownLead(table=1, seat="E")})
+        assert "East led face down: waiting for West to face the lead" in screen_of(north)
+        with pytest.raises(CommandError, match="no opening lead of your partner's face down"):
+            parse_command("face", north)
+        east = player_view("E", acting="W", **fields)
+        lead = FaceDownLead(table=1, seat="E", card="HQ")
+        east = east.model_copy(update={"face_down_lead": lead})
+        assert "You led face down (HQ): waiting for West to face the lead" in screen_of(east)
 
     def test_names_presence_and_whom_the_table_waits_for(self) -> None:
         players = [

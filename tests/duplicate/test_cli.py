@@ -230,3 +230,13 @@ def test_a_match_from_the_command_line_follows_law_68d_unless_told(
     parser = argparse.ArgumentParser()
     add_match_options(parser)
     assert match_request(parser.parse_args(given)).disputed_claims == asked
+
+
+@pytest.mark.parametrize(("given", "face_down"), [([], True), (["--face-up-lead"], False)])
+def test_a_match_from_the_command_line_leads_face_down_unless_told(
+    given: list[str], face_down: bool
+) -> None:
+    # Law 41A: the opening lead is made face down; the organiser may have it face up.
+    parser = argparse.ArgumentParser()
+    add_match_options(parser)
+    assert match_request(parser.parse_args(given)).face_down_lead is face_down

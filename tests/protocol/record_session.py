@@ -861,6 +861,29 @@ async def disputes_match(server: RecordingServer, record: Recorder) -> None:
     record.clients.clear()
 
 
+async def face_down_match(server: RecordingServer, record: Recorder) -> None:
+    """A one-board teams match whose opening leads are made face down (law 41A): East
+    leads against North's 3NT face down, West asks what South's 3NT means, then faces it."""
+    record.at("face down create")
+    await teams_match(server, record, DEALS, 1, ("N1", "E1", "S1", "W1"), face_down_lead=True)
+    for name, call in (("N1", "1NT"), ("E1", "P"), ("S1", "3NT")):
+        await record.act(name, calling(call))
+    for name in ("W1", "N1", "E1"):
+        await record.act(name, calling("P"))
+    record.at("face down lead")
+    await record.act("E1", playing("HJ"))
+    await record.act("N1", playing("H4"), refused=True)
+    record.at("face down question")
+    await record.act("W1", lambda c: c.ask(2))
+    await record.act("S1", lambda c: c.explain(2, "to play"))
+    record.at("face down faced")
+    await record.act("W1", lambda c: c.face_lead())
+    await record.settle()
+    for client in record.clients.values():
+        await client.close()
+    record.clients.clear()
+
+
 async def heartbeats(server: RecordingServer, record: Recorder) -> None:
     """A connection that asks for heartbeats: the server's first, once it has sent nothing
     for a while, and the client's answer."""
@@ -1090,6 +1113,7 @@ async def main(out: Path) -> None:
                 await calls_match(server, record)
                 await clock_match(server, record)
                 await disputes_match(server, record)
+                await face_down_match(server, record)
                 await heartbeats(server, record)
                 await refusals(server, record)
         finally:

@@ -72,12 +72,14 @@ from protocol.messages import (
     ErrorMessage,
     Event,
     ExplainCall,
+    FaceLead,
     GetBoard,
     GetRecord,
     Heartbeat,
     HeartbeatAnswer,
     Hello,
     ImportMatch,
+    LeadFaceDown,
     MakeCall,
     MakeClaim,
     MatchCreated,
@@ -371,6 +373,7 @@ EVENTS: list[Event] = [
     PresenceChanged(table=1, seat="S", connected=False, robot=False),
     SeatSubstituted(table=1, seat="S", robot=True),
     TimeUp(table=1, round=2),
+    LeadFaceDown(table=1, seat="E"),
 ]
 
 CLIENT_EXAMPLES: list[BaseModel] = [
@@ -411,6 +414,7 @@ CLIENT_EXAMPLES: list[BaseModel] = [
     SeeCalls(table=1, ref=54),
     CloseCalls(table=2, action_id="director-close-1", ref=55),
     DecideWithdrawal(table=1, allow=True, action_id="director-allow-1", ref=56),
+    FaceLead(action_id="west-face-1", ref=57),
 ]
 
 SERVER_EXAMPLES: list[BaseModel] = [

@@ -54,6 +54,34 @@ def test_new_fields_are_taken_out_at_any_depth() -> None:
     assert turned["view"]["board"]["hands"] == {"N": ["SA"]}  # a map's keys are data, kept
 
 
+def test_values_version_6_never_named_are_left_out() -> None:
+    # An action it never offered (the face-down lead's, law 41A) and a claim's status it
+    # never had (a dispute, law 68D): a strict version-6 decoder would refuse the frame.
+    claim = {
+        "claimer": "N",
+        "tricks": 9,
+        "remaining": 12,
+        "deciders": ["E", "W"],
+        "accepted": [],
+        "status": "disputed",
+    }
+    frame = {
+        "type": "update",
+        "seq": 5,
+        "events": [],
+        "view": {
+            "type": "player_view",
+            "board": board(phase="claim", actions=["face_lead", "claim"], claim=claim),
+        },
+        "changes": [],
+    }
+    turned = V6.frame(frame, "player_view")
+    assert turned is not None
+    assert turned["view"]["board"]["actions"] == ["claim"]
+    assert "status" not in turned["view"]["board"]["claim"]
+    assert turned["view"]["board"]["phase"] == "claim"  # a value version 6 knows stays
+
+
 def test_unknown_events_and_messages_are_left_out() -> None:
     frame = {
         "type": "update",

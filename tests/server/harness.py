@@ -312,11 +312,27 @@ def audit_player_frame(update: Update, table: int, seat: str, deals: dict[int, D
     for player in view.players:
         assert player.table == table
     _audit_table_talk(update, table, seat)
+    _audit_face_down_lead(view, table, seat)
     board = view.board
     if board is None:
         return
     assert board.table == table
     audit_player_board(board, seat, deals[board.board])
+
+
+def _audit_face_down_lead(view: PlayerView, table: int, seat: str) -> None:
+    """Law 41A: an opening lead made face down is the leader's to see, nobody else's at the
+    table, until their partner faces it; meanwhile dummy stays face down too."""
+    lead = view.face_down_lead
+    if lead is None:
+        return
+    assert lead.table == table
+    if lead.seat != seat:
+        assert lead.card is None, f"{seat} was shown {lead.seat}'s lead while face down"
+    board = view.board
+    assert board is not None
+    assert board.current_trick is None or board.current_trick.cards == []
+    assert board.dummy is None or board.dummy == seat or board.dummy not in board.hands
 
 
 def _audit_table_talk(update: Update, table: int, seat: str) -> None:

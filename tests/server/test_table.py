@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
 
 import pytest
 
 from bridge import Deal, Seat
 from clients.client import Client, ClientError
 from protocol.errors import ErrorCode
-from protocol.messages import ChatSent, PlayerView, QuestionAsked, Update, WatchView
+from protocol.messages import Ack, ChatSent, PlayerView, QuestionAsked, Update, WatchView
 from server.app import Server
 from tests.server.harness import (
     STRONG_NORTH,
@@ -142,12 +143,13 @@ async def test_a_disputed_claim_stops_the_play_and_brings_the_director(server: S
     )
     assert "law 68D" in (watched.director_calls[0].text or "")
     before = await board_view(table["E"], 1)
-    for attempt in (
+    attempts: list[Callable[[], Awaitable[Ack]]] = [
         lambda: table["E"].play(before.hands["E"][0]),
         lambda: table["N"].claim(11),
         lambda: table["N"].undo(),
         lambda: table["N"].withdraw_claim(),
-    ):
+    ]
+    for attempt in attempts:
         with pytest.raises(ClientError) as refused:
             await attempt()
         assert refused.value.code == ErrorCode.WRONG_PHASE
@@ -160,6 +162,78 @@ async def test_a_disputed_claim_stops_the_play_and_brings_the_director(server: S
     assert final.board.claim.status == "disputed"  # what happened, kept with the board
     await match.close()
     await director.close()
+
+
+@pytest.mark.asyncio
+async def test_the_opening_lead_is_face_down_until_the_leaders_partner_faces_it(
+    server: Server,
+) -> None:
+    # Law 41A, in a match created so: East leads face down; West (East's partner) may ask
+    # about the auction, then faces it; only then is it played and dummy goes down.
+    created = await create(
+        server, boards=1, deals_pbn=DEALS, face_down_lead=True, spectators="live"
+    )
+    match = await seat_everyone(server, created)
+    spectator = await Client.connect(created.spectator or "")
+    table = match.table(1)
+    calls: list[str | tuple[str, str]] = [("2C", "strong"), "P", "2D", "P", "4S", "P", "P", "P"]
+    await bid(table, 1, calls)  # N declares, E leads
+    lead = (await board_view(table["E"], 1)).legal[0]
+    ack = await table["E"].play(lead)
+    await settle(table, ack.seq)
+    for seat, client in table.items():
+        assert isinstance(client.view, PlayerView)
+        shown = client.view.face_down_lead
+        assert shown is not None
+        assert (shown.table, shown.seat) == (1, "E")
+        assert shown.card == (lead if seat == "E" else None), seat  # the leader's own card
+        view = await board_view(client, 1)
+        assert (view.phase, view.turn, view.acting, view.legal) == ("play", None, "W", [])
+        assert ("face_lead" in view.actions) == (seat == "W"), seat
+        assert view.hand_sizes["E"] == 12
+        assert view.current_trick is not None
+        assert view.current_trick.cards == []
+        assert "S" not in view.hands or seat == "S"  # dummy is not down yet
+    watched = await spectator.wait_for(
+        lambda v: v if isinstance(v, WatchView) and v.face_down_leads else None
+    )
+    assert [(f.table, f.seat, f.card) for f in watched.face_down_leads] == [(1, "E", lead)]
+    # Nothing moves meanwhile: no card, claim or undo, and only West faces it.
+    north_card = (await board_view(table["N"], 1)).hands["N"][0]
+    attempts: list[Callable[[], Awaitable[Ack]]] = [
+        lambda: table["N"].play(north_card),
+        lambda: table["N"].claim(10),
+        lambda: table["E"].undo(),
+    ]
+    for attempt in attempts:
+        with pytest.raises(ClientError) as refused:
+            await attempt()
+        assert refused.value.code == ErrorCode.WRONG_PHASE
+    with pytest.raises(ClientError) as refused:
+        await table["E"].face_lead()
+    assert refused.value.code == ErrorCode.OUT_OF_TURN
+    # West asks what South's 2D means first (as the law allows), then faces the lead.
+    ack = await table["W"].ask(2)
+    await settle(table, ack.seq)
+    ack = await table["W"].face_lead()
+    await settle(table, ack.seq)
+    for seat, client in table.items():
+        assert isinstance(client.view, PlayerView)
+        assert client.view.face_down_lead is None
+        view = await board_view(client, 1)
+        assert view.current_trick is not None
+        assert [(c.seat, c.card) for c in view.current_trick.cards] == [("E", lead)]
+        assert "S" in view.hands, seat  # dummy is down
+        assert (view.turn, view.acting) == ("S", "N")
+    events = [e for m in table["N"].received if isinstance(m, Update) for e in m.events]
+    assert [e.type for e in events if e.type in ("lead_face_down", "card_played")] == [
+        "lead_face_down",
+        "card_played",
+    ]
+    await play_cards(table, 1)  # the rest of the board as usual
+    await audit_match(match, Deal.from_pbn(STRONG_NORTH))
+    await match.close()
+    await spectator.close()
 
 
 @pytest.mark.asyncio

@@ -125,5 +125,8 @@ export default {
   "The server could not store it just now: try again in a moment.": {"ru": "Сервер не смог сейчас это сохранить: попробуйте через мгновение.", "sv": "Servern kunde inte spara det just nu: försök igen om en stund."},
   "The server failed to do it; nothing was changed.": {"ru": "Сервер не смог это выполнить; ничего не изменилось.", "sv": "Servern misslyckades; inget ändrades."},
   "asks to withdraw the concession (laws 69 and 71)": {"ru": "просит отменить уступку взяток (законы 69 и 71)", "sv": "ber att få ta tillbaka medgivandet (paragraf 69 och 71)"},
-  "disputes the claim: play has stopped until the director rules (law 68D)": {"ru": "оспаривает претензию: игра остановлена до решения судьи (закон 68D)", "sv": "ifrågasätter claimen: spelet har stoppats tills tävlingsledaren avgör (paragraf 68D)"}
+  "disputes the claim: play has stopped until the director rules (law 68D)": {"ru": "оспаривает претензию: игра остановлена до решения судьи (закон 68D)", "sv": "ifrågasätter claimen: spelet har stoppats tills tävlingsledaren avgör (paragraf 68D)"},
+  "{seat} led face down": {"ru": "{seat}: ход рубашкой вверх", "sv": "{seat} spelade ut nedvänt"},
+  "{seat}: {card}, face down": {"ru": "{seat}: {card}, рубашкой вверх", "sv": "{seat}: {card}, nedvänt"},
+  "{seat}: a card face down": {"ru": "{seat}: карта рубашкой вверх", "sv": "{seat}: ett nedvänt kort"}
 }

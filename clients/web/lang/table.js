@@ -212,5 +212,13 @@ export default {
   "{who} disputed the claim ({tricks} of the {n} remaining tricks): play has stopped, and the director is called to rule on it.": {"ru": "{who}: претензия оспорена ({tricks} из {n} оставшихся взяток): игра остановлена, вызван судья, он примет решение.", "sv": "{who} ifrågasatte claimen ({tricks} av de {n} återstående sticken): spelet har stoppats och tävlingsledaren är kallad för att avgöra den."},
   "The claim is disputed: waiting for the director's ruling": {"ru": "Претензия оспорена: ждём решения судьи", "sv": "Claimen är ifrågasatt: väntar på tävlingsledarens utslag"},
   "You disputed the claim: play has stopped until the director rules.": {"ru": "Вы оспорили претензию: игра остановлена до решения судьи.", "sv": "Du ifrågasatte claimen: spelet har stoppats tills tävlingsledaren avgör."},
-  "{who} disputed the claim: play has stopped until the director rules.": {"ru": "{who}: претензия оспорена, игра остановлена до решения судьи.", "sv": "{who} ifrågasatte claimen: spelet har stoppats tills tävlingsledaren avgör."}
+  "{who} disputed the claim: play has stopped until the director rules.": {"ru": "{who}: претензия оспорена, игра остановлена до решения судьи.", "sv": "{who} ifrågasatte claimen: spelet har stoppats tills tävlingsledaren avgör."},
+  "Your partner led face down. Ask about the opponents' calls now if you wish (tap a call in the auction), then face the lead.": {"ru": "Ваш партнёр сделал первый ход рубашкой вверх. Если хотите, спросите сейчас о заявках противников (нажмите на заявку в торговле), затем откройте карту.", "sv": "Din partner har spelat ut med kortet nedvänt. Fråga om motståndarnas bud nu om du vill (tryck på ett bud i budgivningen), vänd sedan upp utspelet."},
+  "Face the lead": {"ru": "Открыть первый ход", "sv": "Vänd upp utspelet"},
+  "facing of the lead": {"ru": "открытие первого хода", "sv": "uppvändningen av utspelet"},
+  "Your partner led face down: face the lead when you are ready": {"ru": "Партнёр сделал первый ход рубашкой вверх: откройте его, когда будете готовы", "sv": "Din partner spelade ut nedvänt: vänd upp utspelet när du är redo"},
+  "You led face down: waiting for {seat} to face it": {"ru": "Вы сделали первый ход рубашкой вверх: ждём, карту открывает {seat}", "sv": "Du spelade ut nedvänt: väntar på att {seat} vänder upp det"},
+  "{leader} led face down: waiting for {seat} to face it": {"ru": "{leader}: первый ход рубашкой вверх; ждём, карту открывает {seat}", "sv": "{leader} spelade ut nedvänt: väntar på att {seat} vänder upp det"},
+  "You lead face down.": {"ru": "Вы ходите рубашкой вверх.", "sv": "Du spelar ut nedvänt."},
+  "{seat} leads face down.": {"ru": "{seat} ходит рубашкой вверх.", "sv": "{seat} spelar ut nedvänt."}
 }
