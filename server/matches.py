@@ -1317,27 +1317,45 @@ class MatchRuntime:
             held = self.state.review_held(table)
             deadline = None if held else self.state.review_deadline(table)
             board = self.state.tables[table].current
-            timer = self._timers.get(table)
-            if deadline is None or board is None:
-                if timer is not None:
-                    timer[1].cancel()
-                    del self._timers[table]
+            number = None if deadline is None or board is None else board.spec.number
+            if self._timing(self._timers, table, number) or number is None or deadline is None:
                 continue
-            if timer is not None and timer[0] == board.spec.number and not timer[1].done():
-                continue
-            delay = max(0.0, (deadline - now_ms()) / 1000)
-            number = board.spec.number
-            task = asyncio.create_task(
-                self._log_when_due(
-                    self._timers,
-                    table,
-                    number,
-                    delay,
-                    functools.partial(self._review_over, table, number),
-                    f"the end of board {number}'s review at table {table}",
-                )
+            self._timers[table] = (
+                number,
+                asyncio.create_task(
+                    self._log_when_due(
+                        self._timers,
+                        table,
+                        number,
+                        max(0.0, (deadline - now_ms()) / 1000),
+                        functools.partial(self._review_over, table, number),
+                        f"the end of board {number}'s review at table {table}",
+                    )
+                ),
             )
-            self._timers[table] = (number, task)
+
+    @staticmethod
+    def _timing(
+        timers: dict[int, tuple[int, asyncio.Task[None]]], table: int, key: int | None
+    ) -> bool:
+        """Whether ``table``'s timer in ``timers`` (the reviews', the clocks' or the
+        rulings') already runs for ``key``, the board or round it times. With ``key`` None
+        nothing is due: a timer there is cancelled and forgotten. (A timer for another key
+        is left to find, when it fires, that its entry is no longer due.)"""
+        timer = timers.get(table)
+        if timer is None:
+            return False
+        if key is None:
+            timer[1].cancel()
+            del timers[table]
+            return False
+        return timer[0] == key and not timer[1].done()
+        if key is not None and timer[0] == key and not timer[1].done():
+            return True
+        if key is None or timer[0] != key:
+            timer[1].cancel()
+        del timers[table]
+        return False
 
     def _review_over(self, table: int, board: int) -> StoredEvent | None:
         """The entry that ends ``board``'s review at ``table``, if it is still due (every
@@ -1385,27 +1403,22 @@ class MatchRuntime:
         """Start a timer for each table whose round clock runs, to say when its time is up."""
         for table in self.config.tables:
             clock = self.state.clock(table)
-            timer = self._clocks.get(table)
-            if clock is None or not clock.running:
-                if timer is not None:
-                    timer[1].cancel()
-                    del self._clocks[table]
+            number = clock.round if clock is not None and clock.running else None
+            if self._timing(self._clocks, table, number) or number is None or clock is None:
                 continue
-            if timer is not None and timer[0] == clock.round and not timer[1].done():
-                continue
-            delay = max(0.0, (clock.ends_at - now_ms()) / 1000)
-            number = clock.round
-            task = asyncio.create_task(
-                self._log_when_due(
-                    self._clocks,
-                    table,
-                    number,
-                    delay,
-                    functools.partial(self._time_up, table, number),
-                    f"the end of round {number}'s time at table {table}",
-                )
+            self._clocks[table] = (
+                number,
+                asyncio.create_task(
+                    self._log_when_due(
+                        self._clocks,
+                        table,
+                        number,
+                        max(0.0, (clock.ends_at - now_ms()) / 1000),
+                        functools.partial(self._time_up, table, number),
+                        f"the end of round {number}'s time at table {table}",
+                    )
+                ),
             )
-            self._clocks[table] = (number, task)
 
     def _time_up(self, table: int, round_number: int) -> StoredEvent | None:
         """The entry that says round ``round_number``'s time at ``table`` is up, if its clock
@@ -1420,26 +1433,23 @@ class MatchRuntime:
         its case with a director, and a table of robots has no one to call one."""
         for table in self.config.tables:
             board = self.state.tables[table].current
-            timer = self._rulings.get(table)
-            if board is None or self._robot_dispute(table, board) is None:
-                if timer is not None:
-                    timer[1].cancel()
-                    del self._rulings[table]
+            due = board is not None and self._robot_dispute(table, board) is not None
+            number = board.spec.number if board is not None and due else None
+            if self._timing(self._rulings, table, number) or number is None:
                 continue
-            number = board.spec.number
-            if timer is not None and timer[0] == number and not timer[1].done():
-                continue
-            task = asyncio.create_task(
-                self._log_when_due(
-                    self._rulings,
-                    table,
-                    number,
-                    0.0,
-                    functools.partial(self._robot_ruling, table, number),
-                    f"the ruling on board {number}'s disputed claim at table {table}",
-                )
+            self._rulings[table] = (
+                number,
+                asyncio.create_task(
+                    self._log_when_due(
+                        self._rulings,
+                        table,
+                        number,
+                        0.0,
+                        functools.partial(self._robot_ruling, table, number),
+                        f"the ruling on board {number}'s disputed claim at table {table}",
+                    )
+                ),
             )
-            self._rulings[table] = (number, task)
 
     def _robot_dispute(self, table: int, board: BoardState) -> Claim | None:
         """The claim on ``board`` that a program disputed and nobody has ruled on yet."""
