@@ -34,8 +34,13 @@ export function placesFor(bottom) {
  */
 export function compass(board, { bottom, me, match, players, hands, middle, dummyEnabled = false, ownHand = false, live = true }) {
   const places = placesFor(bottom);
+  const shows = (place) => places[place] in hands && (ownHand || !(me !== null && places[place] === me));
+  const many = Object.keys(hands).length > 2;
+  // One hand at a side (dummy at the player's left or right): a narrow table puts the
+  // middle beside it, under the other side's tag.
+  const side = many ? "" : shows("left") ? " hand-at-left" : shows("right") ? " hand-at-right" : "";
   const grid = h("div", {
-    class: `compass-grid${Object.keys(hands).length > 2 ? " many-hands" : ""}`,
+    class: `compass-grid${many ? " many-hands" : ""}${side}`,
     "data-board": board.board,
     "data-table": board.table,
   });
@@ -43,7 +48,7 @@ export function compass(board, { bottom, me, match, players, hands, middle, dumm
   const legal = new Set(live && board.phase === "play" && me && board.acting === me ? board.legal : []);
   for (const [place, seat] of Object.entries(places)) {
     const playable = live && me !== null && board.declarer === me && seat === board.dummy && seat !== me;
-    const drawHand = seat in hands && (ownHand || !(me !== null && seat === me));
+    const drawHand = shows(place);
     grid.append(
       h(
         "div",
@@ -86,7 +91,7 @@ export function contractInfo(board) {
     box.append(
       h(
         "span",
-        { class: "contract", "data-contract": board.contract },
+        { class: "contract", "data-contract": board.contract, "data-shown-contract": board.contract },
         tx("{contract} by {seat}", { contract: callNode(board.contract), seat: SEAT_LETTER[board.declarer] }),
       ),
     );

@@ -599,7 +599,7 @@ function movementSheet(view) {
       cells,
       h(
         "td",
-        {},
+        { class: "replay-cell" },
         replayable ? h("button", { type: "button", class: "replay-board", "data-get-board": number, "aria-label": t("Replay board {board}", { board: number }) }, t("Replay")) : null,
       ),
     );
@@ -611,7 +611,7 @@ function movementSheet(view) {
     "table",
     { class: "boards-table movement-sheet" },
     h("caption", {}, match.finished ? t("Score sheet") : t("Boards")),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Bd")), head, h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Replay"))))),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("Bd")), head, h("th", { scope: "col", class: "replay-cell" }, h("span", { class: "visually-hidden" }, t("Replay"))))),
     h("tbody", {}, rows),
     match.finished
       ? h(
@@ -663,7 +663,7 @@ function scoreSheet(view, swingFor) {
       h("td", {}, comparison ? totalText(comparison.running_total) : ""),
       h(
         "td",
-        {},
+        { class: "replay-cell" },
         replayable
           ? h("button", { type: "button", class: "replay-board", "data-get-board": number, "aria-label": t("Replay board {board}", { board: number }) }, t("Replay"))
           : null,
@@ -685,7 +685,7 @@ function scoreSheet(view, swingFor) {
         h("th", { scope: "col" }, player ? t("Other table") : t("Table {table}", { table: 2 })),
         h("th", { scope: "col" }, player ? scoringUnit("imps") : t("Swing")),
         h("th", { scope: "col" }, t("Total")),
-        h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Replay"))),
+        h("th", { scope: "col", class: "replay-cell" }, h("span", { class: "visually-hidden" }, t("Replay"))),
       ),
     ),
     h("tbody", {}, rows),

@@ -2,7 +2,7 @@
 // the token after '#', connects, and draws the latest view the server sent; every action
 // is a protocol message with a ref, answered by an ack or an error (protocol/SPEC.md).
 
-import { SEAT_NAME, STRAINS, SUITS, bySuit, callName, callText, cardName, cardPlain, partner, sideOf, sortHand } from "./bridge.js";
+import { SEAT_LETTER, SEAT_NAME, STRAINS, SUITS, bySuit, callName, callText, cardName, cardPlain, partner, sideOf, sortHand } from "./bridge.js";
 import { auctionGrid, compass, teamName } from "./compass.js";
 import { Connection, socketUrl } from "./connection.js";
 import { renderWatch } from "./director.js";
@@ -199,7 +199,6 @@ const SUIT_GROUP = localized({ S: "Spades", H: "Hearts", D: "Diamonds", C: "Club
 function renderBiddingBox(board, seat) {
   const box = $("bidding-box");
   const show = board !== null && board.phase === "auction" && board.acting === seat && board.legal.length > 0;
-  const wasHidden = box.hidden;
   box.hidden = !show;
   const specials = $("call-specials");
   const calls = $("calls");
@@ -239,8 +238,6 @@ function renderBiddingBox(board, seat) {
   confirm.disabled = !(confirming && state.chosenCall !== null && enabled);
   confirm.replaceChildren(...(state.chosenCall === null ? [t("Choose a call, then confirm")] : tx("Confirm {call}", { call: callNode(state.chosenCall) })));
   $("call-cancel").disabled = state.chosenCall === null;
-  // The box's first screen: Pass, Dbl, Rdbl, the alert and the three lowest levels open.
-  if (wasHidden) scrollIntoViewIfNeeded([...calls.querySelectorAll(".level:not([hidden])")].slice(0, 3).pop() ?? box);
 }
 
 /** The row of buttons under the hand: the last trick, claim, undo, the director. */
@@ -737,14 +734,24 @@ function renderTurn(view) {
   turn.classList.toggle("mine", mine);
   turn.classList.toggle("waiting-away", Boolean(away));
   turn.hidden = !text;
-  const key = `${text}|${away?.since ?? ""}`;
+  const board = view.type === "player_view" ? view.board : view.tables?.[0];
+  // In the play the contract rides in the bar too: in view wherever the page is scrolled
+  // (a screen reader has it from the table; the bar's news is the turn).
+  const contract = view.type === "player_view" && board?.phase === "play" && board.contract ? board : null;
+  const key = `${text}|${away?.since ?? ""}|${contract ? `${contract.contract}${contract.declarer}|${language()}` : ""}`;
   if (state.turnKey !== key) {
     const since = away ? [" (", away.since == null ? awayText(away) : clock(away.since, "away-minutes", { class: "away-mark" }), ")"] : [];
-    turn.replaceChildren(text, ...since);
+    const shown = contract
+      ? h(
+          "span",
+          { class: "turn-contract", "data-shown-contract": contract.contract, "aria-hidden": "true" },
+          tx("{contract} by {seat}", { contract: callNode(contract.contract), seat: SEAT_LETTER[contract.declarer] }),
+        )
+      : null;
+    turn.replaceChildren(text, ...since, ...(shown ? [" ", shown] : []));
     state.turnKey = key;
   }
   // "▶ Your turn · Board 3 · Duplicate bridge"
-  const board = view.type === "player_view" ? view.board : view.tables?.[0];
   document.title = [mine ? `▶ ${t("Your turn")}` : null, board ? t("Board {board}", { board: board.board }) : null, t("Duplicate bridge")]
     .filter(Boolean)
     .join(" · ");
@@ -801,6 +808,7 @@ function render() {
   if (focused && (document.activeElement === document.body || !document.activeElement?.isConnected)) {
     restoreFocus(focused);
   }
+  followTurn();
 }
 
 /**
@@ -874,12 +882,88 @@ function restoreFocus({ selector, kind, caret }) {
   fallback?.focus({ preventScroll: true });
 }
 
-function scrollIntoViewIfNeeded(element) {
-  requestAnimationFrame(() => {
-    const box = element.getBoundingClientRect();
-    if (box.top < 0 || box.bottom > window.innerHeight) element.scrollIntoView({ block: "nearest", behavior: "smooth" });
-  });
+/**
+ * Scroll so that `needed` (elements) is in view below the header that stays at the top, with
+ * as many of the `wanted` tiers (lists of elements, the first first) as the screen has room
+ * for; nothing moves when they are in view already.
+ */
+function reveal(needed, wanted = [], behavior = "smooth") {
+  const span = (elements) =>
+    elements.filter((e) => e.getClientRects().length > 0).map((e) => e.getBoundingClientRect()).reduce(([top, bottom], r) => [Math.min(top, r.top), Math.max(bottom, r.bottom)], [Infinity, -Infinity]);
+  if (!needed.some((e) => e.getClientRects().length > 0)) return;
+  const header = $("header").getBoundingClientRect().bottom;
+  const margin = 6;
+  let shown = needed;
+  let [top, bottom] = span(needed);
+  for (const tier of wanted) {
+    const [wantedTop, wantedBottom] = span([...shown, ...tier]);
+    if (wantedBottom - wantedTop > innerHeight - header - 2 * margin) break;
+    shown = [...shown, ...tier];
+    [top, bottom] = [wantedTop, wantedBottom];
+  }
+  let by = 0;
+  if (top < header) by = top - header - margin;
+  else if (bottom > innerHeight) by = Math.min(bottom - innerHeight + margin, top - header - margin);
+  if (by === 0) return;
+  const still = behavior === "instant" || matchMedia("(prefers-reduced-motion: reduce)").matches;
+  window.scrollBy({ top: by, behavior: still ? "instant" : "smooth" });
 }
+
+/**
+ * What the player must act on now, and what they want to see with it (then, room allowing,
+ * the whole table): an answer the table waits for (its buttons; its panel); on their turn in
+ * the auction, Pass and the lowest open level (the auction so far, and the box's first three
+ * levels); in the play, the cards they may play, from their hand or dummy's (that hand, the
+ * trick and the table's controls). Null when nothing waits for them.
+ */
+function actionInView() {
+  const table = () => [...document.querySelectorAll("#compass .compass-grid")];
+  // An answer the table waits for (a claim, an undo, the face-down lead): its panel.
+  for (const [where, panel, buttons] of [
+    ["claim", "claim-panel", "#claim-accept, #claim-reject"],
+    ["undo", "undo-panel", "#undo-agree, #undo-refuse"],
+    ["face", "face-lead", "#face-lead-send"],
+  ]) {
+    const needed = [...$(panel).querySelectorAll(buttons)];
+    if (!$(panel).hidden && needed.length) return { where, needed, wanted: [[$(panel)], table()] };
+  }
+  if (!$("turn").classList.contains("mine")) return null;
+  const box = $("bidding-box");
+  if (!box.hidden) {
+    const levels = [...$("calls").querySelectorAll(".level:not([hidden])")];
+    const needed = [box.querySelector('[data-call="P"]'), levels[0]].filter(Boolean);
+    return { where: "calls", needed, wanted: [[levels[2] ?? levels.at(-1), document.querySelector("#compass .auction")].filter(Boolean), table()] };
+  }
+  const cards = [...document.querySelectorAll("#hand button[data-card]:enabled, #compass button[data-card]:enabled")];
+  if (!cards.length) return null;
+  // From dummy: all of dummy's hand is wanted in view too; and the table's controls (claim, undo).
+  const hand = cards[0].closest("#hand") ?? cards[0].closest(".hand-rows");
+  const wanted = [hand, document.querySelector("#compass .trick"), $("table-controls")].filter((e) => e && !e.hidden);
+  return { where: hand.id === "hand" ? "hand" : "dummy", needed: cards, wanted: [wanted, table()] };
+}
+
+/** Keep what the player must act on in view when the screen changes size (a phone turned). */
+function bringActionIntoView(behavior) {
+  const action = actionInView();
+  if (action) reveal(action.needed, action.wanted, behavior);
+}
+
+/** Where the player acts now ("claim", "undo", "face", "calls", "hand", "dummy"; "" when nothing waits for them). */
+let actingAt = "";
+
+/** After a drawing: when the player's turn comes, or moves (from dummy's cards to their own),
+ * what they must act on scrolls into view. */
+function followTurn() {
+  const action = actionInView();
+  if (action && action.where !== actingAt) reveal(action.needed, action.wanted);
+  actingAt = action?.where ?? "";
+}
+
+// The header's height: what a scroll into view must stay below.
+new ResizeObserver(() => {
+  document.documentElement.style.setProperty("--header", `${$("header").offsetHeight}px`);
+}).observe($("header"));
+window.addEventListener("resize", () => bringActionIntoView("instant"));
 
 // -- messages to the user ---------------------------------------------------------------------
 

@@ -83,9 +83,9 @@ export function send(message, label) {
   return ref;
 }
 
-/** A short message at the bottom of the screen. */
+/** A short message over the top bar, for a few seconds. */
 export function say(text, kind = "info") {
-  const line = h("p", { class: `message ${kind}` }, text);
+  const line = h("p", { class: `message ${kind}` }, h("span", { class: "message-text" }, text));
   const box = $("messages");
   box.append(line);
   while (box.children.length > 3) box.firstChild.remove();

@@ -108,6 +108,9 @@ async def open_page(
         await page.set_viewport_size({"width": width, "height": height})
     else:
         page = await browser.new_page(viewport={"width": width, "height": height})
+    # The page scrolls what the player must act on into view, smoothly unless the reader
+    # asks for less motion: here it does so at once, so that a test reads where things are.
+    await page.emulate_media(reduced_motion="reduce")
     if network is not None:
         await page.route_web_socket(lambda url: url.endswith("/ws"), network)
     page.on("dialog", accept_dialog)

@@ -374,7 +374,8 @@ async def test_a_claim_rejected_is_played_on_and_one_is_withdrawn(
         await east.answer_claim(False)
         await expect(panel).to_have_attribute("data-claim-status", "rejected")
         await expect(panel).to_contain_text("rejected: play goes on")
-        await expect(page.locator("#turn")).to_have_text("Your turn: play a card")
+        # (The turn bar carries the contract after the turn in the play.)
+        await expect(page.locator("#turn")).to_have_text("Your turn: play a card 7NT by N")
         await screenshots(page, "claim-rejected")
         await press(page, "#hand button[data-card]:enabled")
         await expect(panel).to_be_hidden()  # the next card clears it
