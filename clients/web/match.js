@@ -600,7 +600,7 @@ function movementSheet(view) {
       h(
         "td",
         { class: "replay-cell" },
-        replayable ? h("button", { type: "button", class: "replay-board", "data-get-board": number, "aria-label": t("Replay board {board}", { board: number }) }, t("Replay")) : null,
+        replayable ? replayButton(number) : null,
       ),
     );
   });
@@ -625,6 +625,16 @@ function movementSheet(view) {
           ),
         )
       : null,
+  );
+}
+
+/** A board's replay button: its word, or in a narrow sheet (a phone) a mark (its name says the board). */
+function replayButton(number) {
+  return h(
+    "button",
+    { type: "button", class: "replay-board", "data-get-board": number, "aria-label": t("Replay board {board}", { board: number }) },
+    h("span", { class: "replay-word" }, t("Replay")),
+    h("span", { class: "replay-mark", "aria-hidden": "true" }, "▶"),
   );
 }
 
@@ -665,7 +675,7 @@ function scoreSheet(view, swingFor) {
         "td",
         { class: "replay-cell" },
         replayable
-          ? h("button", { type: "button", class: "replay-board", "data-get-board": number, "aria-label": t("Replay board {board}", { board: number }) }, t("Replay"))
+          ? replayButton(number)
           : null,
       ),
     );

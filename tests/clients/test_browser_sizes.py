@@ -156,10 +156,18 @@ async def dummy_beside(page: Page) -> None:
     )
 
 
-@pytest.mark.parametrize("form", list(FORMATS))
-async def test_every_page_fits_every_screen(server: Server, browser: Browser, form: str) -> None:
+CASES = [(form, "en") for form in FORMATS] + [("teams", "ru"), ("individual", "sv")]
+"""Every format in English; two in the project's other languages, whose words are longer."""
+
+
+@pytest.mark.parametrize(("form", "language"), CASES)
+async def test_every_page_fits_every_screen(
+    server: Server, browser: Browser, form: str, language: str
+) -> None:
     created = await start(server, form)
-    page = await open_page(browser, link_of(created, 1, "N"), 360, 640)
+    where = await browser.new_context(locale=language)  # the browser's language: the page's
+    label = form if language == "en" else f"{form}-{language}"
+    page = await open_page(where, link_of(created, 1, "N"), 360, 640)
     people: list[Robot] = []
     tasks: list[asyncio.Task[None]] = []
     ended = False
@@ -167,7 +175,7 @@ async def test_every_page_fits_every_screen(server: Server, browser: Browser, fo
         # The auction, before East and West are there.
         await expect(page.locator("body")).to_have_attribute("data-phase", "auction")
         await expect(page.locator("[data-away]")).to_have_count(2)
-        await measure(page, f"{form}-play-auction-empty-seats", player=True)
+        await measure(page, f"{label}-play-auction-empty-seats", player=True)
 
         # East and West come: their toasts must not cover the hand or the bidding box.
         for seat, name in PEOPLE.items():
@@ -177,7 +185,7 @@ async def test_every_page_fits_every_screen(server: Server, browser: Browser, fo
             people.append(person)
             tasks.append(asyncio.create_task(person.run()))
         await expect(page.locator("[data-away]")).to_have_count(0)
-        await expect(page.locator("#messages")).to_contain_text("has joined the table")
+        await expect(page.locator("#messages .message").last).to_be_visible()  # X has joined
         # A message lasts seconds: one more (two lines on a phone) stays while every size
         # is measured, wherever the page puts its messages.
         kept = await page.evaluate_handle(
@@ -189,7 +197,7 @@ async def test_every_page_fits_every_screen(server: Server, browser: Browser, fo
             }""",
             "West (Wilhelmina Featherstonehaugh) rejected the claim: play goes on.",
         )
-        await measure(page, f"{form}-play-auction-toasts", player=True)
+        await measure(page, f"{label}-play-auction-toasts", player=True)
         await kept.evaluate("line => line.remove()")
 
         # Two boards, in the match's order (replay duplicate draws it): on board 1 the player
@@ -202,7 +210,7 @@ async def test_every_page_fits_every_screen(server: Server, browser: Browser, fo
             if number == "1":
                 await press(page, 'button[data-call="7NT"]')
                 await phase_turn(page, "play")
-                await measure(page, f"{form}-play-declarer", player=True, contract=True)
+                await measure(page, f"{label}-play-declarer", player=True, contract=True)
                 done.add("declarer")
                 await page.click("#claim")
                 await page.click('button[data-claim="13"]')
@@ -216,7 +224,7 @@ async def test_every_page_fits_every_screen(server: Server, browser: Browser, fo
                         timeout=WAIT_MS,
                     )
                 await dummy_beside(page)
-                await measure(page, f"{form}-play-defender", player=True, contract=True)
+                await measure(page, f"{label}-play-defender", player=True, contract=True)
                 done.add("defender")
                 if "declarer" not in done:  # board 1 is still to come: play this one out
                     await play_out(page)
@@ -229,21 +237,21 @@ async def test_every_page_fits_every_screen(server: Server, browser: Browser, fo
 
         # The spectators' and the director's pages, while the play goes on.
         if created.spectator is not None:
-            watch = await open_page(browser, created.spectator, 360, 640)
+            watch = await open_page(where, created.spectator, 360, 640)
             await expect(watch.locator('.watch-table[data-table="1"] .hand-rows')).to_have_count(4)
-            await measure(watch, f"{form}-watch", player=False)
+            await measure(watch, f"{label}-watch", player=False)
             assert_no_script_errors(watch)
-        direct = await open_page(browser, created.director, 360, 640)
+        direct = await open_page(where, created.director, 360, 640)
         await expect(direct.locator('.watch-table[data-table="1"] .hand-rows')).to_have_count(4)
-        await measure(direct, f"{form}-direct", player=False)
+        await measure(direct, f"{label}-direct", player=False)
 
         # The match is over (the director voids what is left): the result and the sheet.
         await end_match(created)
         ended = True
         await expect(page.locator("#final")).to_be_visible()
-        await measure(page, f"{form}-play-final", player=True)
+        await measure(page, f"{label}-play-final", player=True)
         await expect(direct.locator("#final")).to_be_visible()
-        await measure(direct, f"{form}-direct-final", player=False)
+        await measure(direct, f"{label}-direct-final", player=False)
         assert_no_script_errors(direct)
     finally:
         for task in tasks:
@@ -252,6 +260,7 @@ async def test_every_page_fits_every_screen(server: Server, browser: Browser, fo
             await robot.close()
         if not ended:
             await end_match(created)
+        await where.close()
     assert_no_script_errors(page)
 
 
