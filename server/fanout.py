@@ -107,7 +107,7 @@ class Fanout:
         self._settling = None
         if self._pubsub is not None:
             with contextlib.suppress(RedisError, OSError):
-                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
             self._pubsub = None
         with contextlib.suppress(RedisError, OSError):
             await self.store.forget_process(self.process)
