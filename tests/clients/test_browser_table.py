@@ -146,21 +146,32 @@ async def test_names_robots_and_who_is_away(server: Server, browser: Browser) ->
 
 # -- the guard time, the completed trick, the last trick ---------------------------------------
 
-CLICK_IN_THE_GUARD = """selector => {
-    const button = document.querySelector(selector);
-    if (document.body.dataset.guard !== "on" || !button || button.disabled) return false;
-    button.click();
-    return true;
+IN_THE_GUARD = """async ([selector, act]) => {
+    // The first moment the button is there and enabled while the guard is on (the view just
+    // changed under it): seen by a MutationObserver, whose callback runs right after the
+    // change, in the same task, not at the next animation frame (which a busy machine may
+    // give only after the guard's 300 ms). The guard is then held on until the test lets it
+    // go (LET_GO), so that a key press sent from the test arrives within it however slowly.
+    const ui = await import("./web/ui.js");  // the page's own module: its state
+    return await new Promise(resolve => {
+        const moment = () => {
+            const button = document.querySelector(selector);
+            if (document.body.dataset.guard !== "on" || !button || button.disabled) return false;
+            ui.state.guardUntil = Date.now() + 600000;
+            if (act === "click") button.click(); else button.focus();
+            resolve(true);
+            return true;
+        };
+        if (moment()) return;
+        const observer = new MutationObserver(() => { if (moment()) observer.disconnect(); });
+        observer.observe(document.body, {attributes: true, childList: true, subtree: true});
+    });
 }"""
-"""Click the button at the first moment it is there while the guard is on (the view just
-changed under it)."""
+"""Click (``act`` ``"click"``) or focus a button at the first moment it is there while the
+guard is on, and hold the guard on."""
 
-FOCUS_IN_THE_GUARD = """selector => {
-    const button = document.querySelector(selector);
-    if (document.body.dataset.guard !== "on" || !button || button.disabled) return false;
-    button.focus();
-    return true;
-}"""
+LET_GO = """() => import("./web/ui.js").then(ui => { ui.state.guardUntil = 0; })"""
+"""Let the guard held by IN_THE_GUARD end (its timer turns ``data-guard`` off)."""
 
 
 async def ignored(page: Page) -> int:
@@ -179,8 +190,10 @@ async def test_a_click_just_after_the_table_changed_is_ignored(
     # a click on 7NT at that moment does nothing.
     await press(page, 'button[data-call="2C"]')
     before = await ignored(page)
-    await page.wait_for_function(CLICK_IN_THE_GUARD, arg='button[data-call="7NT"]', timeout=WAIT_MS)
+    async with asyncio.timeout(WAIT_MS / 1000):
+        await page.evaluate(IN_THE_GUARD, ['button[data-call="7NT"]', "click"])
     assert await ignored(page) == before + 1
+    await page.evaluate(LET_GO)
     await settled(page)
     await expect(page.locator("#bidding-box")).to_be_visible()
     await expect(calls).to_have_count(4)  # 2C and three answers; 7NT was not sent
@@ -195,9 +208,11 @@ async def test_a_click_just_after_the_table_changed_is_ignored(
     # very moment is ignored too.
     await press(page, '.seat-box[data-seat="S"] button[data-card]:enabled')
     card = "#hand button[data-card]:enabled"
-    await page.wait_for_function(FOCUS_IN_THE_GUARD, arg=card, timeout=WAIT_MS)
+    async with asyncio.timeout(WAIT_MS / 1000):
+        await page.evaluate(IN_THE_GUARD, [card, "focus"])
     await page.keyboard.press("Enter")
     assert await ignored(page) == before + 2
+    await page.evaluate(LET_GO)
     await settled(page)
     await expect(page.locator("#trick [data-trick-card]")).to_have_count(3)
 
