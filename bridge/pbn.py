@@ -60,6 +60,7 @@ __all__ = [
     "dump_games",
     "parse_game",
     "parse_games",
+    "roster_names",
 ]
 
 _SUFFIXES = frozenset(("!", "?", "!!", "??", "!?", "?!"))
@@ -422,6 +423,33 @@ def parse_games(text: str) -> list[PbnGame]:
         game, previous = _read_game(tags, previous)
         games.append(game)
     return games
+
+
+def roster_names(text: str) -> dict[str, str]:
+    r"""The players' names in a PBN-style roster, by first-round seat (``"1N"``): a game per
+    table, ``[Table "1"]`` or ``[Room "Open"]`` (table 1) / ``"Closed"`` (table 2), with
+    ``[North "Ann"]`` and so on; a game that names no table is the next one. A PBN record
+    of an earlier match with the same seating works too (its first game of each room).
+    Raises BridgeError for text that is not PBN, or a table other than 1 to 3.
+
+    >>> roster_names('[Table "2"]\n[North "Ann"]\n[South " Cy "]\n')
+    {'2N': 'Ann', '2S': 'Cy'}
+    """
+    names: dict[str, str] = {}
+    seen: set[int] = set()
+    for index, game in enumerate(parse_games(text), start=1):
+        tags = {tag.name.lower(): tag.value for tag in game.other_tags}
+        room = {"open": 1, "closed": 2}.get(tags.get("room", "").lower())
+        table = int(tags["table"]) if tags.get("table", "").isdigit() else room or index
+        if table in seen:
+            continue
+        if table not in (1, 2, 3):
+            raise BridgeError(f"table {table}: a match has tables 1 to 3")
+        seen.add(table)
+        for seat, name in zip("NESW", (game.north, game.east, game.south, game.west), strict=True):
+            if name and name.strip():
+                names[f"{table}{seat}"] = name.strip()
+    return names
 
 
 def parse_game(text: str) -> PbnGame:

@@ -50,6 +50,7 @@ from protocol.messages import (
     AdjustScore,
     AnswerClaim,
     AnswerUndo,
+    ArchiveMatch,
     AskAboutCall,
     AssignResult,
     BoardCompared,
@@ -57,6 +58,7 @@ from protocol.messages import (
     CallDirector,
     ChatMode,
     CloseCalls,
+    CloseSession,
     CreateMatch,
     DealsSealed,
     DecideWithdrawal,
@@ -65,17 +67,24 @@ from protocol.messages import (
     FaceLead,
     Format,
     GetBoard,
+    GetLinks,
     GetRecord,
     Heartbeat,
     HeartbeatAnswer,
     Hello,
     ImportMatch,
+    ListMatches,
     MakeCall,
     MakeClaim,
+    MatchArchived,
     MatchCreated,
+    MatchLinks,
+    MatchList,
     MatchRecord,
     Message,
+    NewLink,
     NextBoard,
+    OpenSession,
     Ping,
     PlayCard,
     PlayerView,
@@ -87,6 +96,8 @@ from protocol.messages import (
     SeeCalls,
     SendChat,
     ServerMessage,
+    SessionClosed,
+    SessionOpened,
     SetName,
     Snapshot,
     SpectatorMode,
@@ -130,13 +141,19 @@ class ClientError(Exception):
     (``"moved_on"``, :meth:`Client.resend`)."""
 
     def __init__(
-        self, code: ErrorCode | str, message: str, retry_after_ms: int | None = None
+        self,
+        code: ErrorCode | str,
+        message: str,
+        retry_after_ms: int | None = None,
+        field: str | None = None,
     ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.retry_after_ms = retry_after_ms
         """With ``rate_limited``: when to try again."""
+        self.field = field
+        """The refused message's field the refusal concerns, when the server names one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,6 +204,8 @@ class Client:
         self._skew_ms = 0
         """The server's clock less this machine's, as the last welcome told it."""
         self.view: PlayerView | WatchView | None = None
+        self.match_list: MatchList | None = None
+        """The organiser's latest list of matches (:meth:`list_matches`)."""
         self.seq = 0
         self.received: list[ServerMessage] = []
         """Every message received, in order (kept for audits and debugging). An update is
@@ -356,6 +375,10 @@ class Client:
                     async with self._changed:
                         self._changed.notify_all()
                     continue
+                if isinstance(message, MatchList):
+                    self.match_list = message
+                    async with self._changed:
+                        self._changed.notify_all()
                 ref = getattr(message, "ref", None)
                 future = self._pending.pop(ref, None) if ref is not None else None
                 if future is not None and not future.done():
@@ -472,7 +495,7 @@ class Client:
             self.in_doubt.pop(action_id, None)
             self._moments.pop(action_id, None)
         if isinstance(reply, ErrorMessage):
-            raise ClientError(reply.code, reply.message, reply.retry_after_ms)
+            raise ClientError(reply.code, reply.message, reply.retry_after_ms, reply.field)
         return reply
 
     async def resend(self) -> list[tuple[Any, Ack | ClientError]]:
@@ -662,12 +685,79 @@ class Client:
         assert isinstance(reply, BoardRecord)
         return reply
 
-    async def record(self, format: Literal["pbn", "lin"] = "pbn") -> str:
+    async def record(
+        self, format: Literal["pbn", "lin"] = "pbn", match_id: str | None = None
+    ) -> str:
         """The match record: every board compared, as every table played it, as PBN (with
-        the commitment to the deals, and once the match is over the deal set) or LIN."""
-        reply = await self.request(lambda ref: GetRecord(format=format, ref=ref))
+        the commitment to the deals, and once the match is over the deal set) or LIN. The
+        organiser names the match (``match_id``)."""
+        reply = await self.request(lambda ref: GetRecord(format=format, match_id=match_id, ref=ref))
         assert isinstance(reply, MatchRecord)
         return reply.record
+
+    # -- the organiser's console -------------------------------------------------------
+
+    async def open_session(self) -> SessionOpened:
+        """Organiser, signed in with the key: a session token to sign in with instead
+        (``hello``), until ``expires_at`` or :meth:`close_session`."""
+        reply = await self.request(lambda ref: OpenSession(ref=ref))
+        assert isinstance(reply, SessionOpened)
+        return reply
+
+    async def close_session(self) -> None:
+        """Organiser, signed in with a session: end it (the server then closes the
+        connection)."""
+        reply = await self.request(lambda ref: CloseSession(ref=ref))
+        assert isinstance(reply, SessionClosed)
+
+    async def list_matches(self, live: bool = False, archived: bool = False) -> MatchList:
+        """Organiser: the matches, newest first (``archived``: the archived ones too).
+        ``live``: the server sends the list again whenever it changes; the latest is
+        :attr:`match_list` (:meth:`wait_for_list` waits for one)."""
+        reply = await self.request(lambda ref: ListMatches(live=live, archived=archived, ref=ref))
+        assert isinstance(reply, MatchList)
+        self.match_list = reply
+        return reply
+
+    async def wait_for_list(
+        self, predicate: Callable[[MatchList], T | None], timeout: float | None = 10.0
+    ) -> T:
+        """Wait until ``predicate(list)`` is truthy for the latest list of matches (live:
+        :meth:`list_matches`) and return what it returned."""
+
+        async def waiting() -> T:
+            async with self._changed:
+                while True:
+                    if self.match_list is not None:
+                        result = predicate(self.match_list)
+                        if result:
+                            return result
+                    if not self.is_connected:
+                        raise self._closed_error or ClientError("closed", "not connected")
+                    await self._changed.wait()
+
+        async with asyncio.timeout(timeout):
+            return await waiting()
+
+    async def links(self, match_id: str) -> MatchLinks:
+        """Organiser: every link of the match again, with their QR codes."""
+        reply = await self.request(lambda ref: GetLinks(match_id=match_id, ref=ref))
+        assert isinstance(reply, MatchLinks)
+        return reply
+
+    async def new_link(self, match_id: str, player: int) -> Substituted:
+        """Organiser: a new link for the player (the old one stops working)."""
+        reply = await self.request(lambda ref: NewLink(match_id=match_id, player=player, ref=ref))
+        assert isinstance(reply, Substituted)
+        return reply
+
+    async def archive(self, match_id: str, archived: bool = True) -> MatchArchived:
+        """Organiser: put a finished match away (``archived``), or back."""
+        reply = await self.request(
+            lambda ref: ArchiveMatch(match_id=match_id, archived=archived, ref=ref)
+        )
+        assert isinstance(reply, MatchArchived)
+        return reply
 
     async def ping(self) -> Pong:
         reply = await self.request(lambda ref: Ping(ref=ref))
@@ -684,6 +774,7 @@ class Client:
         format: Format = "teams",
         robots: Sequence[str] = (),
         names: dict[str, str] | None = None,
+        roster: str | None = None,
         chat: ChatMode = "opponents",
         review_seconds: int = 20,
         robot_delay_ms: int | None = None,
@@ -716,6 +807,7 @@ class Client:
                 spectators=spectators,
                 robots=list(robots),
                 names=dict(names or {}),
+                roster=roster,
                 chat=chat,
                 review_seconds=review_seconds,
                 robot_delay_ms=robot_delay_ms,

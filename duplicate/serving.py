@@ -18,7 +18,7 @@ import signal
 import socket
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
@@ -29,6 +29,7 @@ if TYPE_CHECKING:
         DealsSealed,
         ImportMatch,
         MatchCreated,
+        MatchList,
         RobotLevel,
         SealDeals,
     )
@@ -407,35 +408,6 @@ def parse_names(text: str) -> dict[str, str]:
     return names
 
 
-def roster_names(text: str) -> dict[str, str]:
-    """The players' names in a PBN-style roster: a game per table, ``[Table "1"]`` or
-    ``[Room "Open"]`` (table 1) / ``"Closed"`` (table 2), with ``[North "Ann"]`` and so on;
-    a game that names no table is the next one. A PBN record of an earlier match with the
-    same seating works too (its first game of each room)."""
-    from bridge import BridgeError
-    from bridge.pbn import parse_games
-
-    try:
-        games = parse_games(text)
-    except BridgeError as error:
-        raise CommandFailed(f"bad --roster: {error}") from None
-    names: dict[str, str] = {}
-    seen: set[int] = set()
-    for index, game in enumerate(games, start=1):
-        tags = {tag.name.lower(): tag.value for tag in game.other_tags}
-        room = {"open": 1, "closed": 2}.get(tags.get("room", "").lower())
-        table = int(tags["table"]) if tags.get("table", "").isdigit() else room or index
-        if table in seen:
-            continue
-        if table not in (1, 2, 3):
-            raise CommandFailed(f"bad --roster: table {table}: a match has tables 1 to 3")
-        seen.add(table)
-        for seat, name in zip("NESW", (game.north, game.east, game.south, game.west), strict=True):
-            if name and name.strip():
-                names[f"{table}{seat}"] = name.strip()
-    return names
-
-
 def format_links(created: MatchCreated, format: str = "teams") -> str:
     """The links of a new match, for the organiser to hand out: by table of the first
     round (each player keeps their link when they move)."""
@@ -533,15 +505,14 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
         except (OSError, UnicodeDecodeError) as error:
             reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
             raise CommandFailed(f"cannot read --deals {args.deals}: {reason}") from None
-    names: dict[str, str] = {}
-    if args.roster is not None:
+    roster = None
+    if args.roster is not None:  # the server reads it, as it reads the console's
         try:
-            names = roster_names(Path(args.roster).read_text(encoding="utf-8"))
+            roster = Path(args.roster).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as error:
             reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
             raise CommandFailed(f"cannot read --roster {args.roster}: {reason}") from None
-    if args.names:
-        names |= parse_names(args.names)
+    names = parse_names(args.names) if args.names else {}
     delay = None if args.robot_delay is None else round(args.robot_delay * 1000)
     level, levels = parse_robot_levels(args.robot_level)
     try:
@@ -554,6 +525,7 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
             spectators=args.spectators,
             robots=args.robots,
             names=names,
+            roster=roster,
             chat=args.chat,
             review_seconds=args.review_seconds,
             robot_delay_ms=delay,
@@ -855,6 +827,88 @@ def record(args: argparse.Namespace) -> str:
     return asyncio.run(_record(args.link, "lin" if args.lin else "pbn")).rstrip("\n")
 
 
+def matches(args: argparse.Namespace) -> str:
+    """The matches on a running server, newest first, and where each table stands (the
+    console's ``list_matches``)."""
+    from protocol.messages import ListMatches, MatchList
+
+    key, ws_url = _organiser(args)
+    listed = asyncio.run(_ask(ws_url, key, ListMatches(archived=args.archived), args.server))
+    assert isinstance(listed, MatchList)
+    return format_matches(listed) or "No matches."
+
+
+def format_matches(listed: MatchList) -> str:
+    """Each match in a line, then a line for each of its tables: round, board, phase,
+    trick and contract, who is away, calls for the director, the clock."""
+    lines: list[str] = []
+    for match in listed.matches:
+        score = ", ".join(f"{s.name} {s.points:g}" for s in match.standings)
+        put_away = " (archived)" if match.archived else ""
+        lines.append(
+            f"{match.match_id}  {match.format}  {match.status}{put_away}  "
+            f"{match.compared}/{match.boards} boards compared  {score}"
+        )
+        for table in match.tables:
+            where = f"round {table.round} board {table.board} {table.phase}"
+            if table.board is None:
+                where = "not started"
+            if table.trick is not None:
+                where += f" trick {table.trick}"
+            if table.contract is not None:
+                where += f" {table.contract} by {table.declarer}"
+            away = [p.seat for p in table.players if not (p.connected or p.robot)]
+            notes = [f"away: {' '.join(away)}"] if away else []
+            if table.director_calls:
+                notes.append(f"{len(table.director_calls)} call(s) for the director")
+            if table.clock is not None and table.clock.time_up:
+                notes.append("time is up")
+            lines.append(f"  table {table.table}: {where}" + "".join(f"; {n}" for n in notes))
+    return "\n".join(lines)
+
+
+def links(args: argparse.Namespace) -> str:
+    """A match's links again (the console's ``get_links``), for the organiser to hand out."""
+    from protocol.messages import GetLinks, MatchLinks
+
+    key, ws_url = _organiser(args)
+    answer = asyncio.run(_ask(ws_url, key, GetLinks(match_id=args.match_id), args.server))
+    assert isinstance(answer, MatchLinks)
+    lines = [f"Match {answer.match_id}"]
+    for link in answer.links:
+        if link.role == "player":
+            name = f"  {link.name}" if link.name else ""
+            shown = link.link or ("robot" if link.robot else "not known here: make a new one")
+            lines.append(f"  table {link.table} {link.seat}  player {link.player}{name}  {shown}")
+        else:
+            lines.append(f"  {link.role}  {link.link or 'not known here'}")
+    return "\n".join(lines)
+
+
+async def _ask(ws_url: str, key: str, request: Any, server_url: str) -> Any:
+    """One of the console's requests to the server at ``ws_url``, as the organiser: its
+    answer (every failure a CommandFailed). Only reads: a failure is safe to run again."""
+    from websockets.exceptions import WebSocketException
+
+    from clients.client import Client, ClientError, Link
+
+    try:
+        client = await Client.connect(Link(ws_url, key), name="duplicate organiser")
+    except ClientError as error:
+        raise CommandFailed(f"the server at {server_url} refused: {error.message}") from None
+    except (OSError, WebSocketException) as error:
+        raise CommandFailed(
+            f"the server at {server_url} cannot be reached ({_reason(error)}): start it "
+            "with `duplicate serve`, or give its URL with --server"
+        ) from None
+    try:
+        return await client.request(lambda ref: request.model_copy(update={"ref": ref}))
+    except ClientError as error:
+        raise CommandFailed(f"the server refused: {error.code}: {error.message}") from None
+    finally:
+        await client.close()
+
+
 def protocol_schema(args: argparse.Namespace) -> str:
     """The JSON Schema of every protocol message."""
     from protocol.codec import json_schema
@@ -1021,6 +1075,10 @@ async def _serve(args: argparse.Namespace) -> None:
         heap.start()
         print(f"Serving on {server.public_url} (WebSocket {server.ws_url})", flush=True)
         print(f"Organiser key: {key_source(args)}", flush=True)
+        print(
+            f"Organiser's console: {server.public_url}/organise (sign in with the key)",
+            flush=True,
+        )
         if server.metrics_url is not None:
             print(f"Metrics: {server.metrics_url}", flush=True)
         if request is not None:
@@ -1260,6 +1318,18 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--lin", action="store_true", help="as BBO's LIN (one hand-viewer line per table)"
     )
     p.set_defaults(run=record)
+
+    p = commands.add_parser(
+        "matches", help="list the matches on a running server and where each table stands"
+    )
+    _add_server_options(p)
+    p.add_argument("--archived", action="store_true", help="the archived matches too")
+    p.set_defaults(run=matches)
+
+    p = commands.add_parser("links", help="print a match's links again, for handing out")
+    p.add_argument("match_id", help="the match's id (`duplicate matches` lists them)")
+    _add_server_options(p)
+    p.set_defaults(run=links)
 
     p = commands.add_parser("protocol-schema", help="print the JSON Schema of the protocol")
     p.set_defaults(run=protocol_schema)

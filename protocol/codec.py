@@ -176,7 +176,12 @@ def _decode(
         first = error.errors(include_url=False, include_context=False, include_input=False)[0]
         where = ".".join(str(part) for part in first["loc"][1:]) or "message"
         message = f"{tag}: {where}: {first['msg']}"
-        raise ProtocolError(ErrorCode.INVALID_MESSAGE, _clip(message), ref) from None
+        # The field it concerns, for a form to show the message beside (not a field the
+        # message has no room for: that is the sender's mistake, not the form's).
+        field = first["loc"][1] if len(first["loc"]) > 1 else None
+        if not isinstance(field, str) or first["type"] == "extra_forbidden":
+            field = None
+        raise ProtocolError(ErrorCode.INVALID_MESSAGE, _clip(message), ref, field=field) from None
 
 
 def _unpack(frame: bytes | str, limits: FrameLimits) -> dict[str, Any]:

@@ -79,9 +79,13 @@ class ProtocolError(Exception):
         message: str,
         ref: int | None = None,
         retry_after_ms: int | None = None,
+        *,
+        field: str | None = None,
     ) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
         self.ref = ref
         self.retry_after_ms = retry_after_ms
+        self.field = field
+        """The refused message's field that the error concerns, when it concerns one."""

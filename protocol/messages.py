@@ -90,6 +90,8 @@ ActionId = Annotated[str, StringConstraints(min_length=1, max_length=64)]
 """A client's id for one intended action: the same id from the same seat (or the director)
 is applied at most once, and a resend is answered with the first one's ``ack``."""
 RequestId = Annotated[str, StringConstraints(min_length=8, max_length=64)]
+MatchId = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
+"""A match's id: 16 lowercase hex digits."""
 """The organiser's id for one intended creation (a match, an import, a seal): the same id
 makes one, and a request sent again with it is answered as the first was."""
 SeatKey = Annotated[str, StringConstraints(pattern=r"^[1-3][NESW]$")]
@@ -235,6 +237,11 @@ class CreateMatch(Message):
     spectators: SpectatorMode = "live"
     robots: Annotated[list[RobotSeats], Field(max_length=12)] = []
     names: Annotated[dict[SeatKey, Name], Field(max_length=12)] = {}
+    roster: Annotated[str | None, StringConstraints(max_length=100_000)] = None
+    """(Added within version 7.) The players' names from a PBN-style roster: a game per
+    table, ``[Table "1"]`` (or ``[Room "Open"]``, table 1; ``"Closed"``, table 2) with
+    ``[North "Ann"]`` and so on, as ``duplicate new-match --roster`` reads it; ``names``
+    wins over it for a seat both name."""
     chat: ChatMode = "opponents"
     review_seconds: Annotated[int, Field(ge=0, le=600)] = 20
     robot_delay_ms: Annotated[int | None, Field(ge=0, le=10_000)] = None
@@ -548,6 +555,69 @@ class GetRecord(Message):
 
     type: Literal["get_record"] = "get_record"
     format: Literal["pbn", "lin"] = "pbn"
+    match_id: MatchId | None = None
+    """(Added within version 7.) The organiser's: which match (a player, spectator or
+    director asks for their own match's record, and sends none)."""
+    ref: Ref = None
+
+
+class OpenSession(Message):
+    """(Added within version 7.) Organiser only, signed in with the organiser key: a
+    session (answer: ``session``), a token that speaks for the organiser until it expires
+    or is closed, for a page to keep instead of the key."""
+
+    type: Literal["open_session"] = "open_session"
+    ref: Ref = None
+
+
+class CloseSession(Message):
+    """(Added within version 7.) Organiser only: end the session this connection signed in
+    with (answer: ``session_closed``); its token is refused from then on."""
+
+    type: Literal["close_session"] = "close_session"
+    ref: Ref = None
+
+
+class ListMatches(Message):
+    """(Added within version 7.) Organiser only: the matches on this server, newest first
+    (answer: ``match_list``), without the archived ones unless ``archived``. ``live``: after
+    the answer, a ``match_list`` again (``ref`` null) whenever the list changes, until a
+    ``list_matches`` without ``live`` or the end of the connection."""
+
+    type: Literal["list_matches"] = "list_matches"
+    live: bool = False
+    archived: bool = False
+    ref: Ref = None
+
+
+class GetLinks(Message):
+    """(Added within version 7.) Organiser only: a match's links again, every player's,
+    the spectators' and the director's, each with its QR code (answer: ``match_links``)."""
+
+    type: Literal["get_links"] = "get_links"
+    match_id: MatchId
+    ref: Ref = None
+
+
+class NewLink(Message):
+    """(Added within version 7.) Organiser only: a new link for ``player`` of the match
+    (answer: ``substituted``): the old one stops working, and the server's robot, if it
+    played the player, stops too; the match logs it as the director's substitution."""
+
+    type: Literal["new_link"] = "new_link"
+    match_id: MatchId
+    player: PlayerNumber
+    ref: Ref = None
+
+
+class ArchiveMatch(Message):
+    """(Added within version 7.) Organiser only: put a finished match away (``archived``
+    true), or back among the others (answer: ``match_archived``). An archived match stays
+    in the store: its links, record and review still work."""
+
+    type: Literal["archive_match"] = "archive_match"
+    match_id: MatchId
+    archived: bool = True
     ref: Ref = None
 
 
@@ -603,6 +673,12 @@ ClientMessage = Annotated[
     | Substitute
     | GetBoard
     | GetRecord
+    | OpenSession
+    | CloseSession
+    | ListMatches
+    | GetLinks
+    | NewLink
+    | ArchiveMatch
     | Ping
     | HeartbeatAnswer,
     Field(discriminator="type"),
@@ -1416,6 +1492,10 @@ class ErrorMessage(Sent):
     ref: int | None = None
     retry_after_ms: int | None = None
     versions: list[int] | None = None
+    field: str | None = None
+    """(Added within version 7.) The field of the refused message that the error concerns
+    (``"boards"``, ``"names"``, ``"roster"``), when it concerns one: a form shows the
+    message beside it. Sent only when known."""
 
 
 class SeatLink(Sent):
@@ -1499,6 +1579,113 @@ class Substituted(Sent):
     ref: int | None = None
 
 
+class SessionOpened(Sent):
+    """(Added within version 7.) The answer to ``open_session``: ``token`` speaks for the
+    organiser in ``hello`` until ``expires_at`` (or ``close_session``)."""
+
+    type: Literal["session"] = "session"
+    token: str
+    expires_at: Millis
+    ref: int | None = None
+
+
+class SessionClosed(Sent):
+    """(Added within version 7.) The answer to ``close_session``."""
+
+    type: Literal["session_closed"] = "session_closed"
+    ref: int | None = None
+
+
+class TableEntry(Sent):
+    """(Added within version 7.) One table of a match in the organiser's list: its round,
+    the board in play (or the last one played) and its phase, the trick in play (1-13,
+    during the play), the contract, how many boards it has finished in all, who sits there
+    and whether they are there, its open calls for the director, its round's clock and the
+    seats its board waits for."""
+
+    table: TableNumber
+    round: int | None = None
+    board: int | None = None
+    phase: Phase | None = None
+    trick: int | None = None
+    contract: ContractText | None = None
+    declarer: Seat | None = None
+    boards_played: int = 0
+    players: list[PlayerInfo] = []
+    director_calls: list[DirectorCallView] = []
+    clock: RoundClock | None = None
+    waiting_for: list[Seat] = []
+
+
+class MatchEntry(Sent):
+    """(Added within version 7.) A match in the organiser's list. ``status``: ``waiting``
+    (no call made yet), ``playing`` or ``finished``. ``compared``: the boards compared so
+    far; ``standings`` best first; ``winner`` once finished (a team, the leading
+    competitor, or ``"draw"``)."""
+
+    match_id: str
+    format: Format
+    scoring: Scoring
+    status: Literal["waiting", "playing", "finished"]
+    archived: bool = False
+    created_at: Millis | None = None
+    boards: int
+    rounds: int
+    compared: int = 0
+    team_a: str
+    team_b: str
+    spectators: SpectatorMode = "live"
+    standings: list[Standing] = []
+    winner: str | None = None
+    tables: list[TableEntry] = []
+
+
+class MatchList(Sent):
+    """(Added within version 7.) The answer to ``list_matches``, and, when it asked for
+    ``live``, the list again (``ref`` null) whenever it changes."""
+
+    type: Literal["match_list"] = "match_list"
+    matches: list[MatchEntry]
+    live: bool = False
+    archived: bool = False
+    ref: int | None = None
+
+
+class LinkEntry(Sent):
+    """(Added within version 7.) One link of a match: a player's (where they sit now), the
+    spectators' or the director's. ``link`` is None for a player the server's robot plays,
+    and for a link made before this server could give links again (a new one can be made:
+    ``new_link``). ``qr``: the link's QR code, an SVG image as a ``data:`` URI."""
+
+    role: Literal["player", "spectator", "director"]
+    player: PlayerNumber | None = None
+    table: TableNumber | None = None
+    seat: Seat | None = None
+    team: Team | None = None
+    name: str | None = None
+    robot: bool = False
+    link: str | None = None
+    qr: str | None = None
+
+
+class MatchLinks(Sent):
+    """(Added within version 7.) The answer to ``get_links``: every link of the match."""
+
+    type: Literal["match_links"] = "match_links"
+    match_id: str
+    links: list[LinkEntry]
+    ref: int | None = None
+
+
+class MatchArchived(Sent):
+    """(Added within version 7.) The answer to ``archive_match``."""
+
+    type: Literal["match_archived"] = "match_archived"
+    match_id: str
+    archived: bool
+    ref: int | None = None
+
+
 class Pong(Sent):
     """The answer to ``ping``."""
 
@@ -1526,6 +1713,11 @@ ServerMessage = Annotated[
     | MatchRecord
     | BoardRecord
     | Substituted
+    | SessionOpened
+    | SessionClosed
+    | MatchList
+    | MatchLinks
+    | MatchArchived
     | Pong
     | Heartbeat,
     Field(discriminator="type"),

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, TypeAdapter, ValidationError
 from redis.exceptions import RedisError
 from websockets.asyncio.server import Server as WebSocketServer
 from websockets.asyncio.server import ServerConnection, serve
@@ -50,6 +50,7 @@ from bridge.formats import (
 )
 from bridge.formats.movements import INDIVIDUAL_BOARDS
 from bridge.lin import LinMatch, parse_lin_match
+from bridge.pbn import roster_names
 from bridge.records import played_tables
 from protocol.codec import MAX_CLIENT_FRAME, decode_client, encode
 from protocol.errors import ErrorCode, ProtocolError
@@ -58,19 +59,26 @@ from protocol.messages import (
     SUPPORTED_VERSIONS,
     Ack,
     AnswerClaim,
+    ArchiveMatch,
+    CloseSession,
     CreateMatch,
     DealsSealed,
     ErrorMessage,
     GetBoard,
+    GetLinks,
     GetRecord,
     Heartbeat,
     HeartbeatAnswer,
     Hello,
     ImportMatch,
+    ListMatches,
     MakeCall,
     MakeClaim,
     MatchCreated,
     MatchRecord,
+    Name,
+    NewLink,
+    OpenSession,
     Ping,
     PlayCard,
     Pong,
@@ -82,6 +90,7 @@ from protocol.messages import (
 )
 from protocol.versions import OLDER, Older, older
 from server.analysis import AnalysisError, Analyst
+from server.console import SESSION_TOKEN_PREFIX, Console
 from server.fanout import HEARTBEAT, Fanout, stop
 from server.formats import (
     boards_from_pbn,
@@ -123,7 +132,7 @@ log = logging.getLogger(__name__)
 
 CLOSE_TIMEOUT = 5.0
 """Seconds a shutdown waits for connections to close before dropping them."""
-NEWER_ERROR_FIELDS = {"retry_after_ms", "versions"}
+NEWER_ERROR_FIELDS = {"retry_after_ms", "versions", "field"}
 """An error's fields that protocol 2 did not have: left out of the answer to the ``hello`` of
 a client older than version 6, which is refused in words its strict decoder can read."""
 SPOKEN = sorted(SUPPORTED_VERSIONS)
@@ -172,7 +181,13 @@ restarting it") tell more than a failed PING."""
 
 WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
 """The browser table: plain HTML, CSS and JavaScript modules, served as they are."""
-_PAGES = {"/play": "index.html", "/watch": "index.html", "/direct": "index.html", "/": "index.html"}
+_PAGES = {
+    "/play": "index.html",
+    "/watch": "index.html",
+    "/direct": "index.html",
+    "/": "index.html",
+    "/organise": "organise.html",
+}
 _TYPES = {
     ".html": "text/html; charset=utf-8",
     ".js": "text/javascript; charset=utf-8",
@@ -183,6 +198,14 @@ _TYPES = {
     ".txt": "text/plain; charset=utf-8",
     ".json": "application/json",
 }
+
+
+_NAME: TypeAdapter[str] = TypeAdapter(Name)
+
+ORGANISER_ONLY = (OpenSession, CloseSession, ListMatches, GetLinks, NewLink, ArchiveMatch)
+"""The console's messages that only the organiser sends."""
+ORGANISER_REQUESTS = (*ORGANISER_ONLY, GetRecord)
+"""The organiser's messages that :class:`server.console.Console` serves."""
 
 
 def web_file(path: str) -> tuple[str, bytes] | None:
@@ -230,7 +253,8 @@ def error_frame(error: ErrorMessage, *, old: bool = False) -> bytes:
     than version 6."""
     if old:
         return encode(error, exclude=NEWER_ERROR_FIELDS)
-    return encode(error, exclude=None if error.versions is not None else {"versions"})
+    unsaid = {name for name in ("versions", "field") if getattr(error, name) is None}
+    return encode(error, exclude=unsaid or None)
 
 
 def _rate_limited(what: str, wait: float) -> ProtocolError:
@@ -266,17 +290,33 @@ def _commit(
     )
 
 
+def _refused(message: str, field: str) -> ProtocolError:
+    """``create_match`` refused for its ``field``."""
+    return ProtocolError(ErrorCode.INVALID_MESSAGE, message, field=field)
+
+
 def movement_for(request: CreateMatch) -> Movement:
-    """The movement a ``create_match`` asks for (raises MovementError for a bad one)."""
-    boards = request.boards
+    """The movement a ``create_match`` asks for (ProtocolError, naming the field, for a bad
+    one)."""
     scoring = request.scoring
     if request.format in ("teams", "robot-table", "team-of-four") and scoring not in (
         None,
         "imps",
     ):
-        raise MovementError(f"a {request.format} match is scored in imps, not {scoring}")
+        raise _refused(f"a {request.format} match is scored in imps, not {scoring}", "scoring")
     if request.format != "replay" and (request.stage_two != "now" or request.imposed_auction):
-        raise MovementError("stage_two and imposed_auction are for replay duplicate")
+        field = "stage_two" if request.stage_two != "now" else "imposed_auction"
+        raise _refused("stage_two and imposed_auction are for replay duplicate", field)
+    try:
+        return _movement(request)
+    except MovementError as error:
+        field = "scoring" if "scored" in str(error) else "boards"
+        raise _refused(str(error), field) from None
+
+
+def _movement(request: CreateMatch) -> Movement:
+    boards = request.boards
+    scoring = request.scoring
     if request.format == "teams":
         return teams_match(boards or 4)
     if request.format == "robot-table":
@@ -293,6 +333,27 @@ def movement_for(request: CreateMatch) -> Movement:
     players = request.players
     default = INDIVIDUAL_BOARDS[players][0]
     return individual(players, boards or default, scoring or "imps")
+
+
+def _roster(text: str | None) -> dict[str, str]:
+    """The names of ``create_match``'s roster, by first-round seat (refused, naming the
+    field ``roster``, when it cannot be read or a name is not a name)."""
+    if text is None:
+        return {}
+    try:
+        names = roster_names(text)
+    except BridgeError as error:
+        raise _refused(f"the roster: {error}", "roster") from None
+    for key, name in names.items():
+        try:
+            _NAME.validate_python(name)
+        except ValidationError:
+            raise _refused(
+                f"the roster: seat {key}: a name has 1 to 40 characters, none of them a "
+                "control character",
+                "roster",
+            ) from None
+    return names
 
 
 def robot_seats(names: list[str]) -> set[tuple[int, str]]:
@@ -352,6 +413,18 @@ class Connection:
     acknowledged than before."""
     heartbeat: bool = False
     """Its client asked for heartbeats (``hello.heartbeat``): :meth:`beat` looks after it."""
+    own_origin: bool = True
+    """Its handshake came from a page of this server, or from a program (no ``Origin``): an
+    organiser may sign in on it."""
+    session: str | None = None
+    """The organiser's session token it signed in with (None: the key, or not the
+    organiser)."""
+    session_expires: int | None = None
+    """When that session expires (ms since 1970)."""
+    live_list: bool | None = None
+    """The organiser follows the list of matches live (``True``: archived ones too)."""
+    last_list: bytes | None = None
+    """The list last sent to it live, so that an unchanged list is not sent again."""
     queued_at: float = field(default_factory=time.monotonic)
     """When a frame was last queued for it."""
     beat_at: float | None = None
@@ -559,6 +632,8 @@ class Server:
         self._reading_check: asyncio.Task[None] | None = None
         self._heartbeats: asyncio.Task[None] | None = None
         self.analyst = Analyst.shared()
+        self.console = Console(self)
+        """The organiser's console messages, and the list it follows live."""
         self._analysing: dict[str, asyncio.Task[None]] = {}
         """The double-dummy analysis under way of each match's boards (off the creation
         path: a comparison shows it once it is there)."""
@@ -617,6 +692,7 @@ class Server:
             await stop(self._reading_check)
         if self._heartbeats is not None:
             await stop(self._heartbeats)
+        await self.console.close()
         await stop(*self._analysing.values())
         playing = list(self.robots)
         await stop(*self.robots.values())
@@ -709,6 +785,7 @@ class Server:
             for connection in list(self.connections):
                 if connection.heartbeat:
                     connection.beat(now)
+            self.console.expire(now_ms())
 
     async def _imported_from(self, match_id: str) -> LinMatch | None:
         """The vugraph file the match was imported from, read (None: it was not)."""
@@ -807,6 +884,24 @@ class Server:
         given = request.headers.get_all(ROBOT_HEADER)
         return len(given) == 1 and hmac.compare_digest(given[0], self._robot_pass)
 
+    def _own_origin(self, request: Request | None) -> bool:
+        """Whether a handshake may sign an organiser in: it names no ``Origin`` (a program,
+        not a page), or its page came from this server (the host it asked for, or the
+        public URL's): another site's page, which a browser would let reach the server
+        with the organiser's session, may not."""
+        if request is None:
+            return True
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return True
+        scheme, _, rest = origin.partition("://")
+        host = request.headers.get("Host")
+        if host is not None and rest == host and scheme in ("http", "https"):
+            return True
+        public = self.public_url or ""
+        public_scheme, _, public_rest = public.partition("://")
+        return (scheme, rest) == (public_scheme, public_rest.split("/", 1)[0])
+
     def _over_capacity(self, connection: ServerConnection) -> tuple[str, float] | None:
         """Why a new WebSocket connection is refused, if it is, and in how many seconds to
         try again: the server is full, or its address holds too many already, or opened too
@@ -868,6 +963,7 @@ class Server:
         limits = self.limits
         address = self._client_address(websocket)
         counted = not self._own_robot(websocket.request)
+        own_origin = self._own_origin(websocket.request)
         # The handshake is over and what the server needs of it is read: its headers, some
         # kilobytes a connection, are let go (websockets reads them only while shaking hands;
         # its parser holds the same request for the connection's life).
@@ -883,6 +979,7 @@ class Server:
             TokenBucket(limits.bytes_per_second, limits.bytes_burst),
             TokenBucket(limits.frames_per_second, limits.frames_burst),
             TokenBucket(limits.actions_per_second, limits.actions_burst),
+            own_origin=own_origin,
         )
         self.connections.add(connection)
         metrics = self.metrics
@@ -953,6 +1050,7 @@ class Server:
                         message=error.message,
                         ref=ref,
                         retry_after_ms=error.retry_after_ms,
+                        field=error.field,
                     )
                     old = False
                     if error.code == ErrorCode.UNSUPPORTED_VERSION:
@@ -1062,10 +1160,16 @@ class Server:
             return  # it lives (any frame says so): nothing to answer
         if connection.organiser:
             if isinstance(message, CreateMatch | ImportMatch | SealDeals):
+                if connection.session is not None:
+                    await self.console.session_expiry(connection.session)
                 connection.send(encode(await self.organise(message)))
+            elif isinstance(message, ORGANISER_REQUESTS):
+                await self.console.serve(connection, message)
             else:
                 raise ProtocolError(
                     ErrorCode.FORBIDDEN,
+                    # The words version 6 recorded (its transcripts hold them): the console's
+                    # messages came later, within version 7.
                     "the organiser creates, imports and seals matches only",
                 )
             return
@@ -1077,15 +1181,12 @@ class Server:
             raise ProtocolError(
                 ErrorCode.FORBIDDEN, "only the organiser creates, imports and seals matches"
             )
+        if isinstance(message, ORGANISER_ONLY):
+            raise ProtocolError(ErrorCode.FORBIDDEN, f"only the organiser sends {message.type}")
         if isinstance(message, GetRecord):
-            state = connection.runtime.state
-            if message.format == "lin":
-                # An imported vugraph file gives its header, results and commentary back.
-                record = lin_record(state, await self._imported_from(state.config.match_id))
-            else:
-                record = match_record(state)
-            reply = MatchRecord(format=message.format, record=record, ref=message.ref)
-            connection.send(encode(reply))
+            if message.match_id not in (None, connection.runtime.config.match_id):
+                raise ProtocolError(ErrorCode.FORBIDDEN, "a link gives its own match's record only")
+            connection.send(encode(await self.record(connection.runtime, message)))
             return
         if isinstance(message, GetBoard):
             answer = connection.runtime.board_record(connection.subscriber.viewer, message.board)
@@ -1103,6 +1204,16 @@ class Server:
         connection.send(encode(Ack(ref=message.ref, seq=seq, repeated=repeated)))
         # Every viewer here has its update queued already (MatchRuntime.act publishes it).
         self.metrics.action_delivery.observe(time.perf_counter() - decoded)
+
+    async def record(self, runtime: MatchRuntime, request: GetRecord) -> MatchRecord:
+        """The answer to ``get_record``: the match's record as PBN or LIN."""
+        state = runtime.state
+        if request.format == "lin":
+            # An imported vugraph file gives its header, results and commentary back.
+            record = lin_record(state, await self._imported_from(state.config.match_id))
+        else:
+            record = match_record(state)
+        return MatchRecord(format=request.format, record=record, ref=request.ref)
 
     async def _hello(self, connection: Connection, hello: Hello) -> None:
         if connection.organiser or connection.subscriber is not None:
@@ -1126,13 +1237,16 @@ class Server:
         address = connection.address
         # A version 6 client never asked: it would not know the message ``heartbeat``.
         heartbeat = hello.heartbeat and version >= HEARTBEATS_SINCE
-        if hmac.compare_digest(hello.token.encode(), self.organiser_key.encode()):
-            connection.organiser = True
-            self._speak(connection, version)
-            connection.send(
-                encode(Welcome(version=version, versions=SPOKEN, role="organiser", now=now_ms()))
+        key = hmac.compare_digest(hello.token.encode(), self.organiser_key.encode())
+        session = not key and hello.token.startswith(SESSION_TOKEN_PREFIX)
+        if (session or key) and not connection.own_origin:
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                "the organiser signs in from this server's own pages (or from a program): "
+                "a page of another site may not",
             )
-            connection.heartbeat = heartbeat
+        if key:
+            self._welcome_organiser(connection, version, heartbeat)
             return
         digest = hashlib.sha256(hello.token.encode()).digest()
         known = digest in self._welcomed or hello.token in self._robot_tokens
@@ -1140,7 +1254,18 @@ class Server:
             await self._hold_lookup(address)
         connection.joining = True
         try:
-            await self._join(connection, hello, digest, version)
+            if session:
+                try:
+                    expires = await self.console.session_expiry(hello.token)
+                except ProtocolError:
+                    self._bad_hellos.note(address)
+                    raise
+                connection.session = hello.token
+                connection.session_expires = expires
+                self.console.signed_in(expires)
+                self._welcome_organiser(connection, version, heartbeat)
+            else:
+                await self._join(connection, hello, digest, version)
             connection.heartbeat = heartbeat
         finally:
             connection.joining = False
@@ -1149,6 +1274,14 @@ class Server:
                 ended = self._lookups_ended.pop(address, None)
                 if ended is not None:
                     ended.set()
+
+    def _welcome_organiser(self, connection: Connection, version: int, heartbeat: bool) -> None:
+        connection.organiser = True
+        self._speak(connection, version)
+        connection.send(
+            encode(Welcome(version=version, versions=SPOKEN, role="organiser", now=now_ms()))
+        )
+        connection.heartbeat = heartbeat
 
     async def _hold_lookup(self, address: str) -> None:
         """A place among the lookups of tokens not seen lately from ``address``: many at
@@ -1334,16 +1467,26 @@ class Server:
                 ErrorCode.INVALID_MESSAGE,
                 f"the match request {request_id!r} made is gone from the store",
             )
-        return self._created(config, self._tokens(config.match_id, nonce), request.ref)
+        nonces = await self.store.link_nonces(config.match_id)
 
-    def _tokens(self, match_id: str, nonce: str | None) -> Callable[[str], str]:
+        def again(key: str) -> str:
+            # A link changed since (a new link for a seat) is given as it is now.
+            return self.link_token(config.match_id, key, nonces.get(key, nonce))
+
+        return self._created(config, again, request.ref)
+
+    def _tokens(self, match_id: str, nonce: str) -> Callable[[str], str]:
         """The token of each link of a new match, by its key (``"1N"``, ``"spectator"``,
-        ``"director"``): drawn at random, or (``nonce``, a creation that may be asked for
-        again) derived from the organiser key, so that the same answer can be given again
-        while the store keeps only the tokens' hashes and the nonce."""
-        if nonce is None:
-            return lambda _key: secrets.token_urlsafe(24)
-        return lambda key: self._derived(f"link:{match_id}:{key}:{nonce}")
+        ``"director"``): derived from the organiser key and the match's ``nonce`` (drawn at
+        random, or a creation's that may be asked for again), so that the same answer, and
+        the organiser's ``get_links``, can be given again while the store keeps only the
+        tokens' hashes and the nonces."""
+        return lambda key: self.link_token(match_id, key, nonce)
+
+    def link_token(self, match_id: str, key: str, nonce: str) -> str:
+        """The token of the match's link ``key`` (``"1N"``, ``"spectator"``, ``"director"``)
+        made with ``nonce``: derived from the organiser key."""
+        return self._derived(f"link:{match_id}:{key}:{nonce}")
 
     def _seal_of(self, nonce: str) -> str:
         """The seal of a ``seal_deals`` that may be asked for again (never starts with "-":
@@ -1366,59 +1509,57 @@ class Server:
         double-dummy analysis, a link for each player, the robots' players (and for the
         robot-table format the robots' table 2, played now, card for card)."""
         robot_table = request.format == "robot-table"
-        try:
-            movement = movement_for(request)
-        except MovementError as error:
-            raise ProtocolError(ErrorCode.INVALID_MESSAGE, str(error)) from None
+        movement = movement_for(request)
         count = len(movement.boards)
         first = movement.round(movement.rounds[0])
         robots = robot_seats(request.robots)
-        for key in [f"{t}{letter}" for t, letter in robots] + list(request.names):
+        listed = _roster(request.roster)
+        for key, named in (
+            [(f"{t}{letter}", "robots") for t, letter in robots]
+            + [(key, "roster") for key in listed]
+            + [(key, "names") for key in request.names]
+        ):
             if int(key[0]) > len(first):
-                raise ProtocolError(
-                    ErrorCode.INVALID_MESSAGE,
-                    f"seat {key}: this match has {len(first)} table(s) in its first round",
+                raise _refused(
+                    f"seat {key}: this match has {len(first)} table(s) in its first round", named
                 )
         for key in request.robot_levels:
             if int(key[-1] if key[0] == "t" else key[0]) > len(first):
-                raise ProtocolError(
-                    ErrorCode.INVALID_MESSAGE,
+                raise _refused(
                     f"robot level for {key}: this match has {len(first)} table(s) in its "
                     "first round",
+                    "robot_levels",
                 )
         levelled = [key[-1] if key[0] == "t" else key[0] for key in request.robot_levels]
         if robot_table and any(table == 2 for table, _ in robots):
-            raise ProtocolError(
-                ErrorCode.INVALID_MESSAGE, "table 2 of a robot-table match is the robots' already"
-            )
+            raise _refused("table 2 of a robot-table match is the robots' already", "robots")
         if robot_table and "2" in levelled:
-            raise ProtocolError(
-                ErrorCode.INVALID_MESSAGE,
+            raise _refused(
                 "table 2 of a robot-table match plays as the seeds say (RULES.md 6.2): "
                 "it has no robot level to set",
+                "robot_levels",
             )
         mixed = mixed_partnership(movement, request.robot_level, request.robot_levels)
         if mixed is not None:
-            raise ProtocolError(ErrorCode.INVALID_MESSAGE, mixed)
-        if robot_table and any(key.startswith("2") for key in request.names):
-            raise ProtocolError(
-                ErrorCode.INVALID_MESSAGE, "table 2 of a robot-table match has no players to name"
-            )
+            raise _refused(mixed, "robot_levels")
+        for names, named in ((listed, "roster"), (request.names, "names")):
+            if robot_table and any(key.startswith("2") for key in names):
+                raise _refused("table 2 of a robot-table match has no players to name", named)
         if (request.seal is None) != (request.public_value is None):
-            raise ProtocolError(
-                ErrorCode.INVALID_MESSAGE, "a sealed seed needs its public value, and back"
+            raise _refused(
+                "a sealed seed needs its public value, and back",
+                "public_value" if request.seal is not None else "seal",
             )
         if request.seal is not None and request.deals_pbn is not None:
-            raise ProtocolError(
-                ErrorCode.INVALID_MESSAGE,
-                "boards come from the organiser's PBN or from a sealed seed, not both",
+            raise _refused(
+                "boards come from the organiser's PBN or from a sealed seed, not both", "seal"
             )
         seed = public = form = None
         if request.seal is not None and request.public_value is not None:
-            no_seal = ProtocolError(
-                ErrorCode.INVALID_MESSAGE,
+            no_seal = _refused(
                 "no such seal (unknown, used already, or older than "
                 f"{SEAL_DAYS} days): ask for a new one with seal_deals",
+                "seal",
             )
             kept = await self.store.read_seal(request.seal)
             if kept is None:
@@ -1429,7 +1570,7 @@ class Server:
                 try:  # before the seal is used up: a refused value leaves it for a mended one
                     public = form.canonical(request.public_value)
                 except PublicValueRefused as error:
-                    raise ProtocolError(ErrorCode.INVALID_MESSAGE, str(error)) from None
+                    raise _refused(str(error), "public_value") from None
             else:
                 # Sealed without a form (a client that sent none, or a seal from before
                 # forms): the value as written, and the match says it had no form.
@@ -1445,11 +1586,11 @@ class Server:
                 boards = dealt_boards(count)
             table2 = await asyncio.to_thread(robot_table_log, boards) if robot_table else None
         except BridgeError as error:
-            raise ProtocolError(ErrorCode.BAD_DEALS, str(error)) from None
+            raise ProtocolError(ErrorCode.BAD_DEALS, str(error), field="deals_pbn") from None
         movement = movement.renumbered([b.number for b in boards])
         match_id = secrets.token_hex(8)
         deals = _commit(boards, seed, public, form)
-        names = dict(request.names)
+        names = listed | dict(request.names)
         levels = tuple(sorted(request.robot_levels.items()))
         config = MatchConfig(
             match_id,
@@ -1582,6 +1723,8 @@ class Server:
         derived, :meth:`_tokens`), its first boards' starts (and the robots' table 2,
         ``table2``); start its analysis and its robots; the organiser's answer."""
         match_id = config.match_id
+        nonce = nonce or secrets.token_hex(16)
+        config = replace(config, created_at=now_ms())
         tokens = self._tokens(match_id, nonce)
         drawn: dict[str, str] = {}
 
@@ -1606,7 +1749,8 @@ class Server:
             grants[robot] = Grant(match_id, "player", int(key[0]), key[1])
         logs = {} if table2 is None else {2: table2[0]}
         starts = fold(config, logs, ()).starts(now_ms())
-        await self.store.create_match(config, grants, starts, robot_nonces, table2)
+        link_nonces = dict.fromkeys(drawn, nonce)
+        await self.store.create_match(config, grants, starts, robot_nonces, table2, link_nonces)
         log.info("match %s created: %s, %d boards", match_id, config.format, len(config.boards))
         self._analyse_later(config.match_id, config.boards)
         if robot_nonces:
@@ -1662,23 +1806,49 @@ class Server:
         assert connection.runtime is not None
         assert connection.subscriber is not None
         runtime = connection.runtime
-        match_id = runtime.config.match_id
         player = runtime.player_at(request.table, Seat.parse(request.seat))
-        key = runtime.config.first_seat(player)
-        nonce = secrets.token_hex(8) if request.robot else None
-        token = (
-            secrets.token_urlsafe(24) if nonce is None else self.robot_token(match_id, key, nonce)
+        return await self._seat_anew(
+            runtime, connection.subscriber.viewer, player, request.robot, request.ref
         )
-        await runtime.act_substitute(connection.subscriber.viewer, player, token, nonce)
+
+    async def new_link(self, request: NewLink) -> Substituted:
+        """The organiser's new link for a player (``new_link``): the director's substitution
+        of a person for the player, by the player's number."""
+        runtime = await self.runtime(request.match_id)
+        if request.player not in runtime.config.movement.competitors:
+            raise ProtocolError(
+                ErrorCode.INVALID_MESSAGE,
+                f"match {request.match_id} has no player {request.player}",
+                field="player",
+            )
+        return await self._seat_anew(
+            runtime, Watcher("director"), request.player, False, request.ref
+        )
+
+    async def _seat_anew(
+        self, runtime: MatchRuntime, viewer: Viewer, player: int, robot: bool, ref: int | None
+    ) -> Substituted:
+        """Give ``player`` a new token: the server's robot (``robot``), or a person with a new
+        link; the old token stops working."""
+        match_id = runtime.config.match_id
+        key = runtime.config.first_seat(player)
+        robot_nonce = link_nonce = None
+        if robot:
+            robot_nonce = secrets.token_hex(8)
+            token = self.robot_token(match_id, key, robot_nonce)
+        else:
+            link_nonce = secrets.token_hex(16)
+            token = self.link_token(match_id, key, link_nonce)
+        await runtime.act_substitute(viewer, player, token, robot_nonce, link_nonce)
         old = self.robots.pop((match_id, key), None)
         if old is not None:
             old.cancel()
-        if nonce is not None:
-            await self._start_robots(runtime.config, {key: nonce})
-        link = None if request.robot else f"{self.public_url}/play#{token}"
-        return Substituted(
-            player=player, table=request.table, seat=request.seat, link=link, ref=request.ref
-        )
+        if robot_nonce is not None:
+            await self._start_robots(runtime.config, {key: robot_nonce})
+        link = None if robot else f"{self.public_url}/play#{token}"
+        at = seated(runtime.state, player)
+        assert at is not None  # act_substitute refuses a player who does not play now
+        return Substituted(player=player, table=at.table, seat=at.seat.letter, link=link, ref=ref)
 
     # -- the double-dummy analysis -------------------------------------------------------
 

@@ -1257,7 +1257,12 @@ class MatchRuntime:
         return player
 
     async def act_substitute(
-        self, viewer: Viewer, player: int, token: str, robot_nonce: str | None
+        self,
+        viewer: Viewer,
+        player: int,
+        token: str,
+        robot_nonce: str | None,
+        link_nonce: str | None = None,
     ) -> int:
         """Give a player a new token (the old one stops working, its connections close) and
         log it; returns the director's sequence number of the update recording it."""
@@ -1270,7 +1275,7 @@ class MatchRuntime:
             self._seated(Player(player))  # they play this round: else refused here
             try:
                 await self.store.substitute(
-                    self.config.match_id, int(key[0]), key[1], token, robot_nonce
+                    self.config.match_id, int(key[0]), key[1], token, robot_nonce, link_nonce
                 )
             except (RedisError, OSError):
                 raise ProtocolError(

@@ -206,6 +206,9 @@ class MatchConfig:
     """The opening lead is made face down (law 41A): played when the leader's partner faces
     it, after any question about the auction. False: led face up (and a match stored before
     this rule)."""
+    created_at: int | None = field(default=None, kw_only=True)
+    """When the match was created (milliseconds since 1970, by the server's clock); None: a
+    match stored before this was kept."""
     disputes: bool = field(default=False, kw_only=True)
     """A rejected claim is disputed (law 68D): the play stops and the director is called,
     who rules (law 70). False: the play goes on from where the claim was made (and a match
@@ -282,6 +285,7 @@ class MatchConfig:
                 "board_ms": self.board_ms,
                 "disputes": self.disputes,
                 "face_down": self.face_down,
+                "created_at": self.created_at,
             }
         )
 
@@ -320,6 +324,7 @@ class MatchConfig:
             disputes=data.get("disputes", False),  # absent: stored before disputes
             face_down=data.get("face_down", False),  # absent: stored before face-down leads
             board_ms=data.get("board_ms"),  # absent: stored before clocks
+            created_at=data.get("created_at"),  # absent: stored before it was kept
         )
 
     def team_of(self, table: int, seat: Seat) -> Literal["A", "B"]:

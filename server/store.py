@@ -12,12 +12,17 @@ Keys of a match share the hash tag ``{m:ID}`` (Redis Cluster ready):
 - ``{m:ID}:seats``      each seat's token key (to revoke it when the director substitutes)
 - ``{m:ID}:robots``     a nonce per seat the server's robots play: the server derives the
   robot's token from it and the organiser key, so no usable token is stored
+- ``{m:ID}:links``      a nonce per link (``"1N"``, ``"spectator"``, ``"director"``): the
+  server derives the link's token from it and the organiser key, to give the organiser
+  the links again (``get_links``) while no usable token is stored
 - ``{m:ID}:source``     the vugraph (LIN) file an imported match came from: its LIN record
   gives back the file's header, results and commentary
 
-and, outside any match, ``duplicate:matches`` (set of match ids), ``duplicate:robot-matches``
-(the matches with robots to reseat after a restart) and ``duplicate:token:SHA256`` (what a
-link's token speaks for; the token itself is not stored).
+and, outside any match, ``duplicate:matches`` (set of match ids), ``duplicate:archived``
+(the matches the organiser put away), ``duplicate:robot-matches`` (the matches with robots
+to reseat after a restart), ``duplicate:token:SHA256`` (what a link's token speaks for; the
+token itself is not stored) and ``duplicate:session:SHA256`` (an organiser's session: when
+it expires; it expires with it).
 
 Every accepted action goes through one Lua script, :data:`APPEND_SCRIPT`, that appends it to
 its table's log and the watchers' log, stores the table's result when the table is done
@@ -55,6 +60,8 @@ TOKEN_PREFIX = "duplicate:token:"
 SEAL_PREFIX = "duplicate:seal:"
 CREATION_PREFIX = "duplicate:creation:"
 ROBOT_MATCHES_KEY = "duplicate:robot-matches"
+ARCHIVED_KEY = "duplicate:archived"
+SESSION_PREFIX = "duplicate:session:"
 
 # KEYS: 1 watchers' log, 2 results, 3 swings, 4 the match's news channel (a shard channel:
 #       named as a key so that a cluster runs the script where the match lives), 4 + n
@@ -234,7 +241,15 @@ def _creation_key(request_id: str) -> str:
 
 def token_key(token: str) -> str:
     """The key of a token's grant: its SHA-256, so the store never holds a usable token."""
-    return TOKEN_PREFIX + hashlib.sha256(token.encode()).hexdigest()
+    return TOKEN_PREFIX + _digest(token)
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
 
 
 def _keys(match_id: str, tables: tuple[int, ...]) -> list[str]:
@@ -298,10 +313,11 @@ class Store:
         starts: list[tuple[int, StoredEvent]],
         robot_nonces: dict[str, str] | None = None,
         robot_table: tuple[list[StoredEvent], dict[int, dict[str, Any]]] | None = None,
+        link_nonces: dict[str, str] | None = None,
     ) -> None:
         """Store a new match in one transaction: its config, its tokens' grants, the first
         board's start at each table (``starts``: table, event), the nonces of its robots' seats (``"1N"`` -> nonce)
-        and, for the robot-table format, table 2's whole log and results: kept in table 2's
+        and of its links (``"1N"``, ``"spectator"``, ``"director"`` -> nonce), and, for the robot-table format, table 2's whole log and results: kept in table 2's
         log and the hidden results only, so that nobody sees a board of it until table 1
         has finished that board and the comparison is published."""
         match_id = config.match_id
@@ -324,6 +340,8 @@ class Store:
                     pipe.hset(f"{tag}:seats", f"{grant.table}{grant.seat}", token_key(token))
             for seat, nonce in (robot_nonces or {}).items():
                 pipe.hset(f"{tag}:robots", seat, nonce)
+            for key, nonce in (link_nonces or {}).items():
+                pipe.hset(f"{tag}:links", key, nonce)
             await pipe.execute()
         async with self.redis.pipeline(transaction=False) as pipe:
             for token, grant in grants.items():
@@ -334,12 +352,19 @@ class Store:
             await pipe.execute()
 
     async def substitute(
-        self, match_id: str, table: int, seat: str, token: str, robot_nonce: str | None
+        self,
+        match_id: str,
+        table: int,
+        seat: str,
+        token: str,
+        robot_nonce: str | None,
+        link_nonce: str | None = None,
     ) -> None:
         """Give a seat a new token, in one transaction: the old token's grant becomes
         ``revoked``, the new one speaks for the seat; a seat given to the server's robot
         keeps its nonce (from which the server derives the robot's token), and a seat given
-        to a person loses it."""
+        to a person loses it, and keeps its link's nonce (``link_nonce``, from which the
+        server derives the link's token) instead."""
         tag = f"{{m:{match_id}}}"
         key = f"{table}{seat}"
         old = await self.redis.hget(f"{tag}:seats", key)
@@ -357,6 +382,10 @@ class Store:
                 pipe.hset(f"{tag}:robots", key, robot_nonce)
             else:
                 pipe.hdel(f"{tag}:robots", key)
+            if link_nonce is not None:
+                pipe.hset(f"{tag}:links", key, link_nonce)
+            else:
+                pipe.hdel(f"{tag}:links", key)
             await pipe.execute()
         if robot_nonce is not None:
             await self.redis.sadd(ROBOT_MATCHES_KEY, match_id)
@@ -537,10 +566,47 @@ class Store:
         started = time.perf_counter()
         raw = await self.redis.get(token_key(token))
         self._timed_grant(time.perf_counter() - started)
-        if raw is None:
-            return None
-        data = json.loads(raw)
-        return Grant(data["match_id"], data["role"], data.get("table"), data.get("seat"))
+        return None if raw is None else _grant_of(raw)
+
+    async def link_nonces(self, match_id: str) -> dict[str, str]:
+        """The nonce of each link of the match that the server can give again, by key
+        (``"1N"``, ``"spectator"``, ``"director"``)."""
+        found = await self.redis.hgetall(f"{{m:{match_id}}}:links")
+        return {_text(k): _text(v) for k, v in found.items()}
+
+    async def grants(self, tokens: list[str]) -> list[Grant | None]:
+        """What each of ``tokens`` speaks for (None: unknown), in one round trip."""
+        if not tokens:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for token in tokens:
+                pipe.get(token_key(token))
+            found = await pipe.execute()
+        return [None if raw is None else _grant_of(raw) for raw in found]
+
+    async def open_session(self, token: str, expires_at: int) -> None:
+        """Keep an organiser's session until ``expires_at`` (ms since 1970)."""
+        ttl = max(1, expires_at - int(time.time() * 1000))
+        await self.redis.set(SESSION_PREFIX + _digest(token), str(expires_at), px=ttl)
+
+    async def session(self, token: str) -> int | None:
+        """When the organiser's session ``token`` expires (None: unknown, closed or
+        expired)."""
+        raw = await self.redis.get(SESSION_PREFIX + _digest(token))
+        return None if raw is None else int(raw)
+
+    async def close_session(self, token: str) -> None:
+        await self.redis.delete(SESSION_PREFIX + _digest(token))
+
+    async def archived(self) -> set[str]:
+        """The matches the organiser put away."""
+        return {_text(m) for m in await self.redis.smembers(ARCHIVED_KEY)}
+
+    async def archive(self, match_id: str, archived: bool) -> None:
+        if archived:
+            await self.redis.sadd(ARCHIVED_KEY, match_id)
+        else:
+            await self.redis.srem(ARCHIVED_KEY, match_id)
 
     async def match_ids(self) -> list[str]:
         """Every match stored."""
@@ -651,6 +717,11 @@ def _watch_entries(
     read: list[tuple[bytes, dict[bytes, bytes]]],
 ) -> list[tuple[int, StoredEvent]]:
     return [(int(fields[b"t"]), json.loads(fields[b"e"])) for _id, fields in read]
+
+
+def _grant_of(raw: bytes | str) -> Grant:
+    data = json.loads(raw)
+    return Grant(data["match_id"], data["role"], data.get("table"), data.get("seat"))
 
 
 def grant_to_json(grant: Grant) -> dict[str, Any]:

@@ -97,6 +97,7 @@ __all__ = [
     "Viewer",
     "Watcher",
     "board_record",
+    "match_entry",
     "match_summary",
     "project",
     "receives",
@@ -1245,14 +1246,6 @@ def summary_data(state: MatchState) -> Data:
             _comparison_data(state, n, None, None) for n in match.boards if n in state.compared
         ]
     standings = state.standings()
-    winner: str | None = None
-    if state.finished:
-        if config.teams:
-            winner = match.winner or "draw"
-        elif len(standings) > 1 and standings[0][1] == standings[1][1]:
-            winner = "draw"
-        elif standings:
-            winner = standings[0][0]
     return {
         "match_id": config.match_id,
         "format": config.format,
@@ -1266,7 +1259,7 @@ def summary_data(state: MatchState) -> Data:
         "imps_a": match.imps_a if config.teams else 0,
         "imps_b": match.imps_b if config.teams else 0,
         "finished": state.finished,
-        "winner": winner,
+        "winner": _winner(state, standings),
         "held_round": state.round + 1 if state.held_next() else None,
         "chat": config.chat,
         "review_seconds": config.review_seconds,
@@ -1275,6 +1268,18 @@ def summary_data(state: MatchState) -> Data:
         "deals_public_value": config.deals_public,
         "deals_public_form": config.deals_form,
     }
+
+
+def _winner(state: MatchState, standings: list[tuple[str, float]]) -> str | None:
+    """Once the match is over: the winning team (or ``"draw"``), else the leading
+    competitor (or ``"draw"`` for a tie at the top); None before."""
+    if not state.finished:
+        return None
+    if state.config.teams:
+        return state.match.winner or "draw"
+    if len(standings) > 1 and standings[0][1] == standings[1][1]:
+        return "draw"
+    return standings[0][0] if standings else None
 
 
 def _standing(state: MatchState, competitor: str, points: float) -> Data:
@@ -1287,3 +1292,65 @@ def _standing(state: MatchState, competitor: str, points: float) -> Data:
     else:
         name = " & ".join(state.people[p].name or f"Player {p}" for p in members)
     return {"competitor": competitor, "name": name, "players": members, "points": float(points)}
+
+
+def match_entry(state: MatchState, *, archived: bool) -> Data:
+    """The match as the organiser's list shows it (``MatchEntry``): where it stands, and at
+    each table the board in play, the trick, who is there, the calls for the director and
+    the clock. No hand and no result that is not compared yet: only what the summary and a
+    live spectator see (the robots' table 2 of a robot-table match, hidden until table 1
+    has played each board, is not shown at all)."""
+    config = state.config
+    standings = state.standings()
+    shown = (1,) if config.format == "robot-table" else config.tables
+    begun = any(
+        board.auction.calls or board.is_finished
+        for number in shown
+        for board in state.tables[number].boards
+    )
+    return {
+        "match_id": config.match_id,
+        "format": config.format,
+        "scoring": config.movement.scoring,
+        "status": "finished" if state.finished else "playing" if begun else "waiting",
+        "archived": archived,
+        "created_at": config.created_at,
+        "boards": len(config.boards),
+        "rounds": len(config.movement.rounds),
+        "compared": (
+            len(state.match.comparisons)
+            if config.teams
+            else sum(1 for n in state.match.boards if n in state.compared)
+        ),
+        "team_a": config.team_a,
+        "team_b": config.team_b,
+        "spectators": config.spectators,
+        "standings": [_standing(state, name, points) for name, points in standings],
+        "winner": _winner(state, standings),
+        "tables": [_table_entry(state, number) for number in shown],
+    }
+
+
+def _table_entry(state: MatchState, number: int) -> Data:
+    table = state.tables[number]
+    board = table.current
+    play = None if board is None else board.play
+    contract = declarer = trick = None
+    if board is not None and play is not None:
+        contract, declarer = str(play.contract), play.declarer.letter
+        if board.phase in ("play", "claim"):
+            trick = min(13, len(play.tricks) + 1)
+    return {
+        "table": number,
+        "round": table.round,
+        "board": None if board is None else board.spec.number,
+        "phase": None if board is None else board.phase,
+        "trick": trick,
+        "contract": contract,
+        "declarer": declarer,
+        "boards_played": sum(1 for played in table.boards if played.is_finished),
+        "players": _players(state, (number,)),
+        "director_calls": _calls(table),
+        "clock": _clock(state, number),
+        "waiting_for": _waiting_seats(state, number),
+    }

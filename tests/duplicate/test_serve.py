@@ -382,6 +382,37 @@ def test_new_match_with_names_from_a_roster_and_the_command_line(
     ]  # fmt: skip
 
 
+def test_the_console_commands_list_the_matches_and_give_the_links_again(
+    running_server: tuple[str, Path], tmp_path: Path
+) -> None:
+    url, data = running_server
+    roster = tmp_path / "roster.pbn"
+    roster.write_text('[Table "1"]\n[North "Ann"]\n[East "Bo"]\n')
+    made = duplicate(
+        "new-match", "--server", url, "--data", str(data), "--roster", str(roster),
+        "--robots", "t2", "--team-a", "Console Reds",
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    match_id = made.stdout.split()[1]
+    listed = duplicate("matches", "--server", url, "--data", str(data))
+    assert listed.returncode == 0, listed.stderr
+    line = next(line for line in listed.stdout.splitlines() if line.startswith(match_id))
+    assert "teams" in line
+    assert "Console Reds 0" in line
+    given = duplicate("links", match_id, "--server", url, "--data", str(data))
+    assert given.returncode == 0, given.stderr
+    made_links = {w for w in made.stdout.split() if "#" in w}
+    given_links = {w for w in given.stdout.split() if "#" in w}
+    assert made_links == given_links  # the players', the spectators' and the director's
+    assert "Ann" in given.stdout
+    unknown = duplicate("links", "0123456789abcdef", "--server", url, "--data", str(data))
+    assert_fails_in_one_line(unknown, "no match 0123456789abcdef here")
+    bad = tmp_path / "bad-roster.pbn"
+    bad.write_text('[Table "3"]\n[North "Zed"]\n')
+    refused = duplicate("new-match", "--server", url, "--data", str(data), "--roster", str(bad))
+    assert_fails_in_one_line(refused, "seat 3N: this match has 2 table(s)")
+
+
 def test_new_match_of_each_format_prints_a_link_per_player(
     running_server: tuple[str, Path],
 ) -> None:

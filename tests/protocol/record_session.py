@@ -1093,6 +1093,101 @@ async def raw(server: Server, record: Recorder, name: str, token: str | None = N
     return connection
 
 
+CONSOLE_ROSTER = '[Table "1"]\n[North "Ann"]\n[East "Bo"]\n[South "Cy"]\n[West "Di"]\n'
+
+
+async def console(server: RecordingServer, record: Recorder) -> None:
+    """The organiser's console, as the page at /organise runs it, on a server with no match
+    yet: signed in with the key, it opens a session and signs in again with that; makes a
+    match from a roster (North a person, the rest the server's robots, no spectators) and
+    follows the list live while North connects; gives the links again and a new link for
+    North; an unfinished match cannot be put away. (Its analysis comes with the first
+    match's, :class:`HeldAnalyst`.)"""
+    record.at("console sign in")
+    await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
+    session: Any = None
+
+    async def open_session(client: Client) -> None:
+        nonlocal session
+        session = await client.open_session()
+
+    await record.act("organiser", open_session)
+    await record.clients.pop("organiser").close()
+    await record.connect("console", f"{server.ws_url}#{session.token}")
+    record.at("console create")
+    created: Any = None
+
+    async def create(client: Client) -> None:
+        nonlocal created
+        created = await client.create_match(
+            boards=1,
+            deals_pbn=DEALS,
+            team_a="Sharks",
+            team_b="Minnows",
+            roster=CONSOLE_ROSTER,
+            robots=["1E", "1S", "1W", "t2"],
+            spectators="off",
+            review_seconds=0,
+        )
+
+    await record.act("console", create)
+    await record.act(
+        "console",
+        lambda c: c.create_match(boards=1, roster='[Table "3"]\n[North "Zed"]\n'),
+        refused=True,
+    )
+    record.at("console list")
+    await record.act("console", lambda c: c.list_matches(live=True))
+    north = next(s.link for s in created.seats if (s.table, s.seat) == (1, "N"))
+    await record.connect("N1", north)
+
+    def connected(listed: Any) -> bool:
+        entry = next(m for m in listed.matches if m.match_id == created.match_id)
+        return entry.tables[0].players[0].connected
+
+    await record.clients["console"].wait_for_list(connected)
+    await record.settle()
+    record.at("console links")
+    await record.act("console", lambda c: c.links(created.match_id))
+    await record.act("console", lambda c: c.new_link(created.match_id, 1))
+    record.at("console archive")
+    await record.act("console", lambda c: c.archive(created.match_id), refused=True)
+    await record.act("console", lambda c: c.list_matches())
+    for client in record.clients.values():
+        await client.close()
+    record.clients.clear()
+
+
+async def console_after(server: RecordingServer, record: Recorder) -> None:
+    """The console at the end of the evening: puts a finished match away, downloads its
+    record, and signs out."""
+    record.at("console later")
+    keyed = await Client.connect(Link(server.ws_url, ORGANISER_KEY), name="key")
+    session = await keyed.open_session()
+    await keyed.close()
+    await record.connect("console", f"{server.ws_url}#{session.token}")
+    finished = next(
+        m.match_id
+        for m in (await record.clients["console"].list_matches()).matches
+        if m.status == "finished"
+    )
+    record.note_received()
+    await record.act("console", lambda c: c.archive(finished))
+    await record.act("console", lambda c: c.record("lin", match_id=finished))
+    record.at("console sign out")
+
+    async def sign_out(client: Client) -> None:
+        await client.close_session()
+        async with asyncio.timeout(10):  # the server closes the connection then
+            while client.is_connected:
+                await asyncio.sleep(0.05)
+
+    await record.act("console", sign_out)
+    for client in record.clients.values():
+        await client.close()
+    record.clients.clear()
+
+
 async def main(out: Path) -> None:
     with tempfile.TemporaryDirectory() as folder, RedisProcess(Path(folder)) as redis_process:
         redis = Redis.from_url(redis_process.url)
@@ -1102,6 +1197,7 @@ async def main(out: Path) -> None:
         try:
             with record.decoding():
                 await old_client(server, record)
+                await console(server, record)
                 await first_match(server, record)
                 await second_match(server, record)
                 await replay_match(server, record)
@@ -1116,6 +1212,7 @@ async def main(out: Path) -> None:
                 await face_down_match(server, record)
                 await heartbeats(server, record)
                 await refusals(server, record)
+                await console_after(server, record)
         finally:
             record.note_received()
             await server.close()
