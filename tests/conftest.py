@@ -179,6 +179,28 @@ async def own_redis(tmp_path: Path) -> AsyncIterator[RedisProcess]:
 
 
 @pytest_asyncio.fixture
+async def own_server(own_redis: RedisProcess) -> AsyncIterator[Server]:
+    """A server as :func:`server` makes it, on :func:`own_redis`: for a test that looks at
+    the whole store (the organiser's list of matches), which the run's Redis shares with
+    every other test running at the same time."""
+    redis = Redis.from_url(own_redis.url)
+    instance = Server(
+        redis,
+        ORGANISER_KEY,
+        robot_delay=0,
+        presence_grace=0.2,
+        limits=TEST_LIMITS,
+        metrics_address=("127.0.0.1", 0),
+    )
+    await instance.start()
+    try:
+        yield instance
+    finally:
+        await instance.close()
+        await redis.aclose()
+
+
+@pytest_asyncio.fixture
 async def on_own_redis(own_redis: RedisProcess) -> AsyncIterator[Server]:
     """A server on :func:`own_redis`, with a client made as ``duplicate serve`` makes it."""
     redis = _redis_client(own_redis.url)

@@ -47,6 +47,14 @@ from tests.server.harness import STRONG_NORTH, create, one_board
 pytestmark = pytest.mark.asyncio
 browser = pytest_asyncio.fixture(chromium, name="browser")
 
+
+@pytest.fixture
+def server(own_server: Server) -> Server:
+    """The console lists the whole store's matches: a Redis of the test's own, which no
+    test running at the same time adds matches to."""
+    return own_server
+
+
 SHOTS = SCREENSHOTS / "organise"
 SCREENS = {"desktop": (1366, 768), "laptop": (1024, 768), "tablet": (768, 1024)}
 """The organiser's screens: a laptop, a small laptop, a tablet held upright."""

@@ -6,43 +6,30 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator
 
 import msgpack
 import pytest
-import pytest_asyncio
-from redis.asyncio import Redis
 from websockets.asyncio.client import connect
 
 from clients.client import Client, ClientError, Link
 from protocol.errors import ErrorCode
 from protocol.messages import MatchEntry, MatchList
 from server.app import Server
-from server.redis_process import RedisProcess
-from tests.conftest import ORGANISER_KEY, TEST_LIMITS
+from tests.conftest import ORGANISER_KEY
 from tests.server.harness import bid, create, one_board, play_cards, seat_everyone
 
 pytestmark = pytest.mark.asyncio
-
-
-@pytest_asyncio.fixture
-async def server(own_redis: RedisProcess) -> AsyncIterator[Server]:
-    """A server on a Redis of the test's own: the list of matches is the whole store's, and
-    the run's Redis holds every other test's matches."""
-    redis = Redis.from_url(own_redis.url)
-    instance = Server(redis, ORGANISER_KEY, robot_delay=0, presence_grace=0.2, limits=TEST_LIMITS)
-    await instance.start()
-    try:
-        yield instance
-    finally:
-        await instance.close()
-        await redis.aclose()
-
 
 ROSTER = (
     '[Table "1"]\n[North "Ann"]\n[East "Bo"]\n[South "Cy"]\n[West "Di"]\n\n'
     '[Table "2"]\n[North "Ed"]\n[East "Flo"]\n[South "Gus"]\n[West "Hal"]\n'
 )
+
+
+@pytest.fixture
+def server(own_server: Server) -> Server:
+    """The list of matches is the whole store's: a Redis of the test's own."""
+    return own_server
 
 
 async def organiser(server: Server, token: str = ORGANISER_KEY) -> Client:
