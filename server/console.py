@@ -234,6 +234,9 @@ class Console:
                 except (RedisError, OSError) as error:  # the store is away: next time
                     log.warning("the organisers' list: %s", error)
                     break
+                except Exception:  # a bug: logged, and the list goes on for the others
+                    log.exception("the organisers' list")
+                    break
                 lists[archived] = encode(MatchList(matches=matches, live=True, archived=archived))
             for connection in following:
                 if connection.live_list is None or connection.live_list not in lists:
