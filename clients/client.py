@@ -433,12 +433,23 @@ class Client:
     ) -> T:
         """Wait until ``predicate(view)`` is truthy (the view is the latest one) and return
         what it returned. Raises TimeoutError, or ClientError if the connection closes."""
+        return await self._until(lambda: self.view, predicate, timeout)
+
+    async def _until(
+        self,
+        latest: Callable[[], Any],
+        predicate: Callable[[Any], T | None],
+        timeout: float | None,
+    ) -> T:
+        """Wait until ``predicate(latest())`` is truthy (``latest()`` not None), looked at
+        whenever something came, and return what it returned."""
 
         async def waiting() -> T:
             async with self._changed:
                 while True:
-                    if self.view is not None:
-                        result = predicate(self.view)
+                    value = latest()
+                    if value is not None:
+                        result = predicate(value)
                         if result:
                             return result
                     if not self.is_connected:
@@ -724,20 +735,7 @@ class Client:
     ) -> T:
         """Wait until ``predicate(list)`` is truthy for the latest list of matches (live:
         :meth:`list_matches`) and return what it returned."""
-
-        async def waiting() -> T:
-            async with self._changed:
-                while True:
-                    if self.match_list is not None:
-                        result = predicate(self.match_list)
-                        if result:
-                            return result
-                    if not self.is_connected:
-                        raise self._closed_error or ClientError("closed", "not connected")
-                    await self._changed.wait()
-
-        async with asyncio.timeout(timeout):
-            return await waiting()
+        return await self._until(lambda: self.match_list, predicate, timeout)
 
     async def links(self, match_id: str) -> MatchLinks:
         """Organiser: every link of the match again, with their QR codes."""

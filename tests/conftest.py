@@ -156,6 +156,14 @@ async def server(redis: Redis) -> AsyncIterator[Server]:
     The run's Redis holds every earlier test's matches: a server starting on it would seat
     robots again in each one left unfinished (:func:`forget_earlier_robots`)."""
     await forget_earlier_robots(redis)
+    async with serving_on(redis) as instance:
+        yield instance
+
+
+@contextlib.asynccontextmanager
+async def serving_on(redis: Redis) -> AsyncIterator[Server]:
+    """A match server on a free port over ``redis``, as the tests want it: its robots act
+    at once, a player is away 0.2 s after the connection drops, the tests' limits."""
     instance = Server(
         redis,
         ORGANISER_KEY,
@@ -165,8 +173,10 @@ async def server(redis: Redis) -> AsyncIterator[Server]:
         metrics_address=("127.0.0.1", 0),
     )
     await instance.start()
-    yield instance
-    await instance.close()
+    try:
+        yield instance
+    finally:
+        await instance.close()
 
 
 @pytest_asyncio.fixture
@@ -184,19 +194,10 @@ async def own_server(own_redis: RedisProcess) -> AsyncIterator[Server]:
     the whole store (the organiser's list of matches), which the run's Redis shares with
     every other test running at the same time."""
     redis = Redis.from_url(own_redis.url)
-    instance = Server(
-        redis,
-        ORGANISER_KEY,
-        robot_delay=0,
-        presence_grace=0.2,
-        limits=TEST_LIMITS,
-        metrics_address=("127.0.0.1", 0),
-    )
-    await instance.start()
     try:
-        yield instance
+        async with serving_on(redis) as instance:
+            yield instance
     finally:
-        await instance.close()
         await redis.aclose()
 
 
