@@ -637,6 +637,9 @@ class Server:
         self._analysing: dict[str, asyncio.Task[None]] = {}
         """The double-dummy analysis under way of each match's boards (off the creation
         path: a comparison shows it once it is there)."""
+        self.stopping = False
+        """Set once :meth:`close` begins: a request still being answered starts no task
+        (a robot, an analysis, the organisers' list) that would outlive the server."""
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -684,6 +687,7 @@ class Server:
         self._heartbeats = asyncio.create_task(self._beat(), name="heartbeats")
 
     async def close(self) -> None:
+        self.stopping = True
         # Stop the robots. A cancellation can be lost inside a wait that completes in the same
         # loop pass (asyncio on 3.11), so cancel again until each robot task has ended.
         if self._robot_keeper is not None:
@@ -694,11 +698,7 @@ class Server:
             await stop(self._heartbeats)
         await self.console.close()
         await stop(*self._analysing.values())
-        playing = list(self.robots)
-        await stop(*self.robots.values())
-        for match_id, seat in playing:  # another process may take them over at once
-            with contextlib.suppress(RedisError, OSError):
-                await self.store.release_robot(match_id, seat, self.fanout.process)
+        await self._stop_robots()
         if self._metrics_server is not None:
             self._metrics_server.close()
             await self._metrics_server.wait_closed()
@@ -720,6 +720,11 @@ class Server:
                 connection.websocket.transport.abort()
             for server in servers:
                 await server.wait_closed()
+        # Every connection's handler has ended: what one started while the server was
+        # closing (before it saw ``stopping``) is stopped now, before the store goes.
+        await self.console.close()
+        await stop(*self._analysing.values())
+        await self._stop_robots()
         if self._store_check is not None:
             await self._store_check  # a PING in flight: over within STORE_PING_TIMEOUT
         # This process stops being one of those serving matches first: no settling of
@@ -728,6 +733,15 @@ class Server:
         for runtime in self.runtimes.values():
             await runtime.close()
         self.thinker.close()
+
+    async def _stop_robots(self) -> None:
+        """Stop this process's robots and give up their seats' leases: another process may
+        take them over at once."""
+        playing = list(self.robots)
+        await stop(*self.robots.values())
+        for match_id, seat in playing:
+            with contextlib.suppress(RedisError, OSError):
+                await self.store.release_robot(match_id, seat, self.fanout.process)
 
     @property
     def ws_url(self) -> str:
@@ -1855,7 +1869,7 @@ class Server:
     def _analyse_later(self, match_id: str, boards: tuple[BoardSpec, ...]) -> None:
         """Have the analyst work out the boards' double-dummy analysis, then log it in the
         match: a match is created without waiting for it."""
-        if match_id in self._analysing:
+        if match_id in self._analysing or self.stopping:
             return
         task = asyncio.create_task(self._analyse(match_id, boards), name=f"analysis {match_id}")
         self._analysing[match_id] = task
@@ -1948,6 +1962,8 @@ class Server:
 
         match_id = config.match_id
         for seat, nonce in sorted(nonces.items()):
+            if self.stopping:
+                return
             if (match_id, seat) in self.robots:
                 continue
             try:

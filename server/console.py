@@ -46,6 +46,7 @@ from protocol.messages import (
     SessionClosed,
     SessionOpened,
 )
+from server.fanout import stop
 from server.matches import MatchRuntime, now_ms
 from server.views import match_entry
 
@@ -216,6 +217,8 @@ class Console:
             return None  # listed, but its keys are gone
 
     def _follow(self) -> None:
+        if self.server.stopping:
+            return  # closing: the organisers are told nothing more
         if self._feed is None or self._feed.done():
             self._feed = asyncio.create_task(self._send_lists(), name="organisers' lists")
 
@@ -248,8 +251,7 @@ class Console:
 
     async def close(self) -> None:
         if self._feed is not None:
-            self._feed.cancel()
-            await asyncio.gather(self._feed, return_exceptions=True)
+            await stop(self._feed)
 
     # -- links ---------------------------------------------------------------------------
 

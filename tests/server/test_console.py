@@ -9,12 +9,14 @@ import time
 
 import msgpack
 import pytest
+from redis.asyncio import Redis
 from websockets.asyncio.client import connect
 
 from clients.client import Client, ClientError, Link
 from protocol.errors import ErrorCode
 from protocol.messages import MatchEntry, MatchList
 from server.app import Server
+from server.redis_process import RedisProcess
 from tests.conftest import ORGANISER_KEY
 from tests.server.harness import bid, create, one_board, play_cards, seat_everyone
 
@@ -92,6 +94,45 @@ async def test_an_expired_session_is_signed_out(server: Server) -> None:
     with pytest.raises(ClientError) as refused:
         await organiser(server, token)
     assert refused.value.code == ErrorCode.BAD_TOKEN
+
+
+async def test_a_list_asked_for_while_the_server_closes_leaves_nothing_running(
+    own_redis: RedisProcess, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A live list asked for just before the server closes, and answered after its
+    organisers' feed was stopped, starts no feed that would outlive the server (and use
+    the store once it is closed)."""
+    redis = Redis.from_url(own_redis.url)
+    server = Server(redis, ORGANISER_KEY)
+    await server.start()
+    console = server.console
+    asking, answer = asyncio.Event(), asyncio.Event()
+    entries, close = console.entries, console.close
+
+    async def slow_entries(*, archived: bool) -> list[MatchEntry]:
+        asking.set()
+        await answer.wait()
+        return await entries(archived=archived)
+
+    async def close_then_answer() -> None:
+        await close()
+        answer.set()  # the list is made once the feed was stopped
+
+    monkeypatch.setattr(console, "entries", slow_entries)
+    monkeypatch.setattr(console, "close", close_then_answer)
+    page = await organiser(server)
+    listing = asyncio.create_task(page.list_matches(live=True))
+    try:
+        async with asyncio.timeout(10):
+            await asking.wait()
+            await server.close()
+    finally:
+        await asyncio.gather(listing, return_exceptions=True)
+        await page.close()
+        await redis.aclose()
+    assert answer.is_set()
+    feeds = [t for t in asyncio.all_tasks() if t.get_name() == "organisers' lists"]
+    assert not [feed for feed in feeds if not feed.done()]
 
 
 async def test_the_organiser_signs_in_only_from_this_servers_pages(server: Server) -> None:
@@ -178,9 +219,9 @@ async def test_the_live_list_follows_every_table(server: Server) -> None:
     assert hidden.tables[0].phase == "play"
     assert hidden.compared == 0
     assert all(standing.points == 0 for standing in hidden.standings)
-    shown = hidden.model_dump_json()
-    assert "score" not in shown
-    assert "result" not in shown
+    dumped = hidden.model_dump_json()
+    assert "score" not in dumped
+    assert "result" not in dumped
     assert (await console.wait_for_list(in_play)) == (await second.wait_for_list(in_play))
     await play_cards(table, 1)
 
