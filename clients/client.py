@@ -47,6 +47,7 @@ from protocol.messages import (
     HEARTBEAT_SILENCE_S,
     PROTOCOL_VERSION,
     Ack,
+    AdjustEvent,
     AdjustScore,
     AnswerClaim,
     AnswerUndo,
@@ -59,14 +60,20 @@ from protocol.messages import (
     ChatMode,
     CloseCalls,
     CloseSession,
+    CreateEvent,
     CreateMatch,
     DealsSealed,
     DecideWithdrawal,
     ErrorMessage,
+    EventCreated,
+    EventPairing,
+    EventTeamSpec,
+    EventView,
     ExplainCall,
     FaceLead,
     Format,
     GetBoard,
+    GetEvent,
     GetLinks,
     GetRecord,
     Heartbeat,
@@ -101,6 +108,7 @@ from protocol.messages import (
     SetName,
     Snapshot,
     SpectatorMode,
+    StartEventRound,
     StartRound,
     Substitute,
     Substituted,
@@ -755,6 +763,90 @@ class Client:
             lambda ref: ArchiveMatch(match_id=match_id, archived=archived, ref=ref)
         )
         assert isinstance(reply, MatchArchived)
+        return reply
+
+    async def create_event(
+        self,
+        teams: Sequence[EventTeamSpec],
+        kind: Literal["round_robin", "swiss"] = "swiss",
+        rounds: int | None = None,
+        boards_per_round: int = 8,
+        name: str = "Teams",
+        first_round: Literal["seeded", "drawn"] = "seeded",
+        bye_vps: float = 12.0,
+        start: Literal["auto", "director"] = "auto",
+        deals_pbn: str | None = None,
+        robot_level: RobotLevel = "seed",
+        robot_delay_ms: int | None = None,
+        request_id: str | None = None,
+        timeout: float | None = 30.0,
+    ) -> EventCreated:
+        """Organiser: an event of many matches (see :class:`protocol.messages.CreateEvent`):
+        its first round begins at once unless ``start`` is ``director``."""
+        reply = await self.request(
+            lambda ref: CreateEvent(
+                name=name,
+                kind=kind,
+                teams=list(teams),
+                rounds=rounds,
+                boards_per_round=boards_per_round,
+                first_round=first_round,
+                bye_vps=bye_vps,
+                start=start,
+                deals_pbn=deals_pbn,
+                robot_level=robot_level,
+                robot_delay_ms=robot_delay_ms,
+                request_id=request_id,
+                ref=ref,
+            ),
+            timeout,
+        )
+        assert isinstance(reply, EventCreated)
+        return reply
+
+    async def get_event(self, event_id: str) -> EventView:
+        """Organiser: where the event stands."""
+        reply = await self.request(lambda ref: GetEvent(event_id=event_id, ref=ref))
+        assert isinstance(reply, EventView)
+        return reply
+
+    async def start_event_round(
+        self,
+        event_id: str,
+        round: int,
+        matches: Sequence[tuple[int, int]] | None = None,
+        bye: int | None = None,
+        timeout: float | None = 30.0,
+    ) -> EventView:
+        """Organiser: begin the event's next ``round``, re-paired by hand when ``matches``
+        (home, away) are given."""
+        reply = await self.request(
+            lambda ref: StartEventRound(
+                event_id=event_id,
+                round=round,
+                matches=(
+                    None
+                    if matches is None
+                    else [EventPairing(home=home, away=away) for home, away in matches]
+                ),
+                bye=bye,
+                ref=ref,
+            ),
+            timeout,
+        )
+        assert isinstance(reply, EventView)
+        return reply
+
+    async def adjust_event(
+        self, event_id: str, team: int, vps: float, reason: str, round: int | None = None
+    ) -> EventView:
+        """Organiser: the director's adjustment of a team's victory points."""
+        reply = await self.request(
+            lambda ref: AdjustEvent(
+                event_id=event_id, team=team, vps=vps, reason=reason, round=round, ref=ref
+            )
+        )
+        assert isinstance(reply, EventView)
         return reply
 
     async def ping(self) -> Pong:

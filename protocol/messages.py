@@ -621,6 +621,93 @@ class ArchiveMatch(Message):
     ref: Ref = None
 
 
+EventId = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
+"""An event's id: 16 lowercase hex digits."""
+TeamNumber = Annotated[int, Field(ge=1, le=40)]
+"""A team of an event, by its number (1 first, as the organiser listed the teams)."""
+
+
+class EventTeamSpec(Message):
+    """(Added within version 7.) A team of an event: its ``name`` (unique in the event), and
+    either four to six ``players`` (the first four play every match: the first two North and
+    South at table 1 when the team is home, else East and West at table 2...; see SPEC.md)
+    or ``robots`` true, a team of the server's robots."""
+
+    name: Name
+    players: Annotated[list[Name], Field(max_length=6)] = []
+    robots: bool = False
+
+
+class CreateEvent(Message):
+    """(Added within version 7.) Organiser only: an event of many two-table matches
+    (answer: ``event_created``): a complete ``round_robin`` (each pair of teams meets once;
+    ``rounds`` follows from the number of teams) or a ``swiss`` of ``rounds`` rounds, every
+    round of ``boards_per_round`` boards that all its matches play (from ``deals_pbn``, in
+    board order, else dealt here), each match converted to victory points on the WBF's
+    continuous scale. ``first_round``: a Swiss's first round ``seeded`` (the teams in the
+    order given, top half against bottom half) or ``drawn``. ``bye_vps``: what a team
+    sitting out a round scores. ``start``: each round begins as soon as the one before ends
+    (``auto``), or when the organiser sends ``start_event_round``."""
+
+    type: Literal["create_event"] = "create_event"
+    name: Name = "Teams"
+    kind: Literal["round_robin", "swiss"] = "swiss"
+    teams: Annotated[list[EventTeamSpec], Field(min_length=2, max_length=40)]
+    rounds: Annotated[int | None, Field(ge=1, le=39)] = None
+    boards_per_round: Annotated[int, Field(ge=1, le=32)] = 8
+    first_round: Literal["seeded", "drawn"] = "seeded"
+    bye_vps: Annotated[float, Field(ge=0, le=20)] = 12.0
+    start: Literal["auto", "director"] = "auto"
+    deals_pbn: Annotated[str | None, StringConstraints(max_length=900_000)] = None
+    robot_level: RobotLevel = "seed"
+    robot_delay_ms: Annotated[int | None, Field(ge=0, le=10_000)] = None
+    request_id: RequestId | None = None
+    ref: Ref = None
+
+
+class EventPairing(Message):
+    """(Added within version 7.) One match of a round: ``home`` sits North-South at
+    table 1 and East-West at table 2."""
+
+    home: TeamNumber
+    away: TeamNumber
+
+
+class StartEventRound(Message):
+    """(Added within version 7.) Organiser only: begin ``round`` of the event (answer:
+    ``event``): the next round, once every match of the one before has ended.
+    ``matches`` (and ``bye``) re-pair it by hand; without them it is played as drawn."""
+
+    type: Literal["start_event_round"] = "start_event_round"
+    event_id: EventId
+    round: Annotated[int, Field(ge=1, le=39)]
+    matches: Annotated[list[EventPairing] | None, Field(max_length=20)] = None
+    bye: TeamNumber | None = None
+    ref: Ref = None
+
+
+class AdjustEvent(Message):
+    """(Added within version 7.) Organiser only: the director's adjustment of a team's
+    victory points in the event (answer: ``event``): a penalty (``vps`` below 0) or an
+    award, for ``reason``, in ``round`` or over the whole event (null)."""
+
+    type: Literal["adjust_event"] = "adjust_event"
+    event_id: EventId
+    team: TeamNumber
+    vps: Annotated[float, Field(ge=-20, le=20)]
+    reason: ShortText
+    round: Annotated[int | None, Field(ge=1, le=39)] = None
+    ref: Ref = None
+
+
+class GetEvent(Message):
+    """(Added within version 7.) Organiser only: where an event stands (answer: ``event``)."""
+
+    type: Literal["get_event"] = "get_event"
+    event_id: EventId
+    ref: Ref = None
+
+
 class Ping(Message):
     """Keep-alive and round-trip probe; answered by ``pong``."""
 
@@ -679,6 +766,10 @@ ClientMessage = Annotated[
     | GetLinks
     | NewLink
     | ArchiveMatch
+    | CreateEvent
+    | StartEventRound
+    | AdjustEvent
+    | GetEvent
     | Ping
     | HeartbeatAnswer,
     Field(discriminator="type"),
@@ -1686,6 +1777,153 @@ class MatchArchived(Sent):
     ref: int | None = None
 
 
+class EventCreated(Sent):
+    """(Added within version 7.) The answer to ``create_event``: the event's id and its
+    number of rounds."""
+
+    type: Literal["event_created"] = "event_created"
+    event_id: str
+    rounds: int
+    ref: int | None = None
+
+
+class EventTeamEntry(Sent):
+    """(Added within version 7.) A team of an event as the organiser named it."""
+
+    team: int
+    name: str
+    players: list[str] = []
+    robots: bool = False
+
+
+class EventMatchEntry(Sent):
+    """(Added within version 7.) One match of a round: ``home`` North-South at table 1.
+    ``match_id`` once it is created; its IMPs and victory points once it has ended
+    (``status`` ``finished``), never before: a match's results stay hidden while it is
+    played."""
+
+    home: int
+    away: int
+    match_id: str | None = None
+    status: Literal["waiting", "playing", "finished"] = "waiting"
+    home_imps: int | None = None
+    away_imps: int | None = None
+    home_vps: float | None = None
+    away_vps: float | None = None
+
+
+class EventRoundEntry(Sent):
+    """(Added within version 7.) A round: ``status`` ``drawn`` (its pairing made, not yet
+    begun), ``playing`` or ``finished``; its boards; the team sitting out, if any, and what
+    it scores."""
+
+    round: int
+    status: Literal["drawn", "playing", "finished"]
+    boards: list[int]
+    matches: list[EventMatchEntry]
+    bye: int | None = None
+    bye_vps: float | None = None
+
+
+class EventStanding(Sent):
+    """(Added within version 7.) A team's place after the matches ended so far: ``rank``
+    (shared when still ``tied`` after every tie-break), victory points (adjustments
+    included), matches played, IMPs won and lost."""
+
+    rank: int
+    team: int
+    vps: float
+    played: int
+    imps_for: int
+    imps_against: int
+    tied: bool = False
+
+
+class CrossTableEntry(Sent):
+    """(Added within version 7.) One ended match seen from ``team``'s side."""
+
+    team: int
+    opponent: int
+    round: int
+    imps_for: int
+    imps_against: int
+    vps: float
+
+
+class EventAdjustment(Sent):
+    """(Added within version 7.) A director's adjustment of a team's victory points."""
+
+    team: int
+    vps: float
+    reason: str
+    round: int | None = None
+
+
+class ButlerEntry(Sent):
+    """(Added within version 7.) A pair in the Butler ranking: its IMPs against each
+    board's datum over the boards it played."""
+
+    rank: int
+    team: int
+    players: list[str]
+    boards: int
+    imps: int
+    per_board: float
+
+
+class TravellerLine(Sent):
+    """(Added within version 7.) One table's result on a board: who sat North-South and
+    East-West, the contract (None: passed out), declarer, tricks, North-South's score and
+    the IMPs each side got against the datum."""
+
+    match_id: str
+    table: int
+    north_south: list[str]
+    east_west: list[str]
+    contract: str | None = None
+    declarer: Seat | None = None
+    tricks: int | None = None
+    score: int
+    ns_imps: int
+
+
+class Traveller(Sent):
+    """(Added within version 7.) A board's results at every table of the event, shown only
+    once every table has played it: the deal and the Butler datum with them."""
+
+    board: int
+    dealer: Seat
+    vulnerability: str
+    deal: str
+    datum: int
+    lines: list[TravellerLine]
+
+
+class EventView(Sent):
+    """(Added within version 7.) An event as it stands (the answer to ``get_event``,
+    ``start_event_round`` and ``adjust_event``): its teams and rounds, the standings, the
+    cross-table, the Butler ranking of the pairs and the travellers of the boards every
+    table has played. Nothing of a match in play: a match's score appears once it ends,
+    a board's results once every table has played it."""
+
+    type: Literal["event"] = "event"
+    event_id: str
+    name: str
+    kind: Literal["round_robin", "swiss"]
+    status: Literal["waiting", "playing", "finished"]
+    rounds: int
+    boards_per_round: int
+    round: int = 0
+    teams: list[EventTeamEntry]
+    schedule: list[EventRoundEntry] = []
+    standings: list[EventStanding] = []
+    cross_table: list[CrossTableEntry] = []
+    adjustments: list[EventAdjustment] = []
+    butler: list[ButlerEntry] = []
+    travellers: list[Traveller] = []
+    ref: int | None = None
+
+
 class Pong(Sent):
     """The answer to ``ping``."""
 
@@ -1718,6 +1956,8 @@ ServerMessage = Annotated[
     | MatchList
     | MatchLinks
     | MatchArchived
+    | EventCreated
+    | EventView
     | Pong
     | Heartbeat,
     Field(discriminator="type"),

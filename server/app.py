@@ -58,13 +58,16 @@ from protocol.messages import (
     SEAL_DAYS,
     SUPPORTED_VERSIONS,
     Ack,
+    AdjustEvent,
     AnswerClaim,
     ArchiveMatch,
     CloseSession,
+    CreateEvent,
     CreateMatch,
     DealsSealed,
     ErrorMessage,
     GetBoard,
+    GetEvent,
     GetLinks,
     GetRecord,
     Heartbeat,
@@ -84,6 +87,7 @@ from protocol.messages import (
     Pong,
     SealDeals,
     SeatLink,
+    StartEventRound,
     Substitute,
     Substituted,
     Welcome,
@@ -91,6 +95,7 @@ from protocol.messages import (
 from protocol.versions import OLDER, Older, older
 from server.analysis import AnalysisError, Analyst
 from server.console import SESSION_TOKEN_PREFIX, Console
+from server.events import Events
 from server.fanout import HEARTBEAT, Fanout, stop
 from server.formats import (
     boards_from_pbn,
@@ -202,9 +207,13 @@ _TYPES = {
 
 _NAME: TypeAdapter[str] = TypeAdapter(Name)
 
-ORGANISER_ONLY = (OpenSession, CloseSession, ListMatches, GetLinks, NewLink, ArchiveMatch)
+CONSOLE_ONLY = (OpenSession, CloseSession, ListMatches, GetLinks, NewLink, ArchiveMatch)
 """The console's messages that only the organiser sends."""
-ORGANISER_REQUESTS = (*ORGANISER_ONLY, GetRecord)
+EVENT_REQUESTS = (CreateEvent, StartEventRound, AdjustEvent, GetEvent)
+"""The organiser's event messages, which :class:`server.events.Events` serves."""
+ORGANISER_ONLY = (*CONSOLE_ONLY, *EVENT_REQUESTS)
+"""The messages that only the organiser sends, but for the creations of matches."""
+ORGANISER_REQUESTS = (*CONSOLE_ONLY, GetRecord)
 """The organiser's messages that :class:`server.console.Console` serves."""
 
 
@@ -634,6 +643,8 @@ class Server:
         self.analyst = Analyst.shared()
         self.console = Console(self)
         """The organiser's console messages, and the list it follows live."""
+        self.events = Events(self)
+        """The events of many matches: their creation, and each round begun when due."""
         self._analysing: dict[str, asyncio.Task[None]] = {}
         """The double-dummy analysis under way of each match's boards (off the creation
         path: a comparison shows it once it is there)."""
@@ -685,6 +696,7 @@ class Server:
         self._robot_keeper = asyncio.create_task(self._keep_robots(), name="robot leases")
         self._reading_check = asyncio.create_task(self._check_reading(), name="slow readers")
         self._heartbeats = asyncio.create_task(self._beat(), name="heartbeats")
+        self.events.start()
 
     async def close(self) -> None:
         self.stopping = True
@@ -696,6 +708,7 @@ class Server:
             await stop(self._reading_check)
         if self._heartbeats is not None:
             await stop(self._heartbeats)
+        await self.events.close()
         await self.console.close()
         await stop(*self._analysing.values())
         await self._stop_robots()
@@ -1177,6 +1190,13 @@ class Server:
                 if connection.session is not None:
                     await self.console.session_expiry(connection.session)
                 connection.send(encode(await self.organise(message)))
+            elif isinstance(message, EVENT_REQUESTS):
+                if connection.session is not None:
+                    await self.console.session_expiry(connection.session)
+                if isinstance(message, CreateEvent):
+                    connection.send(encode(await self.events.create(message)))
+                else:
+                    connection.send(encode(await self.events.serve(message)))
             elif isinstance(message, ORGANISER_REQUESTS):
                 await self.console.serve(connection, message)
             else:

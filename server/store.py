@@ -62,6 +62,10 @@ CREATION_PREFIX = "duplicate:creation:"
 ROBOT_MATCHES_KEY = "duplicate:robot-matches"
 ARCHIVED_KEY = "duplicate:archived"
 SESSION_PREFIX = "duplicate:session:"
+EVENTS_KEY = "duplicate:events"
+"""Every event stored."""
+PLAYING_EVENTS_KEY = "duplicate:events:playing"
+"""The events not ended yet: what every process looks after (``server.events``)."""
 
 # KEYS: 1 watchers' log, 2 results, 3 swings, 4 the match's news channel (a shard channel:
 #       named as a key so that a cluster runs the script where the match lives), 4 + n
@@ -158,6 +162,14 @@ RELEASE_SCRIPT = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
+
+EVENT_APPEND_SCRIPT = """
+if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
+for i = 2, #ARGV do redis.call('RPUSH', KEYS[1], ARGV[i]) end
+return 1
+"""
+"""Append entries (ARGV[2..]) to an event's log (KEYS[1]) only if it holds ARGV[1] entries:
+of two processes that saw the same log, one appends what comes next."""
 
 
 def play_field(board: int, round_number: int, table: int) -> str:
@@ -305,6 +317,7 @@ class Store:
         self._append = redis.register_script(APPEND_SCRIPT)
         self._renew = redis.register_script(RENEW_SCRIPT)
         self._release = redis.register_script(RELEASE_SCRIPT)
+        self._event_append = redis.register_script(EVENT_APPEND_SCRIPT)
 
     async def create_match(
         self,
@@ -612,6 +625,60 @@ class Store:
         """Every match stored."""
         members = await self.redis.smembers(MATCHES_KEY)
         return sorted(m.decode() if isinstance(m, bytes) else m for m in members)
+
+    # -- events --------------------------------------------------------------------------
+
+    async def create_event(self, event_id: str, config: str) -> None:
+        """Store a new event's ``config`` (JSON): it is played from now on."""
+        await self.redis.set(f"{{e:{event_id}}}:config", config)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.sadd(EVENTS_KEY, event_id)
+            pipe.sadd(PLAYING_EVENTS_KEY, event_id)
+            await pipe.execute()
+
+    async def event(self, event_id: str) -> tuple[str, list[dict[str, Any]], dict[str, str]] | None:
+        """An event's config (JSON), its log and its matches (``"round:index"`` -> match
+        id); None if there is no such event."""
+        tag = f"{{e:{event_id}}}"
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.get(f"{tag}:config")
+            pipe.lrange(f"{tag}:log", 0, -1)
+            pipe.hgetall(f"{tag}:matches")
+            config, entries, matches = await pipe.execute()
+        if config is None:
+            return None
+        return (
+            _text(config),
+            [cast(dict[str, Any], json.loads(entry)) for entry in entries],
+            {_text(key): _text(value) for key, value in matches.items()},
+        )
+
+    async def append_event(
+        self, event_id: str, entries: list[dict[str, Any]], expected: int
+    ) -> bool:
+        """Append ``entries`` to the event's log if it holds ``expected`` entries (False:
+        another one came first; read the log again)."""
+        done = await self._event_append(
+            keys=[f"{{e:{event_id}}}:log"],
+            args=[expected, *(json.dumps(entry, sort_keys=True) for entry in entries)],
+        )
+        return bool(done)
+
+    async def event_match(self, event_id: str, key: str, match_id: str) -> None:
+        """The event's match ``key`` (``"round:index"``) is ``match_id``."""
+        await self.redis.hset(f"{{e:{event_id}}}:matches", key, match_id)
+
+    async def playing_events(self) -> list[str]:
+        """The events not ended yet."""
+        return sorted(_text(m) for m in await self.redis.smembers(PLAYING_EVENTS_KEY))
+
+    async def event_ids(self) -> list[str]:
+        """Every event stored."""
+        return sorted(_text(m) for m in await self.redis.smembers(EVENTS_KEY))
+
+    async def end_event(self, event_id: str) -> None:
+        """The event has ended: no process looks after it any more."""
+        await self.redis.srem(PLAYING_EVENTS_KEY, event_id)
 
     async def append(
         self,

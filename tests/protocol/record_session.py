@@ -46,6 +46,7 @@ from protocol.messages import (
     PROTOCOL_VERSION,
     SUPPORTED_VERSIONS,
     ErrorMessage,
+    EventTeamSpec,
     Heartbeat,
     HeartbeatAnswer,
     Hello,
@@ -1188,6 +1189,47 @@ async def console_after(server: RecordingServer, record: Recorder) -> None:
     record.clients.clear()
 
 
+async def event_story(server: RecordingServer, record: Recorder) -> None:
+    """An event of three teams of robots, a round robin of one-board rounds that the
+    organiser begins: the event as drawn, a round begun out of turn refused, round 1
+    begun and played, an adjustment, and the event after round 1."""
+    record.at("event create")
+    keyed = await Client.connect(Link(server.ws_url, ORGANISER_KEY), name="key")
+    session = await keyed.open_session()
+    await keyed.close()
+    await record.connect("console", f"{server.ws_url}#{session.token}")
+    created: Any = None
+
+    async def create(client: Client) -> None:
+        nonlocal created
+        created = await client.create_event(
+            [EventTeamSpec(name=name, robots=True) for name in ("Ash", "Birch", "Cedar")],
+            kind="round_robin",
+            boards_per_round=1,
+            name="Club teams",
+            start="director",
+            deals_pbn=SECOND,
+            robot_delay_ms=0,
+        )
+
+    await record.act("console", create)
+    event_id = created.event_id
+    await record.act("console", lambda c: c.get_event(event_id))
+    record.at("event round")
+    await record.act("console", lambda c: c.start_event_round(event_id, 2), refused=True)
+    await record.act("console", lambda c: c.start_event_round(event_id, 1))
+    console = record.clients["console"]
+    async with asyncio.timeout(60):
+        while (await console.get_event(event_id)).schedule[0].status != "finished":
+            await asyncio.sleep(0.1)
+    record.note_received()
+    record.at("event adjust")
+    await record.act("console", lambda c: c.adjust_event(event_id, 2, -1, "late start", 1))
+    for client in record.clients.values():
+        await client.close()
+    record.clients.clear()
+
+
 async def main(out: Path) -> None:
     with tempfile.TemporaryDirectory() as folder, RedisProcess(Path(folder)) as redis_process:
         redis = Redis.from_url(redis_process.url)
@@ -1213,6 +1255,7 @@ async def main(out: Path) -> None:
                 await heartbeats(server, record)
                 await refusals(server, record)
                 await console_after(server, record)
+                await event_story(server, record)
         finally:
             record.note_received()
             await server.close()
