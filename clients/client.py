@@ -181,7 +181,7 @@ class Link:
         scheme = "wss" if parts.scheme in ("https", "wss") else "ws"
         # A server behind a path prefix (--public-url https://host/bridge) keeps it.
         prefix = parts.path.rstrip("/")
-        for page in ("/play", "/watch", "/direct", "/ws"):
+        for page in ("/play", "/watch", "/direct", "/event", "/organise", "/ws"):
             prefix = prefix.removesuffix(page)
         return cls(f"{scheme}://{parts.netloc}{prefix}/ws", parts.fragment)
 
@@ -214,6 +214,9 @@ class Client:
         self.view: PlayerView | WatchView | None = None
         self.match_list: MatchList | None = None
         """The organiser's latest list of matches (:meth:`list_matches`)."""
+        self.event: EventView | None = None
+        """The latest event received: an answer, or (signed in with an event's results
+        link) the event sent again whenever it changes."""
         self.seq = 0
         self.received: list[ServerMessage] = []
         """Every message received, in order (kept for audits and debugging). An update is
@@ -385,6 +388,10 @@ class Client:
                     continue
                 if isinstance(message, MatchList):
                     self.match_list = message
+                    async with self._changed:
+                        self._changed.notify_all()
+                if isinstance(message, EventView):
+                    self.event = message
                     async with self._changed:
                         self._changed.notify_all()
                 ref = getattr(message, "ref", None)
@@ -744,6 +751,13 @@ class Client:
         """Wait until ``predicate(list)`` is truthy for the latest list of matches (live:
         :meth:`list_matches`) and return what it returned."""
         return await self._until(lambda: self.match_list, predicate, timeout)
+
+    async def wait_for_event(
+        self, predicate: Callable[[EventView], T | None], timeout: float | None = 10.0
+    ) -> T:
+        """Wait until ``predicate(event)`` is truthy for the latest event received (signed
+        in with an event's results link, the server sends it whenever it changes)."""
+        return await self._until(lambda: self.event, predicate, timeout)
 
     async def links(self, match_id: str) -> MatchLinks:
         """Organiser: every link of the match again, with their QR codes."""

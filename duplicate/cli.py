@@ -12,6 +12,9 @@ The server and its clients (``duplicate.serving``)::
 
     duplicate serve [--new-match]                 the match server, with its own Redis
     duplicate new-match --boards 4 ...            a match on a running server: its links
+    duplicate new-event --teams FILE ...          an event of many matches (round robin, Swiss)
+    duplicate event ID [--start-round N]          where an event stands: rounds, standings,
+        [--adjust TEAM VPS REASON]                Butler; the director begins rounds, adjusts
     duplicate play LINK                           the table in a terminal
     duplicate bot LINK                            a robot at a seat
     duplicate bcb LINK...                         Blue Chip Bridge robots at seats (TCP)
@@ -39,6 +42,7 @@ from bridge import (
 )
 from bridge.cards import Hand
 from bridge.commitment import RecordVerified, verify_record
+from duplicate.events import add_event_commands
 from duplicate.serving import CommandFailed, add_commands
 
 _PASSED_OUT = {"P", "PASS", "PASSED", "PASSOUT", "AP"}
@@ -207,6 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=_verify)
 
     add_commands(commands)
+    add_event_commands(commands)
     return parser
 
 

@@ -25,8 +25,10 @@ if TYPE_CHECKING:
     from redis.asyncio import Redis
 
     from protocol.messages import (
+        CreateEvent,
         CreateMatch,
         DealsSealed,
+        EventCreated,
         ImportMatch,
         MatchCreated,
         MatchList,
@@ -199,15 +201,17 @@ def _request_id(args: argparse.Namespace) -> str:
     return given or secrets.token_hex(16)
 
 
-def _add_server_options(parser: argparse.ArgumentParser) -> None:
-    """Where a running server is, the organiser's key for it, and the request's id."""
-    parser.add_argument(
-        "--request-id",
-        metavar="ID",
-        help="this request's id, 8 to 60 characters (default: a new one): the server carries "
-        "a request out once, so the command run again with the same id after a failure gets "
-        "the same answer, never a second match",
-    )
+def _add_server_options(parser: argparse.ArgumentParser, request_id: bool = True) -> None:
+    """Where a running server is, the organiser's key for it, and (``request_id``) the
+    request's id."""
+    if request_id:
+        parser.add_argument(
+            "--request-id",
+            metavar="ID",
+            help="this request's id, 8 to 60 characters (default: a new one): the server "
+            "carries a request out once, so the command run again with the same id after a "
+            "failure gets the same answer, never a second match (or event, or seal)",
+        )
     parser.add_argument(
         "--server", default=f"http://{DEFAULT_HOST}:{DEFAULT_PORT}", help="the server's URL"
     )
@@ -574,21 +578,24 @@ async def _create(
 async def _organise(
     ws_url: str,
     key: str,
-    request: CreateMatch | ImportMatch | SealDeals,
+    request: CreateMatch | ImportMatch | SealDeals | CreateEvent,
     server_url: str,
     command_id: str | None = None,
-) -> MatchCreated | DealsSealed:
+) -> MatchCreated | DealsSealed | EventCreated:
     """Send the organiser's ``request`` to the server at ``ws_url``: its answer; every
     failure is a CommandFailed. The request carries an id (its own, or one made here): it
     is waited for as long as the server works on it, and sent again with the same id when
-    the connection drops first, so that it is carried out once (one match, one seal).
+    the connection drops first, so that it is carried out once (one match, one seal, one
+    event).
     ``command_id``: the ``--request-id`` that makes the command's requests' ids, to name
     when the command should be run again."""
     from websockets.exceptions import WebSocketException
 
     from clients.client import Client, ClientError, Link
     from protocol.errors import ErrorCode
+    from protocol.messages import CreateEvent as EventRequest
     from protocol.messages import DealsSealed as DealsSealedReply
+    from protocol.messages import EventCreated as EventCreatedReply
     from protocol.messages import MatchCreated as MatchCreatedReply
     from protocol.messages import SealDeals as SealRequest
 
@@ -635,13 +642,19 @@ async def _organise(
             reply = await client.request(
                 lambda ref: request.model_copy(update={"ref": ref}), timeout=None
             )
-            assert isinstance(reply, MatchCreatedReply | DealsSealedReply)
+            assert isinstance(reply, MatchCreatedReply | DealsSealedReply | EventCreatedReply)
             return reply
         except ClientError as error:
             if error.code == ErrorCode.UNAVAILABLE and attempt + 1 < ORGANISE_ATTEMPTS:
                 continue  # the store was down a moment
             if isinstance(error.code, ErrorCode):
-                what = "seal" if isinstance(request, SealRequest) else "match"
+                what = (
+                    "seal"
+                    if isinstance(request, SealRequest)
+                    else "event"
+                    if isinstance(request, EventRequest)
+                    else "match"
+                )
                 raise CommandFailed(
                     f"the server refused the {what}: {error.code}: {error.message}"
                 ) from None
@@ -885,12 +898,27 @@ def links(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
-async def _ask(ws_url: str, key: str, request: Any, server_url: str) -> Any:
+async def _ask(
+    ws_url: str,
+    key: str,
+    request: Any,
+    server_url: str,
+    timeout: float | None = 10.0,
+    changes: bool = False,
+) -> Any:
     """One of the console's requests to the server at ``ws_url``, as the organiser: its
-    answer (every failure a CommandFailed). Only reads: a failure is safe to run again."""
+    answer (every failure a CommandFailed), waited for ``timeout`` seconds. Sent once,
+    never again: a read is safe to run again after a failure; a request that changes
+    something (``changes``: beginning a round, an adjustment) may have been carried out
+    when its answer was lost, which the failure then says."""
     from websockets.exceptions import WebSocketException
 
     from clients.client import Client, ClientError, Link
+    from protocol.errors import ErrorCode
+
+    doubt = (
+        ": it may have been carried out; look before running the command again" if changes else ""
+    )
 
     try:
         client = await Client.connect(Link(ws_url, key), name="duplicate organiser")
@@ -902,9 +930,19 @@ async def _ask(ws_url: str, key: str, request: Any, server_url: str) -> Any:
             "with `duplicate serve`, or give its URL with --server"
         ) from None
     try:
-        return await client.request(lambda ref: request.model_copy(update={"ref": ref}))
+        return await client.request(
+            lambda ref: request.model_copy(update={"ref": ref}), timeout=timeout
+        )
     except ClientError as error:
-        raise CommandFailed(f"the server refused: {error.code}: {error.message}") from None
+        if isinstance(error.code, ErrorCode) or not doubt:
+            raise CommandFailed(f"the server refused: {error.code}: {error.message}") from None
+        raise CommandFailed(
+            f"the server at {server_url} closed the connection before it answered{doubt}"
+        ) from None
+    except (OSError, WebSocketException) as error:  # TimeoutError is an OSError
+        raise CommandFailed(
+            f"the server at {server_url} did not answer ({_reason(error)}){doubt}"
+        ) from None
     finally:
         await client.close()
 

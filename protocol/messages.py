@@ -1514,8 +1514,9 @@ class Welcome(Sent):
     version: int
     versions: list[int] = []
     """Every version this server serves (since version 7)."""
-    role: Literal["player", "spectator", "director", "organiser"]
+    role: Literal["player", "spectator", "director", "organiser", "event"]
     match_id: str | None = None
+    event_id: str | None = None
     player: PlayerNumber | None = None
     """A player's number in the movement (their table and seat change between rounds)."""
     table: TableNumber | None = None
@@ -1778,12 +1779,13 @@ class MatchArchived(Sent):
 
 
 class EventCreated(Sent):
-    """(Added within version 7.) The answer to ``create_event``: the event's id and its
-    number of rounds."""
+    """(Added within version 7.) The answer to ``create_event``: the event's id, its
+    number of rounds, and its results link (for anyone: no secret of a match in play)."""
 
     type: Literal["event_created"] = "event_created"
     event_id: str
     rounds: int
+    results: str | None = None
     ref: int | None = None
 
 
@@ -1908,6 +1910,7 @@ class EventView(Sent):
 
     type: Literal["event"] = "event"
     event_id: str
+    results: str | None = None
     name: str
     kind: Literal["round_robin", "swiss"]
     status: Literal["waiting", "playing", "finished"]

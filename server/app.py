@@ -95,7 +95,7 @@ from protocol.messages import (
 from protocol.versions import OLDER, Older, older
 from server.analysis import AnalysisError, Analyst
 from server.console import SESSION_TOKEN_PREFIX, Console
-from server.events import Events
+from server.events import EVENT_TOKEN_PREFIX, Events
 from server.fanout import HEARTBEAT, Fanout, stop
 from server.formats import (
     boards_from_pbn,
@@ -192,6 +192,7 @@ _PAGES = {
     "/direct": "index.html",
     "/": "index.html",
     "/organise": "organise.html",
+    "/event": "event.html",
 }
 _TYPES = {
     ".html": "text/html; charset=utf-8",
@@ -434,6 +435,10 @@ class Connection:
     """The organiser follows the list of matches live (``True``: archived ones too)."""
     last_list: bytes | None = None
     """The list last sent to it live, so that an unchanged list is not sent again."""
+    event_id: str | None = None
+    """The event whose results it follows (signed in with the event's results link)."""
+    last_event: bytes | None = None
+    """The event last sent to it, so that an unchanged one is not sent again."""
     queued_at: float = field(default_factory=time.monotonic)
     """When a frame was last queued for it."""
     beat_at: float | None = None
@@ -1207,6 +1212,13 @@ class Server:
                     "the organiser creates, imports and seals matches only",
                 )
             return
+        if connection.event_id is not None:
+            if not isinstance(message, GetEvent) or message.event_id != connection.event_id:
+                raise ProtocolError(
+                    ErrorCode.FORBIDDEN, "an event's results link asks for its event only"
+                )
+            connection.send(encode(await self.events.serve(message, organiser=False)))
+            return
         if connection.subscriber is None or connection.runtime is None:
             raise ProtocolError(
                 ErrorCode.NOT_AUTHENTICATED, "send hello with your link's token first"
@@ -1288,7 +1300,13 @@ class Server:
             await self._hold_lookup(address)
         connection.joining = True
         try:
-            if session:
+            if hello.token.startswith(EVENT_TOKEN_PREFIX):
+                try:
+                    await self.events.welcome(connection, hello.token, version)
+                except ProtocolError:
+                    self._bad_hellos.note(address)
+                    raise
+            elif session:
                 try:
                     expires = await self.console.session_expiry(hello.token)
                 except ProtocolError:
@@ -1309,11 +1327,19 @@ class Server:
                 if ended is not None:
                     ended.set()
 
+    def results_token(self, event_id: str, nonce: str) -> str:
+        """The token of an event's results link: derived from the organiser key and the
+        event's nonce (the store keeps its hash only)."""
+        return EVENT_TOKEN_PREFIX + self._derived(f"results:{event_id}:{nonce}")
+
     def _welcome_organiser(self, connection: Connection, version: int, heartbeat: bool) -> None:
         connection.organiser = True
-        self._speak(connection, version)
+        self.speak(connection, version)
         connection.send(
-            encode(Welcome(version=version, versions=SPOKEN, role="organiser", now=now_ms()))
+            encode(
+                Welcome(version=version, versions=SPOKEN, role="organiser", now=now_ms()),
+                exclude={"event_id"},
+            )
         )
         connection.heartbeat = heartbeat
 
@@ -1364,10 +1390,11 @@ class Server:
                     seat=None if at is None else at.seat.letter,
                     seq=seq,
                     now=now_ms(),
-                )
+                ),
+                exclude={"event_id"},  # an event's results link's only
             )
 
-        self._speak(connection, version)
+        self.speak(connection, version)
         connection.view = "player_view" if isinstance(viewer, Player) else "watch_view"
         await runtime.join(subscriber, hello.last_seq, welcome)
         connection.subscriber = subscriber
@@ -1378,7 +1405,7 @@ class Server:
             self._welcomed.popitem(last=False)
 
     @staticmethod
-    def _speak(connection: Connection, version: int) -> None:
+    def speak(connection: Connection, version: int) -> None:
         """From now on the connection's frames are of ``version`` (an older one's are turned
         into it at the edge, protocol.versions)."""
         connection.older = older(version) if version in OLDER else None

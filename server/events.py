@@ -40,8 +40,10 @@ from bridge import events as domain
 from bridge.errors import BridgeError
 from bridge.pbn import PbnGame, dump_games
 from bridge.vp import victory_points
+from protocol.codec import encode
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import (
+    SUPPORTED_VERSIONS,
     AdjustEvent,
     CreateEvent,
     CreateMatch,
@@ -50,6 +52,7 @@ from protocol.messages import (
     GetEvent,
     MatchCreated,
     StartEventRound,
+    Welcome,
 )
 from server.fanout import stop
 from server.formats import boards_from_pbn, dealt_boards
@@ -58,10 +61,11 @@ from server.state import BoardSpec, MatchState
 from server.views import event_view
 
 if TYPE_CHECKING:
-    from server.app import Server
+    from server.app import Connection, Server
 
 __all__ = [
     "EVENT_EVERY",
+    "EVENT_TOKEN_PREFIX",
     "EventConfig",
     "EventLog",
     "EventTeam",
@@ -71,6 +75,8 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
+EVENT_TOKEN_PREFIX = "ev_"
+"""How an event's results link's token begins: told apart from a match link's."""
 EVENT_EVERY = 1.0
 """Seconds between two looks at the events not ended: a round begins within this of the
 end of the one before."""
@@ -114,6 +120,8 @@ class EventConfig:
     """A Swiss's first round: ``seeded`` or ``drawn``."""
     draw: int
     """The seed of the draw of a Swiss's first round (when ``drawn``)."""
+    nonce: str
+    """What the results link's token is derived from (with the organiser key)."""
     robot_level: str
     robot_delay_ms: int | None
     created_at: int
@@ -150,6 +158,7 @@ class EventConfig:
                 "start": self.start,
                 "first_round": self.first_round,
                 "draw": self.draw,
+                "nonce": self.nonce,
                 "robot_level": self.robot_level,
                 "robot_delay_ms": self.robot_delay_ms,
                 "created_at": self.created_at,
@@ -173,6 +182,7 @@ class EventConfig:
             start=data["start"],
             first_round=data["first_round"],
             draw=data["draw"],
+            nonce=data["nonce"],
             robot_level=data["robot_level"],
             robot_delay_ms=data["robot_delay_ms"],
             created_at=data["created_at"],
@@ -369,6 +379,12 @@ class Events:
                     break
                 except Exception:  # a bug: logged, and the other events go on
                     log.exception("event %s", event_id)
+            try:
+                await self._send_views()
+            except (RedisError, OSError) as error:
+                log.warning("events' results: %s", error)
+            except Exception:  # a bug: logged, and the look goes on next time
+                log.exception("events' results")
 
     # -- creation ----------------------------------------------------------------------
 
@@ -393,6 +409,7 @@ class Events:
                     return EventCreated(
                         event_id=loaded.config.event_id,
                         rounds=loaded.config.rounds,
+                        results=self.results_link(loaded.config),
                         ref=request.ref,
                     )
                 raise ProtocolError(
@@ -401,7 +418,8 @@ class Events:
                 )
         try:
             config = event_config(request)
-            await store.create_event(config.event_id, config.to_json())
+            token = self.server.results_token(config.event_id, config.nonce)
+            await store.create_event(config.event_id, config.to_json(), token)
         except BaseException:
             if request_id is not None:
                 with contextlib.suppress(RedisError, OSError):
@@ -411,17 +429,68 @@ class Events:
             done = {"type": request.type, "event_id": config.event_id, "done": True}
             await store.end_creation(request_id, done | {"digest": record["digest"]}, 7 * 86_400)
         await self.advance(config.event_id)
-        return EventCreated(event_id=config.event_id, rounds=config.rounds, ref=request.ref)
+        return EventCreated(
+            event_id=config.event_id,
+            rounds=config.rounds,
+            results=self.results_link(config),
+            ref=request.ref,
+        )
+
+    def results_link(self, config: EventConfig) -> str:
+        """The event's results page, for anyone (no secret of a match in play is on it)."""
+        token = self.server.results_token(config.event_id, config.nonce)
+        return f"{self.server.public_url}/event#{token}"
+
+    # -- the results link --------------------------------------------------------------
+
+    async def welcome(self, connection: Connection, token: str, version: int) -> None:
+        """Sign ``connection`` in with an event's results link: it gets the event now and
+        again whenever it changes (looked at every :data:`EVENT_EVERY` seconds)."""
+        event_id = await self.server.store.event_of_token(token)
+        if event_id is None:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "this results link's event is not here")
+        view = event_view(await self._state(event_id))
+        connection.event_id = event_id
+        self.server.speak(connection, version)
+        connection.send(
+            encode(
+                Welcome(
+                    version=version,
+                    versions=sorted(SUPPORTED_VERSIONS),
+                    role="event",
+                    event_id=event_id,
+                    now=now_ms(),
+                )
+            )
+        )
+        connection.last_event = encode(view)
+        connection.send(connection.last_event)
+
+    async def _send_views(self) -> None:
+        """Send each connection that follows an event the event, if it changed."""
+        following: dict[str, list[Connection]] = {}
+        for connection in self.server.connections:
+            if connection.event_id is not None:
+                following.setdefault(connection.event_id, []).append(connection)
+        for event_id, connections in following.items():
+            frame = encode(event_view(await self._state(event_id)))
+            for connection in connections:
+                if frame != connection.last_event:
+                    connection.last_event = frame
+                    connection.send(frame)
 
     # -- the organiser's requests ----------------------------------------------------------
 
-    async def serve(self, request: EventRequest) -> EventView:
+    async def serve(self, request: EventRequest, organiser: bool = True) -> EventView:
+        """The answer to an event request: the organiser's, or (``get_event`` only) a
+        results link's, which is not given the link itself."""
         if isinstance(request, StartEventRound):
             await self._start_round(request)
         elif isinstance(request, AdjustEvent):
             await self._adjust(request)
         state = await self._state(request.event_id)
-        return event_view(state).model_copy(update={"ref": request.ref})
+        results = self.results_link(state.config) if organiser else None
+        return event_view(state).model_copy(update={"ref": request.ref, "results": results})
 
     async def _start_round(self, request: StartEventRound) -> None:
         event_id = request.event_id
@@ -672,6 +741,7 @@ def event_config(request: CreateEvent) -> EventConfig:
         start=request.start,
         first_round=request.first_round,
         draw=secrets.randbits(64),
+        nonce=secrets.token_hex(16),
         robot_level=request.robot_level,
         robot_delay_ms=request.robot_delay_ms,
         created_at=now_ms(),

@@ -64,6 +64,8 @@ ARCHIVED_KEY = "duplicate:archived"
 SESSION_PREFIX = "duplicate:session:"
 EVENTS_KEY = "duplicate:events"
 """Every event stored."""
+EVENT_TOKEN_PREFIX = "duplicate:event-token:"
+"""An event's results link's token (by its SHA-256) -> the event."""
 PLAYING_EVENTS_KEY = "duplicate:events:playing"
 """The events not ended yet: what every process looks after (``server.events``)."""
 
@@ -628,13 +630,20 @@ class Store:
 
     # -- events --------------------------------------------------------------------------
 
-    async def create_event(self, event_id: str, config: str) -> None:
-        """Store a new event's ``config`` (JSON): it is played from now on."""
+    async def create_event(self, event_id: str, config: str, token: str) -> None:
+        """Store a new event's ``config`` (JSON) and its results link's ``token`` (its hash
+        only): it is played from now on."""
         await self.redis.set(f"{{e:{event_id}}}:config", config)
         async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(EVENT_TOKEN_PREFIX + _digest(token), event_id)
             pipe.sadd(EVENTS_KEY, event_id)
             pipe.sadd(PLAYING_EVENTS_KEY, event_id)
             await pipe.execute()
+
+    async def event_of_token(self, token: str) -> str | None:
+        """The event whose results link's token is ``token`` (None: none)."""
+        raw = await self.redis.get(EVENT_TOKEN_PREFIX + _digest(token))
+        return None if raw is None else _text(raw)
 
     async def event(self, event_id: str) -> tuple[str, list[dict[str, Any]], dict[str, str]] | None:
         """An event's config (JSON), its log and its matches (``"round:index"`` -> match

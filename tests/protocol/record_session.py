@@ -1191,8 +1191,9 @@ async def console_after(server: RecordingServer, record: Recorder) -> None:
 
 async def event_story(server: RecordingServer, record: Recorder) -> None:
     """An event of three teams of robots, a round robin of one-board rounds that the
-    organiser begins: the event as drawn, a round begun out of turn refused, round 1
-    begun and played, an adjustment, and the event after round 1."""
+    organiser begins: the event as drawn, its results link signed in with, a round begun
+    out of turn refused, round 1 begun and played, an adjustment, and the event after
+    round 1."""
     record.at("event create")
     keyed = await Client.connect(Link(server.ws_url, ORGANISER_KEY), name="key")
     session = await keyed.open_session()
@@ -1215,6 +1216,9 @@ async def event_story(server: RecordingServer, record: Recorder) -> None:
     await record.act("console", create)
     event_id = created.event_id
     await record.act("console", lambda c: c.get_event(event_id))
+    record.at("event results")
+    await record.connect("results", created.results)
+    await record.clients["results"].wait_for_event(lambda event: event)
     record.at("event round")
     await record.act("console", lambda c: c.start_event_round(event_id, 2), refused=True)
     await record.act("console", lambda c: c.start_event_round(event_id, 1))

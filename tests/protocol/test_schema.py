@@ -343,8 +343,9 @@ class TestSpecExamples:
         assert message.type == value["type"]  # type: ignore[attr-defined]
         # Examples are shown as the server and the client library send them: every field
         # (but the versions and heartbeat of a hello from an older client, which it does not
-        # send, the versions of an error but unsupported_version, and an error's field when it
-        # names none, which the server leaves out).
+        # send, the versions of an error but unsupported_version, an error's field when it
+        # names none and a welcome's event_id but to an event's results link, which the
+        # server leaves out).
         dumped = message.model_dump(mode="json")
         if value["type"] in ("hello", "error") and "versions" not in value:
             assert dumped.pop("versions") is None
@@ -352,6 +353,8 @@ class TestSpecExamples:
             assert dumped.pop("field") is None  # left out unless the error names a field
         if value["type"] == "hello" and "heartbeat" not in value:
             assert dumped.pop("heartbeat") is False
+        if value["type"] == "welcome" and "event_id" not in value:
+            assert dumped.pop("event_id") is None  # an event's results link's only
         assert dumped == value
 
     @pytest.mark.parametrize(("line", "body"), MESSAGES, ids=[f"line {n}" for n, _ in MESSAGES])
@@ -435,6 +438,7 @@ RECORDING = ROOT / "tests" / "protocol" / "golden" / "spec.jsonl"
 SPEC.md's stories, recorded from a real server with real clients."""
 _KINDS = [
     (re.compile(r"\bos_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])"), "<session>"),
+    (re.compile(r"\bev_[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])"), "<results>"),
     (re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])"), "<sha256>"),
     (re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32}(?![A-Za-z0-9_-])"), "<token>"),
     (re.compile(r"(?<![0-9a-f])[0-9a-f]{16}(?![0-9a-f])"), "<match>"),
@@ -446,11 +450,14 @@ _KINDS = [
 
 def _kinds(value: Any) -> Any:
     """``value`` with what differs from run to run (tokens, match and action ids, digests,
-    moments, the server's port, dates) named by its kind only; ``versions`` and ``field``
-    left out where they are null (a hello or error that does not carry them)."""
+    moments, the server's port, dates) named by its kind only; ``versions``, ``field`` and
+    ``event_id`` left out where they are null (a hello, error or welcome that does not carry
+    them: the server leaves them out)."""
     if isinstance(value, dict):
         return {
-            k: _kinds(v) for k, v in value.items() if not (k in ("versions", "field") and v is None)
+            k: _kinds(v)
+            for k, v in value.items()
+            if not (k in ("versions", "field", "event_id") and v is None)
         }
     if isinstance(value, list):
         return [_kinds(v) for v in value]

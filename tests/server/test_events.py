@@ -427,3 +427,62 @@ async def test_an_event_goes_on_after_a_restart_in_the_middle_of_a_round(
         assert [e["round"] for e in loaded[1] if e["kind"] == "start"] == [1, 2, 3]
     finally:
         await redis.aclose()
+
+
+async def test_the_results_link_shows_nothing_of_a_match_in_play(
+    server: Server, players: Players
+) -> None:
+    """Anyone with the results link follows the event as it goes: an ended match's score,
+    but a board's results only once every table of the event has played it."""
+    director = players.director
+    teams = [team("Quick", robots=True), team("Slow"), team("Swift", robots=True), team("Late")]
+    created = await director.create_event(
+        teams, kind="swiss", rounds=1, boards_per_round=1, first_round="seeded", robot_delay_ms=0
+    )
+    assert created.results is not None
+    assert created.results.startswith(f"{server.public_url}/event#ev_")
+    viewer = await Client.connect(Link.parse(created.results), name="results page")
+    try:
+        assert viewer.welcome is not None
+        assert (viewer.welcome.role, viewer.welcome.event_id) == ("event", created.event_id)
+        # Seeded: 1 v 3, the robots' match, which ends at once; 2 v 4 waits for its people.
+        view = await viewer.wait_for_event(
+            lambda v: v if v.schedule and v.schedule[0].matches[0].status == "finished" else None
+        )
+        ended, waiting = view.schedule[0].matches
+        assert (ended.home, ended.away, waiting.home, waiting.away) == (1, 3, 2, 4)
+        assert ended.home_imps is not None
+        assert ended.home_vps is not None
+        assert waiting.home_imps is None
+        assert view.travellers == []
+        assert view.butler == []
+        assert view.results is None  # the organiser's alone
+        assert all(s.played == 0 for s in view.standings if s.team in (2, 4))
+        with pytest.raises(ClientError) as refused:
+            await viewer.get_event("0" * 16)
+        assert refused.value.code == ErrorCode.FORBIDDEN
+        with pytest.raises(ClientError) as refused:
+            await viewer.adjust_event(created.event_id, 1, 1.0, "mine")
+        assert refused.value.code == ErrorCode.FORBIDDEN
+        asked = await viewer.get_event(created.event_id)
+        assert asked.schedule == view.schedule
+        # Every frame it was sent before the board was played everywhere kept it hidden.
+        await players.play_until(created.event_id)
+        done = await viewer.wait_for_event(lambda v: v if v.status == "finished" else None)
+        assert [t.board for t in done.travellers] == [1]
+        assert len(done.travellers[0].lines) == 4
+        sent = [m for m in viewer.received if isinstance(m, EventView)]
+        for frame in sent:
+            in_play = any(m.status != "finished" for r in frame.schedule for m in r.matches)
+            if in_play:
+                assert frame.travellers == []
+                assert frame.butler == []
+            for r in frame.schedule:
+                for m in r.matches:
+                    if m.status != "finished":
+                        assert (m.home_imps, m.home_vps) == (None, None)
+    finally:
+        await viewer.close()
+    with pytest.raises(ClientError) as refused:
+        await Client.connect(Link(server.ws_url, "ev_" + "x" * 32), name="guess")
+    assert refused.value.code == ErrorCode.BAD_TOKEN
