@@ -712,12 +712,18 @@ class Client:
         return reply
 
     async def record(
-        self, format: Literal["pbn", "lin"] = "pbn", match_id: str | None = None
+        self,
+        format: Literal["pbn", "lin"] = "pbn",
+        match_id: str | None = None,
+        event_id: str | None = None,
     ) -> str:
         """The match record: every board compared, as every table played it, as PBN (with
         the commitment to the deals, and once the match is over the deal set) or LIN. The
-        organiser names the match (``match_id``)."""
-        reply = await self.request(lambda ref: GetRecord(format=format, match_id=match_id, ref=ref))
+        organiser names the match (``match_id``). With ``event_id`` (the organiser, or an
+        event's results link): the PBN of the whole event, once it has ended."""
+        reply = await self.request(
+            lambda ref: GetRecord(format=format, match_id=match_id, event_id=event_id, ref=ref)
+        )
         assert isinstance(reply, MatchRecord)
         return reply.record
 

@@ -226,6 +226,16 @@ def new_event(args: argparse.Namespace) -> str:
     return "\n".join(lines)
 
 
+def _event_pbn(args: argparse.Namespace, event_id: str) -> str:
+    """The PBN of the whole event, as the server gives it once the event has ended."""
+    from protocol.messages import GetRecord, MatchRecord
+
+    key, ws_url = _organiser(args)
+    record = asyncio.run(_ask(ws_url, key, GetRecord(format="pbn", event_id=event_id), args.server))
+    assert isinstance(record, MatchRecord)
+    return record.record.rstrip("\n")
+
+
 def _pairings(view: EventView, entry: EventRoundEntry) -> list[str]:
     """A round's matches as ``new-event`` lists them: the teams and the match's id."""
     names = {team.team: team.name for team in view.teams}
@@ -294,6 +304,8 @@ def event(args: argparse.Namespace) -> str:
     from protocol.messages import AdjustEvent, EventPairing, EventView, GetEvent, StartEventRound
 
     event_id = _event_id(args.event_id)
+    if args.pbn:
+        return _event_pbn(args, event_id)
     if args.matches is not None and args.start_round is None:
         raise CommandFailed("--matches re-pairs the round --start-round begins")
     if args.bye is not None and args.matches is None:
@@ -583,6 +595,11 @@ def add_event_commands(commands: argparse._SubParsersAction[argparse.ArgumentPar
         type=int,
         metavar="N",
         help="begin round N (the next one, once the one before has ended)",
+    )
+    acts.add_argument(
+        "--pbn",
+        action="store_true",
+        help="print the PBN of the whole event (once it has ended): every match, round by round",
     )
     acts.add_argument(
         "--adjust",

@@ -92,6 +92,8 @@ is applied at most once, and a resend is answered with the first one's ``ack``."
 RequestId = Annotated[str, StringConstraints(min_length=8, max_length=64)]
 MatchId = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
 """A match's id: 16 lowercase hex digits."""
+EventId = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
+"""An event's id: 16 lowercase hex digits."""
 """The organiser's id for one intended creation (a match, an import, a seal): the same id
 makes one, and a request sent again with it is answered as the first was."""
 SeatKey = Annotated[str, StringConstraints(pattern=r"^[1-3][NESW]$")]
@@ -558,6 +560,9 @@ class GetRecord(Message):
     match_id: MatchId | None = None
     """(Added within version 7.) The organiser's: which match (a player, spectator or
     director asks for their own match's record, and sends none)."""
+    event_id: EventId | None = None
+    """(Added within version 7.) The organiser's, or an event's results link's: the PBN of
+    a whole event once it has ended (every match, round by round)."""
     ref: Ref = None
 
 
@@ -621,8 +626,6 @@ class ArchiveMatch(Message):
     ref: Ref = None
 
 
-EventId = Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
-"""An event's id: 16 lowercase hex digits."""
 TeamNumber = Annotated[int, Field(ge=1, le=40)]
 """A team of an event, by its number (1 first, as the organiser listed the teams)."""
 

@@ -1195,6 +1195,16 @@ class Server:
                 if connection.session is not None:
                     await self.console.session_expiry(connection.session)
                 connection.send(encode(await self.organise(message)))
+            elif isinstance(message, GetRecord) and message.event_id is not None:
+                if connection.session is not None:
+                    await self.console.session_expiry(connection.session)
+                if message.match_id is not None:
+                    raise ProtocolError(
+                        ErrorCode.INVALID_MESSAGE,
+                        "a record is a match's or an event's: match_id or event_id",
+                        field="event_id",
+                    )
+                connection.send(encode(await self.events.record(message)))
             elif isinstance(message, EVENT_REQUESTS):
                 if connection.session is not None:
                     await self.console.session_expiry(connection.session)
@@ -1213,6 +1223,9 @@ class Server:
                 )
             return
         if connection.event_id is not None:
+            if isinstance(message, GetRecord) and message.event_id == connection.event_id:
+                connection.send(encode(await self.events.record(message)))
+                return
             if not isinstance(message, GetEvent) or message.event_id != connection.event_id:
                 raise ProtocolError(
                     ErrorCode.FORBIDDEN, "an event's results link asks for its event only"
@@ -1230,6 +1243,10 @@ class Server:
         if isinstance(message, ORGANISER_ONLY):
             raise ProtocolError(ErrorCode.FORBIDDEN, f"only the organiser sends {message.type}")
         if isinstance(message, GetRecord):
+            if message.event_id is not None:
+                raise ProtocolError(
+                    ErrorCode.FORBIDDEN, "an event's record is its organiser's and results link's"
+                )
             if message.match_id not in (None, connection.runtime.config.match_id):
                 raise ProtocolError(ErrorCode.FORBIDDEN, "a link gives its own match's record only")
             connection.send(encode(await self.record(connection.runtime, message)))

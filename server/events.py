@@ -50,13 +50,16 @@ from protocol.messages import (
     EventCreated,
     EventView,
     GetEvent,
+    GetRecord,
     MatchCreated,
+    MatchRecord,
     StartEventRound,
     Welcome,
 )
 from server.fanout import stop
 from server.formats import boards_from_pbn, dealt_boards
 from server.matches import now_ms
+from server.records import event_record
 from server.state import BoardSpec, MatchState
 from server.views import event_view
 
@@ -576,6 +579,36 @@ class Events:
         raise ProtocolError(
             ErrorCode.UNAVAILABLE, "the event kept changing meanwhile: send it again"
         )
+
+    async def record(self, request: GetRecord) -> MatchRecord:
+        """The PBN of the whole event, once it has ended (every match, round by round)."""
+        assert request.event_id is not None
+        if request.format != "pbn":
+            raise ProtocolError(
+                ErrorCode.INVALID_MESSAGE, "an event's record is PBN only", field="format"
+            )
+        state = await self._state(request.event_id)
+        if event_view(state).status != "finished":
+            raise ProtocolError(
+                ErrorCode.WRONG_PHASE,
+                "an event's record is given once the event has ended (each match's is "
+                "given once it has: get_record with its match_id)",
+                field="event_id",
+            )
+        config = state.config
+        matches = []
+        for (round_number, index), outcome in sorted(state.outcomes.items()):
+            pairing = state.log.pairings[round_number].matches[index]
+            runtime = await self.server.runtime(outcome.match_id)
+            matches.append(
+                (
+                    round_number,
+                    config.teams[pairing.home - 1].name,
+                    config.teams[pairing.away - 1].name,
+                    runtime.state,
+                )
+            )
+        return MatchRecord(format="pbn", record=event_record(config.name, matches), ref=request.ref)
 
     # -- running -------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ from server.handviewer import decision_words, lin_board, lin_text
 from server.state import BoardState, MatchState
 from server.views import match_summary
 
-__all__ = ["as_recorded", "lin_record", "match_record"]
+__all__ = ["as_recorded", "event_record", "lin_record", "match_record"]
 
 
 def _auction(board: BoardState) -> PbnAuction:
@@ -225,3 +225,16 @@ def _imported(call: LinCall) -> LinCall:
     if not (call.alert or call.explanation):
         return call
     return LinCall(call.call, True, lin_text(" ".join(call.explanation.split())[:300] or "alerted"))
+
+
+def event_record(name: str, matches: list[tuple[int, str, str, MatchState]]) -> str:
+    """PBN of a whole event: every match's record (:func:`match_record`), round by round,
+    each under a comment naming its round and teams (``matches``: round, home team, away
+    team, the match)."""
+    header = dump_games(())
+    parts = [header, f"% {name}\n"]
+    for round_number, home, away, state in matches:
+        # A blank line ends the match before: PBN games are separated by one.
+        parts.append(f"\n% Round {round_number}: {home} v {away}\n")
+        parts.append(match_record(state).removeprefix(header).strip("\n") + "\n")
+    return "".join(parts)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from bridge.pbn import parse_games
 from clients.client import Client, Link
 from duplicate.events import format_event, parse_teams, read_teams
 from duplicate.serving import CommandFailed
@@ -378,6 +379,17 @@ def test_a_round_robin_of_robots_is_made_followed_and_ends(
     assert [row[4] for row in rows] == ["2", "2", "2"]
     assert sum(float(row[3]) for row in rows) == pytest.approx(3 * 20 + 3 * 12)
     assert "Robot 1 - Robot 2" in shown.stdout  # the Butler ranking of the pairs
+    # The whole event as PBN: three matches of one board, two tables each.
+    pbn = duplicate("event", event_id, "--pbn", *serving)
+    assert pbn.returncode == 0, pbn.stderr
+    games = parse_games(pbn.stdout)
+    assert sorted(g.board for g in games) == [1, 1, 2, 2, 3, 3]
+    assert [line for line in pbn.stdout.splitlines() if line.startswith("% Round")] == [
+        f"% Round {e.round}: {names[m.home]} v {names[m.away]}"
+        for e in view.schedule
+        for m in e.matches
+        for names in [{t.team: t.name for t in view.teams}]
+    ]
 
 
 def test_the_director_begins_rounds_and_adjusts(serving: list[str], tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ import pytest
 import pytest_asyncio
 from redis.asyncio import Redis
 
+from bridge.pbn import parse_games
 from bridge.scoring import imps
 from bridge.vp import victory_points
 from clients.client import Client, ClientError, Link
@@ -228,6 +229,12 @@ async def test_a_swiss_of_five_teams_is_played_to_the_end(server: Server, player
             pair_imps[(ew_team, tuple(sorted(line.east_west)))] -= line.ns_imps
             pair_boards[(ns_team, tuple(sorted(line.north_south)))] += 1
             pair_boards[(ew_team, tuple(sorted(line.east_west)))] += 1
+    # The PBN of the whole event: every table's result on every board, as the travellers.
+    games = parse_games(await director.record(event_id=created.event_id))
+    assert sorted((g.board, g.score) for g in games) == sorted(
+        (t.board, line.score) for t in view.travellers for line in t.lines
+    )
+    assert len(games) == 24
     assert len(view.butler) == 10  # five teams of two pairs
     for entry in view.butler:
         key = (entry.team, tuple(entry.players))
@@ -466,11 +473,15 @@ async def test_the_results_link_shows_nothing_of_a_match_in_play(
         assert refused.value.code == ErrorCode.FORBIDDEN
         asked = await viewer.get_event(created.event_id)
         assert asked.schedule == view.schedule
+        with pytest.raises(ClientError) as refused:
+            await viewer.record(event_id=created.event_id)
+        assert refused.value.code == ErrorCode.WRONG_PHASE  # not before the event's end
         # Every frame it was sent before the board was played everywhere kept it hidden.
         await players.play_until(created.event_id)
         done = await viewer.wait_for_event(lambda v: v if v.status == "finished" else None)
         assert [t.board for t in done.travellers] == [1]
         assert len(done.travellers[0].lines) == 4
+        assert len(parse_games(await viewer.record(event_id=created.event_id))) == 4
         sent = [m for m in viewer.received if isinstance(m, EventView)]
         for frame in sent:
             in_play = any(m.status != "finished" for r in frame.schedule for m in r.matches)
