@@ -449,6 +449,11 @@ class Events:
     async def welcome(self, connection: Connection, token: str, version: int) -> None:
         """Sign ``connection`` in with an event's results link: it gets the event now and
         again whenever it changes (looked at every :data:`EVENT_EVERY` seconds)."""
+        if version < 7:
+            raise ProtocolError(
+                ErrorCode.FORBIDDEN,
+                "an event's results link is served from protocol version 7: say hello in it",
+            )
         event_id = await self.server.store.event_of_token(token)
         if event_id is None:
             raise ProtocolError(ErrorCode.BAD_TOKEN, "this results link's event is not here")

@@ -12,9 +12,11 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from pathlib import Path
 
+import msgpack
 import pytest
 import pytest_asyncio
 from redis.asyncio import Redis
+from websockets.asyncio.client import connect
 
 from bridge.pbn import parse_games
 from bridge.scoring import imps
@@ -497,3 +499,23 @@ async def test_the_results_link_shows_nothing_of_a_match_in_play(
     with pytest.raises(ClientError) as refused:
         await Client.connect(Link(server.ws_url, "ev_" + "x" * 32), name="guess")
     assert refused.value.code == ErrorCode.BAD_TOKEN
+
+
+async def test_a_results_link_is_served_in_version_7(server: Server) -> None:
+    director = await organiser(server)
+    created = await director.create_event(
+        [team("A", robots=True), team("B", robots=True)], kind="round_robin", start="director"
+    )
+    await director.close()
+    assert created.results is not None
+    token = Link.parse(created.results).token
+    async with connect(server.ws_url) as websocket:
+        await websocket.send(msgpack.packb({"type": "hello", "version": 6, "token": token}))
+        refusal = msgpack.unpackb(await websocket.recv())
+        assert refusal["code"] == "forbidden"
+        hello = {"type": "hello", "version": 7, "versions": [7], "token": token}
+        await websocket.send(msgpack.packb(hello))
+        welcome = msgpack.unpackb(await websocket.recv())
+        assert (welcome["role"], welcome["event_id"]) == ("event", created.event_id)
+        event = msgpack.unpackb(await websocket.recv())
+        assert (event["type"], event["ref"], event["results"]) == ("event", None, None)
