@@ -66,6 +66,7 @@ from protocol.messages import (
     DecideWithdrawal,
     ErrorMessage,
     EventCreated,
+    EventList,
     EventPairing,
     EventTeamSpec,
     EventView,
@@ -80,6 +81,7 @@ from protocol.messages import (
     HeartbeatAnswer,
     Hello,
     ImportMatch,
+    ListEvents,
     ListMatches,
     MakeCall,
     MakeClaim,
@@ -822,6 +824,12 @@ class Client:
             timeout,
         )
         assert isinstance(reply, EventCreated)
+        return reply
+
+    async def list_events(self) -> EventList:
+        """Organiser: the events on this server, newest first."""
+        reply = await self.request(lambda ref: ListEvents(ref=ref))
+        assert isinstance(reply, EventList)
         return reply
 
     async def get_event(self, event_id: str) -> EventView:

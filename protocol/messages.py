@@ -703,6 +703,14 @@ class AdjustEvent(Message):
     ref: Ref = None
 
 
+class ListEvents(Message):
+    """(Added within version 7.) Organiser only: the events on this server, newest first
+    (answer: ``event_list``)."""
+
+    type: Literal["list_events"] = "list_events"
+    ref: Ref = None
+
+
 class GetEvent(Message):
     """(Added within version 7.) Organiser only: where an event stands (answer: ``event``)."""
 
@@ -773,6 +781,7 @@ ClientMessage = Annotated[
     | StartEventRound
     | AdjustEvent
     | GetEvent
+    | ListEvents
     | Ping
     | HeartbeatAnswer,
     Field(discriminator="type"),
@@ -1792,6 +1801,29 @@ class EventCreated(Sent):
     ref: int | None = None
 
 
+class EventEntry(Sent):
+    """(Added within version 7.) An event in the organiser's list: where it stands."""
+
+    event_id: str
+    name: str
+    kind: Literal["round_robin", "swiss"]
+    status: Literal["waiting", "playing", "finished"]
+    teams: int
+    rounds: int
+    round: int
+    created_at: Millis
+    leader: str | None = None
+    """The team first in the standings once a match has ended (None: none yet, or tied)."""
+
+
+class EventList(Sent):
+    """(Added within version 7.) The answer to ``list_events``."""
+
+    type: Literal["event_list"] = "event_list"
+    events: list[EventEntry]
+    ref: int | None = None
+
+
 class EventTeamEntry(Sent):
     """(Added within version 7.) A team of an event as the organiser named it."""
 
@@ -1964,6 +1996,7 @@ ServerMessage = Annotated[
     | MatchArchived
     | EventCreated
     | EventView
+    | EventList
     | Pong
     | Heartbeat,
     Field(discriminator="type"),

@@ -74,6 +74,7 @@ from protocol.messages import (
     HeartbeatAnswer,
     Hello,
     ImportMatch,
+    ListEvents,
     ListMatches,
     MakeCall,
     MakeClaim,
@@ -210,7 +211,7 @@ _NAME: TypeAdapter[str] = TypeAdapter(Name)
 
 CONSOLE_ONLY = (OpenSession, CloseSession, ListMatches, GetLinks, NewLink, ArchiveMatch)
 """The console's messages that only the organiser sends."""
-EVENT_REQUESTS = (CreateEvent, StartEventRound, AdjustEvent, GetEvent)
+EVENT_REQUESTS = (CreateEvent, StartEventRound, AdjustEvent, GetEvent, ListEvents)
 """The organiser's event messages, which :class:`server.events.Events` serves."""
 ORGANISER_ONLY = (*CONSOLE_ONLY, *EVENT_REQUESTS)
 """The messages that only the organiser sends, but for the creations of matches."""
@@ -1210,6 +1211,8 @@ class Server:
                     await self.console.session_expiry(connection.session)
                 if isinstance(message, CreateEvent):
                     connection.send(encode(await self.events.create(message)))
+                elif isinstance(message, ListEvents):
+                    connection.send(encode(await self.events.list_events(message)))
                 else:
                     connection.send(encode(await self.events.serve(message)))
             elif isinstance(message, ORGANISER_REQUESTS):

@@ -48,9 +48,12 @@ from protocol.messages import (
     CreateEvent,
     CreateMatch,
     EventCreated,
+    EventEntry,
+    EventList,
     EventView,
     GetEvent,
     GetRecord,
+    ListEvents,
     MatchCreated,
     MatchRecord,
     StartEventRound,
@@ -584,6 +587,31 @@ class Events:
         raise ProtocolError(
             ErrorCode.UNAVAILABLE, "the event kept changing meanwhile: send it again"
         )
+
+    async def list_events(self, request: ListEvents) -> EventList:
+        """Every event on this server, newest first, as the organiser's list shows it."""
+        entries: list[EventEntry] = []
+        for event_id in await self.server.store.event_ids():
+            view = event_view(state := await self._state(event_id))
+            ahead = [s for s in view.standings if s.rank == 1]
+            leader = None
+            if len(ahead) == 1 and any(s.played for s in view.standings):
+                leader = state.config.teams[ahead[0].team - 1].name
+            entries.append(
+                EventEntry(
+                    event_id=event_id,
+                    name=view.name,
+                    kind=view.kind,
+                    status=view.status,
+                    teams=len(view.teams),
+                    rounds=view.rounds,
+                    round=view.round,
+                    created_at=state.config.created_at,
+                    leader=leader,
+                )
+            )
+        entries.sort(key=lambda entry: (entry.created_at, entry.event_id), reverse=True)
+        return EventList(events=entries, ref=request.ref)
 
     async def record(self, request: GetRecord) -> MatchRecord:
         """The PBN of the whole event, once it has ended (every match, round by round)."""

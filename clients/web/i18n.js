@@ -12,6 +12,7 @@
 
 import board from "./lang/board.js";
 import director from "./lang/director.js";
+import event from "./lang/event.js";
 import match from "./lang/match.js";
 import organise from "./lang/organise.js";
 import page from "./lang/page.js";
@@ -20,7 +21,7 @@ import table from "./lang/table.js";
 /** The languages the page speaks, each in its own words (the switch lists them so). */
 export const LANGUAGES = { en: "English", ru: "Русский", sv: "Svenska" };
 
-const CATALOGUE = Object.assign({}, board, director, match, organise, page, table);
+const CATALOGUE = Object.assign({}, board, director, event, match, organise, page, table);
 
 const LANGUAGE_KEY = "duplicate.language";
 

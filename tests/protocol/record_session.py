@@ -1229,6 +1229,8 @@ async def event_story(server: RecordingServer, record: Recorder) -> None:
     record.note_received()
     record.at("event adjust")
     await record.act("console", lambda c: c.adjust_event(event_id, 2, -1, "late start", 1))
+    record.at("event list")
+    await record.act("console", lambda c: c.list_events())
     for client in record.clients.values():
         await client.close()
     record.clients.clear()

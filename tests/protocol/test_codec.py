@@ -79,6 +79,8 @@ from protocol.messages import (
     Event,
     EventAdjustment,
     EventCreated,
+    EventEntry,
+    EventList,
     EventMatchEntry,
     EventPairing,
     EventRoundEntry,
@@ -98,6 +100,7 @@ from protocol.messages import (
     ImportMatch,
     LeadFaceDown,
     LinkEntry,
+    ListEvents,
     ListMatches,
     MakeCall,
     MakeClaim,
@@ -451,6 +454,7 @@ CLIENT_EXAMPLES: list[BaseModel] = [
     ),
     AdjustEvent(event_id="5e0c8a1f2b3d4e6f", team=3, vps=-1.5, reason="slow play", round=2),
     GetEvent(event_id="5e0c8a1f2b3d4e6f", ref=51),
+    ListEvents(ref=52),
     ImportMatch(record='[Board "1"]', ref=42),
     SealDeals(public_form="digits 5", ref=43),
     CreateMatch(boards=4, seal="kP3cT0oQ", public_value="dice 6 2 5", ref=44),
@@ -598,6 +602,22 @@ SERVER_EXAMPLES: list[BaseModel] = [
     ),
     MatchArchived(match_id="35e80982ec4f2b10", archived=True, ref=48),
     EventCreated(event_id="5e0c8a1f2b3d4e6f", rounds=4, ref=49),
+    EventList(
+        events=[
+            EventEntry(
+                event_id="5e0c8a1f2b3d4e6f",
+                name="Club Swiss",
+                kind="swiss",
+                status="playing",
+                teams=5,
+                rounds=4,
+                round=2,
+                created_at=1796561965550,
+                leader="Ash",
+            )
+        ],
+        ref=52,
+    ),
     EventView(
         event_id="5e0c8a1f2b3d4e6f",
         name="Club Swiss",

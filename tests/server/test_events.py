@@ -345,6 +345,15 @@ async def test_only_the_organiser_runs_events(server: Server, players: Players) 
         await director.get_event("0" * 16)
     assert refused.value.field == "event_id"
     match_id = None
+    listed = await director.list_events()
+    entry = next(e for e in listed.events if e.event_id == created.event_id)
+    assert (entry.status, entry.teams, entry.rounds, entry.round, entry.leader) == (
+        "waiting",
+        2,
+        1,
+        0,
+        None,
+    )
     view = await director.start_event_round(created.event_id, 1)
     match_id = view.schedule[0].matches[0].match_id
     assert match_id is not None
