@@ -434,7 +434,11 @@ class Events:
         if request_id is not None:
             done = {"type": request.type, "event_id": config.event_id, "done": True}
             await store.end_creation(request_id, done | {"digest": record["digest"]}, 7 * 86_400)
-        await self.advance(config.event_id)
+        try:
+            await self.advance(config.event_id)
+        except (RedisError, OSError, ProtocolError) as error:
+            # The event is made: its first round is begun at the next look, by any process.
+            log.warning("event %s: its first round not begun yet: %s", config.event_id, error)
         return EventCreated(
             event_id=config.event_id,
             rounds=config.rounds,
