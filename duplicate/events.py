@@ -24,6 +24,7 @@ from duplicate.serving import (
     _organise,
     _organiser,
     parse_robot_levels,
+    refused_option,
 )
 
 if TYPE_CHECKING:
@@ -180,15 +181,15 @@ def event_request(args: argparse.Namespace) -> CreateEvent:
             request_id=args.request_id,
         )
     except ValidationError as error:
-        first = error.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else ""
-        option = {
-            "boards_per_round": "--boards",
-            "deals_pbn": "--deals",
-            "robot_delay_ms": "--robot-delay",
-            "request_id": "--request-id",
-        }.get(field, "--" + field.replace("_", "-"))
-        raise CommandFailed(f"bad {option}: {first['msg']}") from None
+        raise refused_option(
+            error,
+            {
+                "boards_per_round": "--boards",
+                "deals_pbn": "--deals",
+                "robot_delay_ms": "--robot-delay",
+                "request_id": "--request-id",
+            },
+        ) from None
 
 
 def new_event(args: argparse.Namespace) -> str:

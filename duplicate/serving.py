@@ -22,6 +22,9 @@ from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from pydantic import ValidationError
     from redis.asyncio import Redis
 
     from protocol.messages import (
@@ -548,16 +551,25 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
             request_id=getattr(args, "request_id", None),
         )
     except ValidationError as error:
-        first = error.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else ""
-        option = {
-            "deals_pbn": "--deals",
-            "robot_delay_ms": "--robot-delay",
-            "robot_levels": "--robot-level",
-            "names": "--names",
-            "request_id": "--request-id",
-        }.get(field, "--" + field.replace("_", "-"))
-        raise CommandFailed(f"bad {option}: {first['msg']}") from None
+        raise refused_option(
+            error,
+            {
+                "deals_pbn": "--deals",
+                "robot_delay_ms": "--robot-delay",
+                "robot_levels": "--robot-level",
+                "names": "--names",
+                "request_id": "--request-id",
+            },
+        ) from None
+
+
+def refused_option(error: ValidationError, options: Mapping[str, str]) -> CommandFailed:
+    """A request's model refused what the command line gave: the failure names the option
+    (``options`` maps a field to its option; else ``--`` and the field's name)."""
+    first = error.errors()[0]
+    field = str(first["loc"][0]) if first["loc"] else ""
+    option = options.get(field, "--" + field.replace("_", "-"))
+    return CommandFailed(f"bad {option}: {first['msg']}")
 
 
 async def _create(
