@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import random
@@ -397,12 +398,15 @@ class Events:
     async def create(self, request: CreateEvent) -> EventCreated:
         """Create the event (once per ``request_id``) and begin its first round, unless
         the organiser begins rounds."""
+        from server.app import CREATION_KEPT, CREATION_UNDER_WAY
+
         store = self.server.store
         request_id = request.request_id
         if request_id is not None:
-            digest = json.dumps(request.model_dump(exclude={"ref"}), sort_keys=True)
+            asked = json.dumps(request.model_dump(mode="json", exclude={"ref"}), sort_keys=True)
+            digest = hashlib.sha256(asked.encode()).hexdigest()
             record = {"type": request.type, "digest": digest}
-            first = await store.begin_creation(request_id, record, 900)
+            first = await store.begin_creation(request_id, record, CREATION_UNDER_WAY)
             if first is not None:
                 if first.get("digest") != digest:
                     raise ProtocolError(
@@ -433,7 +437,7 @@ class Events:
             raise
         if request_id is not None:
             done = {"type": request.type, "event_id": config.event_id, "done": True}
-            await store.end_creation(request_id, done | {"digest": record["digest"]}, 7 * 86_400)
+            await store.end_creation(request_id, done | {"digest": digest}, CREATION_KEPT)
         try:
             await self.advance(config.event_id)
         except (RedisError, OSError, ProtocolError) as error:
