@@ -90,6 +90,19 @@ def test_the_published_corrections(boards: int, margin: int, expected: str) -> N
     assert vp_scale(boards)[margin] == Decimal(expected)
 
 
+@pytest.mark.parametrize(
+    ("boards", "margin", "expected"),
+    [
+        # Quoted as examples of the WBF's continuous scale by a Dutch club (the NBB's scale
+        # since 2013): https://bcstar.nl/continue-wp-schaal-ingevoerd/ (20 boards).
+        (20, 1, "10.28"),
+        (20, 2, "10.55"),
+    ],
+)
+def test_values_quoted_from_the_wbf_scale(boards: int, margin: int, expected: str) -> None:
+    assert victory_points(margin, boards) == (Decimal(expected), 20 - Decimal(expected))
+
+
 @pytest.mark.parametrize("boards", range(1, 101))
 def test_scale_shape(boards: int) -> None:
     scale = vp_scale(boards)
