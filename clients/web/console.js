@@ -27,6 +27,7 @@ const REFUSED = new Set(["bad_token", "forbidden", "unsupported_version"]);
 const ANSWERS = new Set([
   "session", "session_closed", "match_list", "match_links", "match_created", "deals_sealed",
   "match_record", "substituted", "match_archived", "pong", "error",
+  "event_list", "event_created", "event",
 ]);
 
 /** A refusal from the server (an `error` frame), or the connection lost before the answer. */

@@ -14,13 +14,14 @@ import { SEATS, SEAT_LETTER, SEAT_NAME } from "./bridge.js";
 import { OrganiserConsole, RequestError, socketUrl } from "./console.js";
 import { $, callNode, clock, h, setServerNow, tickClocks } from "./dom.js";
 import { errorText } from "./errors.js";
+import { eventsShown, renderEvents, resetEvents } from "./events-console.js";
 import { language, localized, onLanguage, setLanguage, t, tx } from "./i18n.js";
 import { FORMAT_SHORT, renderCreate, renderImport } from "./newmatch.js";
 
 const state = {
   /** "signed-out", "connecting" (resuming a session) or "console". */
   view: "signed-out",
-  /** The console's tab: "matches", "create" or "import". */
+  /** The console's tab: "matches", "create", "import" or "events". */
   tab: "matches",
   /** The matches of the last `match_list`, newest first (null before the first). */
   matches: null,
@@ -101,6 +102,7 @@ const conn = new OrganiserConsole(socketUrl(window.location), {
     state.signInError = null;
     listMatches();
     render();
+    if (state.tab === "events") eventsShown();
   },
   signedOut(error) {
     state.view = "signed-out";
@@ -112,6 +114,7 @@ const conn = new OrganiserConsole(socketUrl(window.location), {
     state.cards = null;
     // Nothing of the console stays in the page once signed out.
     cards.clear();
+    resetEvents();
     for (const view of ["matches-view", "cards", "tabs"]) {
       $(view).replaceChildren();
       partKeys.delete($(view));
@@ -204,9 +207,10 @@ function render() {
     drawCards();
   } else {
     drawTabs();
-    for (const tab of ["matches", "create", "import"]) $(`${tab}-view`).hidden = state.tab !== tab;
+    for (const tab of TAB_ORDER) $(`${tab}-view`).hidden = state.tab !== tab;
     if (state.tab === "matches") drawMatches();
     else if (state.tab === "create") renderCreate($("create-view"), forms);
+    else if (state.tab === "events") renderEvents($("events-view"), events);
     else renderImport($("import-view"), forms);
   }
   if (focused !== null && (document.activeElement === document.body || document.activeElement === null)) {
@@ -277,7 +281,8 @@ async function signIn(event) {
   if (state.view !== "console") $("organiser-key")?.focus();
 }
 
-const TABS = localized({ matches: "Matches", create: "New match", import: "Import a match" });
+const TABS = localized({ matches: "Matches", create: "New match", import: "Import a match", events: "Events" });
+const TAB_ORDER = ["matches", "create", "import", "events"];
 
 function drawTabs() {
   const nav = $("tabs");
@@ -287,7 +292,7 @@ function drawTabs() {
     h(
       "div",
       { role: "tablist", class: "tab-list", "aria-label": t("The console") },
-      ...["matches", "create", "import"].map((tab) =>
+      ...TAB_ORDER.map((tab) =>
         h(
           "button",
           {
@@ -307,7 +312,7 @@ function drawTabs() {
       ),
     ),
   ]);
-  for (const tab of ["matches", "create", "import"]) {
+  for (const tab of TAB_ORDER) {
     const panel = $(`${tab}-view`);
     panel.setAttribute("role", "tabpanel");
     panel.setAttribute("aria-labelledby", `tab-${tab}`);
@@ -315,8 +320,10 @@ function drawTabs() {
 }
 
 function chooseTab(tab, focus = false) {
+  const shown = state.tab === tab;
   state.tab = tab;
   render();
+  if (tab === "events" && !shown) eventsShown();
   if (focus) $(`tab-${tab}`)?.focus();
 }
 
@@ -717,9 +724,9 @@ function linkAltText(link) {
   return t("QR code of the link of {seat}, table {table}", { seat: SEAT_NAME[link.seat], table: link.table });
 }
 
-function linkItem(entry, link) {
+function linkItem(entry, link, prefix = "") {
   const id = entry.match_id;
-  const key = link.role === "player" ? `${id}-p${link.player}` : `${id}-${link.role}`;
+  const key = `${prefix}${link.role === "player" ? `${id}-p${link.player}` : `${id}-${link.role}`}`;
   const renewed = link.role === "player" && state.renewed.has(`${id}:${link.player}`);
   const text = `link-${key}`;
   return h(
@@ -754,7 +761,8 @@ function linkItem(entry, link) {
   );
 }
 
-function linksPart(entry, links) {
+/** A match's links (`prefix`: before the ids, when another view shows them too). */
+function linksPart(entry, links, prefix = "") {
   if (!links) return [h("p", { class: "empty-note" }, t("Fetching the links…"))];
   const players = links.filter((l) => l.role === "player");
   const tables = [...new Set([...entry.tables.map((table) => table.table), ...players.map((l) => l.table)])].sort();
@@ -771,7 +779,7 @@ function linksPart(entry, links) {
         "div",
         { class: "link-table", "data-table": table },
         h("h4", {}, t("Table {table}", { table })),
-        people.length ? h("div", { class: "link-grid" }, ...people.map((link) => linkItem(entry, link))) : null,
+        people.length ? h("div", { class: "link-grid" }, ...people.map((link) => linkItem(entry, link, prefix))) : null,
         robots.length || !people.length ? h("p", { class: "link-robots", "data-robots": robots.length }, robotsNote) : null,
       );
     }),
@@ -779,7 +787,7 @@ function linksPart(entry, links) {
       "div",
       { class: "link-table" },
       h("h4", {}, t("Spectators and the director")),
-      h("div", { class: "link-grid" }, ...links.filter((l) => l.role !== "player").map((link) => linkItem(entry, link))),
+      h("div", { class: "link-grid" }, ...links.filter((l) => l.role !== "player").map((link) => linkItem(entry, link, prefix))),
     ),
   ];
 }
@@ -956,7 +964,7 @@ function tableCardPage(entry, table, players) {
   );
 }
 
-// -- events ------------------------------------------------------------------------------------
+// -- clicks and typing ---------------------------------------------------------------------------
 
 const forms = {
   request: (message) => conn.request(message),
@@ -971,6 +979,27 @@ const forms = {
     fetchLinks(answer.match_id);
     $("created")?.scrollIntoView({ block: "start" });
     $("created")?.focus?.();
+  },
+};
+
+/** What the events view (events-console.js) asks of the console. */
+const events = {
+  request: (message) => conn.request(message),
+  refusalText,
+  flash,
+  shown: () => state.view === "console" && state.tab === "events" && state.cards === null && document.visibilityState === "visible",
+  fetchLinks,
+  /** What a match's links panel shows: while it is unchanged, the panel is kept. */
+  linksKey: (matchId) =>
+    JSON.stringify([
+      state.links.get(matchId) ?? null,
+      state.fetching.has(matchId),
+      [...state.renewed].filter((key) => key.startsWith(matchId)),
+      [...state.busy].filter((key) => key.endsWith(matchId)),
+    ]),
+  linksPart: (matchId) => {
+    const entry = (state.matches ?? []).find((m) => m.match_id === matchId) ?? { match_id: matchId, tables: [] };
+    return linksPart(entry, state.links.get(matchId), "ev-");
   },
 };
 
@@ -1050,7 +1079,7 @@ document.addEventListener("change", (event) => {
 document.addEventListener("keydown", (event) => {
   const tab = event.target.closest?.('[role="tab"]');
   if (!tab || !["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
-  const order = ["matches", "create", "import"];
+  const order = TAB_ORDER;
   const index = order.indexOf(tab.dataset.tab);
   const next = {
     ArrowLeft: (index + order.length - 1) % order.length,

@@ -842,5 +842,361 @@ export default {
   "The match's record as LIN, for BBO": {
     "ru": "Протокол матча в формате LIN, для BBO",
     "sv": "Matchens protokoll som LIN, för BBO"
+  },
+  "Events": {
+    "ru": "Турниры",
+    "sv": "Tävlingar"
+  },
+  "Team name: Player 1, Player 2, Player 3, Player 4 (up to 6), or Team name: robots": {
+    "ru": "Название команды: Игрок 1, Игрок 2, Игрок 3, Игрок 4 (до 6) или Название команды: robots",
+    "sv": "Lagnamn: Spelare 1, Spelare 2, Spelare 3, Spelare 4 (upp till 6), eller Lagnamn: robots"
+  },
+  "no “:” after the team's name; write {form}": {
+    "ru": "нет «:» после названия команды; пишите так: {form}",
+    "sv": "inget ”:” efter lagets namn; skriv {form}"
+  },
+  "the team has no name before the “:”": {
+    "ru": "у команды нет названия перед «:»",
+    "sv": "laget har inget namn före ”:”"
+  },
+  "team “{name}”: “robots” stands alone, for a whole team of robots": {
+    "ru": "команда «{name}»: «robots» пишется одно, для команды из одних роботов",
+    "sv": "laget ”{name}”: ”robots” står ensamt, för ett helt lag av robotar"
+  },
+  "team “{name}”: an empty player's name (two commas together?)": {
+    "ru": "команда «{name}»: пустое имя игрока (две запятые подряд?)",
+    "sv": "laget ”{name}”: ett tomt spelarnamn (två kommatecken i rad?)"
+  },
+  "team “{name}” has {n} players: a team has four to six players, or robots": {
+    "en": {
+      "one": "team “{name}” has {n} player: a team has four to six players, or robots",
+      "other": "team “{name}” has {n} players: a team has four to six players, or robots"
+    },
+    "ru": {
+      "one": "в команде «{name}» {n} игрок: в команде от четырёх до шести игроков или роботы",
+      "few": "в команде «{name}» {n} игрока: в команде от четырёх до шести игроков или роботы",
+      "many": "в команде «{name}» {n} игроков: в команде от четырёх до шести игроков или роботы",
+      "other": "в команде «{name}» {n} игрока: в команде от четырёх до шести игроков или роботы"
+    },
+    "sv": {
+      "one": "laget ”{name}” har {n} spelare: ett lag har fyra till sex spelare, eller robotar",
+      "other": "laget ”{name}” har {n} spelare: ett lag har fyra till sex spelare, eller robotar"
+    }
+  },
+  "team “{name}” has no players: a team has four to six players, or robots": {
+    "ru": "в команде «{name}» нет игроков: в команде от четырёх до шести игроков или роботы",
+    "sv": "laget ”{name}” har inga spelare: ett lag har fyra till sex spelare, eller robotar"
+  },
+  "team “{name}”: “{player}” is named twice": {
+    "ru": "команда «{name}»: «{player}» назван дважды",
+    "sv": "laget ”{name}”: ”{player}” står två gånger"
+  },
+  "team “{name}”: a name is at most 40 characters": {
+    "ru": "команда «{name}»: имя — не более 40 символов",
+    "sv": "laget ”{name}”: ett namn har högst 40 tecken"
+  },
+  "Line {line}: {problem}": {
+    "ru": "Строка {line}: {problem}",
+    "sv": "Rad {line}: {problem}"
+  },
+  "a second team named “{name}” (the first is on line {first})": {
+    "ru": "вторая команда с названием «{name}» (первая — в строке {first})",
+    "sv": "ett andra lag med namnet ”{name}” (det första står på rad {first})"
+  },
+  "{n} teams typed: an event needs two or more, one a line: {form}": {
+    "en": {
+      "one": "{n} team typed: an event needs two or more, one a line: {form}",
+      "other": "{n} teams typed: an event needs two or more, one a line: {form}"
+    },
+    "ru": {
+      "one": "Введена {n} команда: турниру нужны две или больше, по одной в строке: {form}",
+      "few": "Введено {n} команды: турниру нужны две или больше, по одной в строке: {form}",
+      "many": "Введено {n} команд: турниру нужны две или больше, по одной в строке: {form}",
+      "other": "Введено {n} команды: турниру нужны две или больше, по одной в строке: {form}"
+    },
+    "sv": {
+      "one": "{n} lag angivet: en tävling behöver två eller fler, ett per rad: {form}",
+      "other": "{n} lag angivna: en tävling behöver två eller fler, ett per rad: {form}"
+    }
+  },
+  "{n} teams typed: an event has at most 40": {
+    "ru": "Введено команд: {n}; в турнире не больше 40",
+    "sv": "{n} lag angivna: en tävling har högst 40"
+  },
+  "Not begun: {n} rounds": {
+    "en": {
+      "one": "Not begun: {n} round",
+      "other": "Not begun: {n} rounds"
+    },
+    "ru": {
+      "one": "Не начат: {n} тур",
+      "few": "Не начат: {n} тура",
+      "many": "Не начат: {n} туров",
+      "other": "Не начат: {n} тура"
+    },
+    "sv": {
+      "one": "Inte påbörjad: {n} rond",
+      "other": "Inte påbörjad: {n} ronder"
+    }
+  },
+  "The list of events could not be fetched: {reason}": {
+    "ru": "Не удалось получить список турниров: {reason}",
+    "sv": "Listan över tävlingar kunde inte hämtas: {reason}"
+  },
+  "The event could not be fetched: {reason}": {
+    "ru": "Не удалось получить турнир: {reason}",
+    "sv": "Tävlingen kunde inte hämtas: {reason}"
+  },
+  "A new event": {
+    "ru": "Новый турнир",
+    "sv": "En ny tävling"
+  },
+  "The event": {
+    "ru": "Турнир",
+    "sv": "Tävlingen"
+  },
+  "← All events": {
+    "ru": "← Все турниры",
+    "sv": "← Alla tävlingar"
+  },
+  "New event": {
+    "ru": "Новый турнир",
+    "sv": "Ny tävling"
+  },
+  "An event is a round robin or a Swiss of many two-table team matches, each converted to victory points (VPs).": {
+    "ru": "Турнир — это круговой турнир или швейцарка из многих командных матчей на двух столах; каждый матч переводится в победные очки (ВП).",
+    "sv": "En tävling är en allsvensk eller en monrad av många lagmatcher vid två bord, var och en omräknad till segerpoäng (VP)."
+  },
+  "Loading the events…": {
+    "ru": "Загружаем турниры…",
+    "sv": "Hämtar tävlingarna…"
+  },
+  "No event yet: make one with “New event”.": {
+    "ru": "Турниров пока нет: создайте турнир кнопкой «Новый турнир».",
+    "sv": "Ingen tävling än: skapa en med ”Ny tävling”."
+  },
+  "Kind": {
+    "ru": "Вид",
+    "sv": "Typ"
+  },
+  "Status": {
+    "ru": "Состояние",
+    "sv": "Läge"
+  },
+  "Leader": {
+    "ru": "Лидер",
+    "sv": "Ledare"
+  },
+  "At most the number of teams less one (as many as the teams when they are odd).": {
+    "ru": "Не больше числа команд минус один (столько же, сколько команд, если их нечётное число).",
+    "sv": "Högst antalet lag minus ett (lika många som lagen när de är udda)."
+  },
+  "A round robin plays every other team once: its rounds follow from the teams.": {
+    "ru": "В круговом турнире каждая команда играет с каждой один раз: число туров следует из числа команд.",
+    "sv": "I en allsvensk möter varje lag alla andra en gång: ronderna följer av lagen."
+  },
+  "Boards a round": {
+    "ru": "Сдач в туре",
+    "sv": "Brickor per rond"
+  },
+  "1 to 32; every match of a round plays the same boards.": {
+    "ru": "От 1 до 32; все матчи тура играют одни и те же сдачи.",
+    "sv": "1 till 32; alla matcher i en rond spelar samma brickor."
+  },
+  "The first round": {
+    "ru": "Первый тур",
+    "sv": "Första ronden"
+  },
+  "VPs for a bye": {
+    "ru": "ВП за пропуск тура",
+    "sv": "VP för att stå över"
+  },
+  "What a team sitting out a round scores (0 to 20).": {
+    "ru": "Сколько получает команда, пропускающая тур (от 0 до 20).",
+    "sv": "Vad ett lag som står över en rond får (0 till 20)."
+  },
+  "Rounds begin": {
+    "ru": "Туры начинаются",
+    "sv": "Ronderna börjar"
+  },
+  "The teams": {
+    "ru": "Команды",
+    "sv": "Lagen"
+  },
+  "The teams, one a line": {
+    "ru": "Команды, по одной в строке",
+    "sv": "Lagen, ett per rad"
+  },
+  "Write each team as {form}. The first four players play every match; blank lines and lines beginning with # are skipped.": {
+    "ru": "Пишите каждую команду так: {form}. Первые четыре игрока играют все матчи; пустые строки и строки, начинающиеся с #, пропускаются.",
+    "sv": "Skriv varje lag som {form}. De fyra första spelarna spelar varje match; tomma rader och rader som börjar med # hoppas över."
+  },
+  "Making the event…": {
+    "ru": "Создаём турнир…",
+    "sv": "Skapar tävlingen…"
+  },
+  "Make the event": {
+    "ru": "Создать турнир",
+    "sv": "Skapa tävlingen"
+  },
+  "How many rounds the Swiss plays.": {
+    "ru": "Сколько туров играет швейцарка.",
+    "sv": "Hur många ronder monraden spelar."
+  },
+  "A whole number of rounds, 1 to 39.": {
+    "ru": "Целое число туров, от 1 до 39.",
+    "sv": "Ett heltal ronder, 1 till 39."
+  },
+  "A whole number of boards, 1 to 32.": {
+    "ru": "Целое число сдач, от 1 до 32.",
+    "sv": "Ett heltal brickor, 1 till 32."
+  },
+  "From 0 to 20 VPs.": {
+    "ru": "От 0 до 20 ВП.",
+    "sv": "Från 0 till 20 VP."
+  },
+  "The event is made.": {
+    "ru": "Турнир создан.",
+    "sv": "Tävlingen är skapad."
+  },
+  "Loading the event…": {
+    "ru": "Загружаем турнир…",
+    "sv": "Hämtar tävlingen…"
+  },
+  "event {id}": {
+    "ru": "турнир {id}",
+    "sv": "tävling {id}"
+  },
+  "The event is made and round 1 has begun: hand out the results link, and each match's links (under “Links”).": {
+    "ru": "Турнир создан, и тур 1 начался: раздайте ссылку на результаты и ссылки каждого матча (под кнопкой «Ссылки»).",
+    "sv": "Tävlingen är skapad och rond 1 har börjat: dela ut resultatlänken och varje matchs länkar (under ”Länkar”)."
+  },
+  "The event is made: hand out the results link, and each match's links once its round has begun.": {
+    "ru": "Турнир создан: раздайте ссылку на результаты, а ссылки каждого матча — когда начнётся его тур.",
+    "sv": "Tävlingen är skapad: dela ut resultatlänken, och varje matchs länkar när dess rond har börjat."
+  },
+  "The results link": {
+    "ru": "Ссылка на результаты",
+    "sv": "Resultatlänken"
+  },
+  "Open the results page": {
+    "ru": "Открыть страницу результатов",
+    "sv": "Öppna resultatsidan"
+  },
+  "Anyone may have this link: it shows the standings and each match once it has ended, never a board still being played. Put it on the club's screen or send it to the players.": {
+    "ru": "Эту ссылку можно давать кому угодно: она показывает таблицу и каждый матч после его окончания, но никогда — сдачу, которая ещё играется. Покажите её на экране клуба или отправьте игрокам.",
+    "sv": "Vem som helst får ha den här länken: den visar ställningen och varje match när den är slut, aldrig en bricka som fortfarande spelas. Visa den på klubbens skärm eller skicka den till spelarna."
+  },
+  "Round {round} is drawn": {
+    "ru": "Тур {round} составлен",
+    "sv": "Rond {round} är lottad"
+  },
+  "{team} sits out": {
+    "ru": "{team} пропускает тур",
+    "sv": "{team} står över"
+  },
+  "Pair this round by hand": {
+    "ru": "Составить пары этого тура вручную",
+    "sv": "Para ihop den här ronden för hand"
+  },
+  "A round robin keeps its schedule.": {
+    "ru": "Круговой турнир идёт по своему расписанию.",
+    "sv": "En allsvensk följer sitt schema."
+  },
+  "Match {n}: home": {
+    "ru": "Матч {n}: хозяева",
+    "sv": "Match {n}: hemma"
+  },
+  "Match {n}: away": {
+    "ru": "Матч {n}: гости",
+    "sv": "Match {n}: borta"
+  },
+  "Sits out": {
+    "ru": "Пропускает тур",
+    "sv": "Står över"
+  },
+  "Begin round {round}": {
+    "ru": "Начать тур {round}",
+    "sv": "Starta rond {round}"
+  },
+  "Choose a team": {
+    "ru": "Выберите команду",
+    "sv": "Välj ett lag"
+  },
+  "Adjust VPs": {
+    "ru": "Корректировка ВП",
+    "sv": "Justera VP"
+  },
+  "A penalty below 0, an award above: it counts in the standings at once.": {
+    "ru": "Штраф — меньше 0, компенсация — больше: сразу учитывается в таблице.",
+    "sv": "Ett straff under 0, en kompensation över: det räknas i ställningen direkt."
+  },
+  "late start": {
+    "ru": "опоздание к началу",
+    "sv": "sen start"
+  },
+  "Adjust": {
+    "ru": "Скорректировать",
+    "sv": "Justera"
+  },
+  "IMPs {home}–{away}": {
+    "ru": "IMP {home}–{away}",
+    "sv": "IMP {home}–{away}"
+  },
+  "VPs {home}–{away}": {
+    "ru": "ВП {home}–{away}",
+    "sv": "VP {home}–{away}"
+  },
+  "Not begun": {
+    "ru": "Не начат",
+    "sv": "Inte påbörjad"
+  },
+  "IMPs and VPs once it has ended": {
+    "ru": "IMP и ВП — после окончания",
+    "sv": "IMP och VP när den är slut"
+  },
+  "Round {round} has begun.": {
+    "ru": "Тур {round} начался.",
+    "sv": "Rond {round} har börjat."
+  },
+  "Choose the team.": {
+    "ru": "Выберите команду.",
+    "sv": "Välj laget."
+  },
+  "From −20 to 20 VPs, not 0: below 0 a penalty, above an award.": {
+    "ru": "От −20 до 20 ВП, не 0: меньше 0 — штраф, больше — компенсация.",
+    "sv": "Från −20 till 20 VP, inte 0: under 0 ett straff, över en kompensation."
+  },
+  "Say why.": {
+    "ru": "Укажите причину.",
+    "sv": "Ange skälet."
+  },
+  "The VPs of {team} are adjusted.": {
+    "ru": "ВП команды {team} скорректированы.",
+    "sv": "VP för {team} är justerade."
+  },
+  "Seeded, in the order typed": {
+    "ru": "По посеву, в порядке ввода",
+    "sv": "Seedad, i den ordning de skrevs"
+  },
+  "Drawn at random": {
+    "ru": "По жребию",
+    "sv": "Lottad slumpvis"
+  },
+  "At once, when the round before ends": {
+    "ru": "Сразу, когда закончится предыдущий тур",
+    "sv": "Direkt, när ronden före är slut"
+  },
+  "When the director begins it": {
+    "ru": "Когда его начнёт судья",
+    "sv": "När tävlingsledaren startar den"
+  },
+  "Seeded: the top half of the teams, in the order typed, meets the bottom half.": {
+    "ru": "По посеву: верхняя половина команд, в порядке ввода, играет с нижней.",
+    "sv": "Seedad: den övre halvan av lagen, i den ordning de skrevs, möter den nedre."
+  },
+  "When the director begins it: each round waits for “Begin round” on the event's page.": {
+    "ru": "«Когда его начнёт судья»: каждый тур ждёт кнопки «Начать тур» на странице турнира.",
+    "sv": "”När tävlingsledaren startar den”: varje rond väntar på ”Starta rond” på tävlingens sida."
   }
 }
