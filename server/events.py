@@ -87,6 +87,8 @@ EVENT_TOKEN_PREFIX = "ev_"
 EVENT_EVERY = 1.0
 """Seconds between two looks at the events not ended: a round begins within this of the
 end of the one before."""
+CLOSE_WAIT = 10.0
+"""Seconds a closing server waits for the look at the events under way to end."""
 ROBOT_PLAYERS = ("Robot 1", "Robot 2", "Robot 3", "Robot 4")
 """The players of a team of robots (the Butler ranking tells its two pairs apart)."""
 HOME_SEATS = ("1N", "1S", "2E", "2W")
@@ -361,24 +363,41 @@ class Events:
     def __init__(self, server: Server) -> None:
         self.server = server
         self._keeper: asyncio.Task[None] | None = None
+        self._closing = asyncio.Event()
         self._locks: dict[str, asyncio.Lock] = {}
 
     def start(self) -> None:
         self._keeper = asyncio.create_task(self._keep(), name="events")
 
     async def close(self) -> None:
-        if self._keeper is not None:
+        """Stop the looks at the events: the one under way ends first (a task cancelled in
+        the middle of a Redis command, or of opening a connection, may leave the
+        connection open), unless it takes longer than :data:`CLOSE_WAIT`."""
+        self._closing.set()
+        if self._keeper is None:
+            return
+        try:
+            async with asyncio.timeout(CLOSE_WAIT):
+                await asyncio.shield(self._keeper)
+        except TimeoutError:
             await stop(self._keeper)
 
     async def _keep(self) -> None:
         while True:
-            await asyncio.sleep(EVENT_EVERY)
+            try:
+                async with asyncio.timeout(EVENT_EVERY):
+                    await self._closing.wait()
+                return  # the server is closing
+            except TimeoutError:
+                pass
             try:
                 playing = await self.server.store.playing_events()
             except (RedisError, OSError) as error:  # the store is away: next time
                 log.warning("events: %s", error)
                 continue
             for event_id in playing:
+                if self._closing.is_set():
+                    return
                 try:
                     await self.advance(event_id)
                 except (RedisError, OSError) as error:
@@ -487,6 +506,8 @@ class Events:
 
     async def _send_views(self) -> None:
         """Send each connection that follows an event the event, if it changed."""
+        if self.server.stopping:
+            return
         following: dict[str, list[Connection]] = {}
         for connection in self.server.connections:
             if connection.event_id is not None:
