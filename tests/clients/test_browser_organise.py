@@ -81,11 +81,13 @@ async def signed_in(page: Page) -> None:
     await expect(page.locator("#status")).to_have_attribute("data-state", "connected")
 
 
-async def shots(page: Page, name: str, show: str | None = None, *, full: bool = False) -> None:
-    """The screen at each of SCREENS as ``organise/{name}-{screen}.png`` (``show``: a
+async def shots(
+    page: Page, name: str, show: str | None = None, *, full: bool = False, folder: Path = SHOTS
+) -> None:
+    """The screen at each of SCREENS as ``{folder}/{name}-{screen}.png`` (``show``: a
     selector scrolled to the top first; ``full``: the whole page); the page gets its size
     back."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
+    folder.mkdir(parents=True, exist_ok=True)
     original = page.viewport_size
     for screen, (width, height) in SCREENS.items():
         await page.set_viewport_size({"width": width, "height": height})
@@ -98,7 +100,7 @@ async def shots(page: Page, name: str, show: str | None = None, *, full: bool = 
             }""",
             show,
         )
-        await page.screenshot(path=SHOTS / f"{name}-{screen}.png", full_page=full)
+        await page.screenshot(path=folder / f"{name}-{screen}.png", full_page=full)
     if original is not None:
         await page.set_viewport_size(original)
 

@@ -20,7 +20,6 @@ import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext, Locator, Page, expect
 
 from server.app import Server
-from tests.clients.sizes import layout_faults, settle
 from tests.clients.test_browser import (
     ROBOTS_PLAY_MS,
     SCREENSHOTS,
@@ -28,15 +27,19 @@ from tests.clients.test_browser import (
     chromium,
     open_page,
 )
-from tests.clients.test_browser_access import SERIOUS, summary, violations
 from tests.clients.test_browser_languages import SHOWN_TEXTS, english_left
-from tests.conftest import ORGANISER_KEY
+from tests.clients.test_browser_organise import (
+    SCREENS,
+    assert_fits_and_accessible,
+    sign_in,
+    signed_in,
+)
+from tests.clients.test_browser_organise import shots as console_shots
 
 pytestmark = pytest.mark.asyncio
 browser = pytest_asyncio.fixture(chromium, name="browser")
 
 SHOTS = SCREENSHOTS / "organise-events"
-SCREENS = {"laptop": (1280, 800), "tablet": (768, 1024)}
 """A laptop, and a tablet held upright."""
 TEAMS = "Ash: robots\nBirch: robots\nCedar: robots\n"
 GIVEN = ("Club teams", "Ash", "Birch", "Cedar", "late start")
@@ -61,11 +64,8 @@ async def organiser(browser: Browser) -> AsyncIterator[BrowserContext]:
 
 async def signed_in_console(context: BrowserContext, server: Server) -> Page:
     page = await open_page(context, f"{server.public_url}/organise", *SCREENS["laptop"])
-    await expect(page.locator("#sign-in-form")).to_be_visible()
-    await page.fill("#organiser-key", ORGANISER_KEY)
-    await page.click("#sign-in-send")
-    await expect(page.locator("#console")).to_be_visible()
-    await expect(page.locator("#status")).to_have_attribute("data-state", "connected")
+    await sign_in(page)
+    await signed_in(page)
     await page.click("#tab-events")
     await expect(page.locator("#events-view")).to_be_visible()
     await expect(page.locator("#ev-new")).to_be_visible()
@@ -75,41 +75,7 @@ async def signed_in_console(context: BrowserContext, server: Server) -> Page:
 async def shots(page: Page, name: str, show: str | None = None) -> None:
     """The screen at each size as ``organise-events/{name}-{screen}.png`` (``show``: a
     selector scrolled to the top first); the page gets its size back."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    original = page.viewport_size
-    for screen, (width, height) in SCREENS.items():
-        await page.set_viewport_size({"width": width, "height": height})
-        await settle(page)
-        await page.evaluate(
-            """show => {
-                if (show === null) return window.scrollTo(0, 0);
-                document.querySelector(show).scrollIntoView({block: "start"});
-                window.scrollBy(0, -64);  // below the header that stays at the top
-            }""",
-            show,
-        )
-        await page.screenshot(path=SHOTS / f"{name}-{screen}.png")
-    if original is not None:
-        await page.set_viewport_size(original)
-
-
-async def assert_fits_and_accessible(page: Page, name: str) -> None:
-    """At both sizes: nothing clipped or off the screen, and no serious or critical
-    violation of axe-core's rules."""
-    original = page.viewport_size
-    problems: dict[str, object] = {}
-    for screen, (width, height) in SCREENS.items():
-        await page.set_viewport_size({"width": width, "height": height})
-        await settle(page)
-        faults = await layout_faults(page, player=False)
-        found = [v for v in await violations(page) if v["impact"] in SERIOUS]
-        if faults:
-            problems[f"{screen} layout"] = faults
-        if found:
-            problems[f"{screen} axe"] = summary(found)
-    if original is not None:
-        await page.set_viewport_size(original)
-    assert not problems, f"{name}: {problems}"
+    await console_shots(page, name, show, folder=SHOTS)
 
 
 async def assert_all_said_in(page: Page, language: str, where: str) -> None:
