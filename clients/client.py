@@ -675,7 +675,7 @@ class Client:
 
     async def start_round(self, round_number: int) -> Ack:
         """Director: start a round the match holds for the director (replay duplicate's
-        stage 2, created with ``stage_two="director"``)."""
+        stage 2, or a series' next session, created with ``stage_two="director"``)."""
         return await self._act(lambda ref: StartRound(round=round_number, ref=ref))
 
     async def adjust_score(self, board: int, imps_a: int) -> Ack:
@@ -902,6 +902,7 @@ class Client:
         scoring: Scoring | None = None,
         stage_two: Literal["now", "director"] = "now",
         imposed_auction: bool = False,
+        sessions: int | None = None,
         wait_for_players: bool = False,
         minutes_per_board: float | None = None,
         disputed_claims: Literal["play_on", "director"] = "play_on",
@@ -935,6 +936,7 @@ class Client:
                 scoring=scoring,
                 stage_two=stage_two,
                 imposed_auction=imposed_auction,
+                sessions=sessions,
                 wait_for_players=wait_for_players,
                 minutes_per_board=minutes_per_board,
                 disputed_claims=disputed_claims,

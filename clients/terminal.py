@@ -2005,6 +2005,82 @@ def standings_lines(match: MatchSummary, competitor: str | None = None) -> list[
     return [heading, grid]
 
 
+def meeting_of(match: MatchSummary, round_number: int) -> int | None:
+    """The meeting of a replay-duplicate series that ``round_number`` belongs to (None for
+    any other match)."""
+    return next((s.session for s in match.sessions if round_number in s.rounds), None)
+
+
+def boards_words(boards: list[int]) -> str:
+    """``boards 1-3``, ``board 4``, ``boards 1, 3`` (consecutive numbers as a range).
+
+    >>> boards_words([1, 2, 3]), boards_words([4]), boards_words([2, 5])
+    ('boards 1-3', 'board 4', 'boards 2, 5')
+    """
+    if len(boards) == 1:
+        return f"board {boards[0]}"
+    if boards == list(range(boards[0], boards[-1] + 1)):
+        return f"boards {boards[0]}-{boards[-1]}"
+    return "boards " + ", ".join(map(str, boards))
+
+
+def sessions_lines(
+    match: MatchSummary, competitor: str | None = None, current: int | None = None
+) -> list[RenderableType]:
+    """A replay-duplicate series, meeting by meeting: the boards each replays (where they
+    are scored) and each pair's points on them, the series' total below; the viewer's pair
+    (``competitor``) marked ``(you)``, the meeting under way (``current``) with ``<``.
+    Nothing for any other match."""
+    if not match.sessions:
+        return []
+    scoring = match.scoring
+    pairs = sorted(match.standings, key=lambda s: s.competitor)
+    grid = Table.grid(padding=(0, 2))
+    grid.add_column(min_width=1)  # the indent
+    grid.add_column()
+    grid.add_column()
+    for _ in pairs:
+        grid.add_column(justify="right")
+    grid.add_row(
+        Text(""),
+        Text("Meeting", "bold"),
+        Text("Replays", "bold"),
+        *(
+            Text(
+                standing_name(p) + (" (you)" if p.competitor == competitor else ""),
+                "bold",
+            )
+            for p in pairs
+        ),
+    )
+    for session in match.sessions:
+        mark = " <" if session.session == current else ""
+        scored = bool(session.boards) and any(c.board in session.boards for c in match.comparisons)
+        grid.add_row(
+            Text(""),
+            Text(f"{session.session}{mark}"),
+            Text(boards_words(session.boards) if session.boards else "(new boards only)"),
+            *(
+                Text(
+                    points_text(session.points.get(p.competitor, 0.0), scoring, signed=True)
+                    if scored
+                    else "-"
+                )
+                for p in pairs
+            ),
+        )
+    grid.add_row(
+        Text(""),
+        Text("Series", "bold"),
+        Text(""),
+        *(Text(points_text(p.points, scoring, signed=True), "bold") for p in pairs),
+    )
+    heading = Text.assemble(
+        ("Meetings", "bold"), f" ({len(match.sessions)}: each scores the boards it replays)"
+    )
+    return [heading, grid]
+
+
 def match_panel(
     match: MatchSummary, table: int | None, team: str | None, you: PlayerView | None = None
 ) -> list[RenderableType]:
@@ -2022,7 +2098,11 @@ def match_panel(
             )
         ]
     else:
-        lines = standings_lines(match, None if you is None else you.competitor)
+        competitor = None if you is None else you.competitor
+        lines = standings_lines(match, competitor)
+        lines += sessions_lines(
+            match, competitor, None if you is None else meeting_of(match, you.round)
+        )
     shown = match.comparisons[-COMPARISONS_SHOWN:]
     if len(match.comparisons) > len(shown):
         lines.append(Text(f"  ({len(match.comparisons) - len(shown)} earlier boards)", "dim"))
@@ -2245,6 +2325,7 @@ def score_sheet(
         parts = [
             results_table(match, results, title=title, you=you),
             *standings_lines(match, None if you is None else you.competitor),
+            *sessions_lines(match, None if you is None else you.competitor),
         ]
     if match.finished:
         parts.append(Text(final_words(match), style="bold reverse"))
@@ -2304,8 +2385,10 @@ def seating_line(view: PlayerView) -> Text:
     player 5 at table 2, East``, then ``Partner Bo (West) · opponents Cy (North) and
     player 4 (South)``."""
     opponents = " and ".join(_named_seat(n, view.players) for n in view.opponents)
+    meeting = meeting_of(view.match, view.round)
+    during = "" if meeting is None else f"Meeting {meeting} of {len(view.match.sessions)} · "
     return Text.assemble(
-        (f"Round {view.round} of {view.match.rounds}", "bold"),
+        (f"{during}Round {view.round} of {view.match.rounds}", "bold"),
         f" · you are player {view.player} at table {view.table}, {SEAT_NAMES[view.seat]}\n",
         "Partner ",
         _named_seat(view.partner, view.players, PARTNER[view.seat]),
@@ -2531,6 +2614,7 @@ def render_watch(
         )
     else:
         parts += standings_lines(view.match)
+        parts += sessions_lines(view.match)
     if view.match.finished:
         parts.append(Text(final_words(view.match), style="bold reverse"))
     return Group(*parts)

@@ -273,6 +273,15 @@ def add_match_options(parser: argparse.ArgumentParser) -> None:
         help="replay: stage 2 keeps each board's stage-1 auction; only the play is compared",
     )
     parser.add_argument(
+        "--sessions",
+        type=int,
+        metavar="N",
+        help="replay: a series of N meetings (2-12) of the same four; each replays, turned, "
+        "the last one's new boards, then plays --boards new ones (the first only plays, "
+        "the last only replays); with --stage-two director each later meeting waits for "
+        "the director",
+    )
+    parser.add_argument(
         "--wait-for-players",
         action="store_true",
         help="each board starts only once its table's four players are there (or the "
@@ -542,6 +551,7 @@ def match_request(args: argparse.Namespace) -> CreateMatch:
             scoring=args.scoring,
             stage_two=args.stage_two,
             imposed_auction=args.imposed_auction,
+            sessions=args.sessions,
             wait_for_players=getattr(args, "wait_for_players", False),
             minutes_per_board=args.minutes_per_board or None,
             disputed_claims=getattr(args, "disputed_claims", "play_on"),

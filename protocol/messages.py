@@ -188,7 +188,13 @@ class CreateMatch(Message):
     ``replay`` replay duplicate for four players (6.3; default 4 boards; ``scoring``
     ``board_a_match``, the default, or ``total_points``; ``stage_two`` ``now``: the replay
     follows at once, ``director``: it waits for the director's ``start_round``;
-    ``imposed_auction``: stage 2 keeps stage 1's auction, only the play is compared);
+    ``imposed_auction``: stage 2 keeps stage 1's auction, only the play is compared;
+    ``sessions`` (added within version 7), 2 to 12: a series of that many meetings of the
+    same four players, each replaying, turned, the new boards of the one before and then
+    playing ``boards`` new ones (the first only plays, the last only replays; so
+    ``boards`` times ``sessions - 1`` boards in all, at most 64; ``stage_two``
+    ``director``: each meeting after the first begins with the director's
+    ``start_round``); scored per meeting and over the series (``MatchSummary.sessions``));
     ``individual`` for ``players`` 8 (two tables, 7 rounds; ``boards`` 14, 21 or 28,
     default 14) or 12 (three tables, 11 rounds; ``boards`` 11, 22 or 33, default 11),
     ``scoring`` ``imps`` (the default) or ``matchpoints``. ``robots`` names players the
@@ -229,6 +235,7 @@ class CreateMatch(Message):
     scoring: Scoring | None = None
     stage_two: Literal["now", "director"] = "now"
     imposed_auction: bool = False
+    sessions: Annotated[int | None, Field(ge=2, le=12)] = None
     wait_for_players: bool = False
     face_down_lead: bool = False
     minutes_per_board: Annotated[float | None, Field(gt=0, le=60)] = None
@@ -534,10 +541,12 @@ class Substitute(Message):
 
 class StartRound(Message):
     """Director only: start ``round``, which the match holds until the director says so
-    (stage 2 of replay duplicate created with ``stage_two`` ``director``)."""
+    (stage 2 of replay duplicate created with ``stage_two`` ``director``, or the first round
+    of each meeting after the first of a series: ``MatchSummary.held_round`` names it).
+    ``round`` up to 11 in version 6, up to 22 since version 7 (a series of 12 meetings)."""
 
     type: Literal["start_round"] = "start_round"
-    round: Annotated[int, Field(ge=2, le=11)]
+    round: Annotated[int, Field(ge=2, le=22)]
     action_id: ActionId | None = None
     ref: Ref = None
 
@@ -912,6 +921,17 @@ class Standing(Sent):
     points: float
 
 
+class SessionView(Sent):
+    """(Added within version 7.) One meeting of a replay-duplicate series: its ``rounds``,
+    the ``boards`` it replays (a board is scored where it is replayed: none in the first
+    meeting) and each pair's ``points`` on those of them compared so far."""
+
+    session: int
+    rounds: list[int]
+    boards: list[int]
+    points: dict[str, float]
+
+
 class MatchSummary(Sent):
     """The match panel: the format, how it is scored, the boards and rounds, every board
     compared so far, the standings (best first) and the match's settings that players see.
@@ -935,6 +955,9 @@ class MatchSummary(Sent):
     held_round: int | None = None
     """Every table has played the round, and the next one (this number) waits for the
     director's ``start_round`` (replay duplicate's stage 2, when the organiser asked)."""
+    sessions: list[SessionView] = []
+    """(Added within version 7.) A replay-duplicate series' meetings, in order (empty for
+    every other match): ``standings`` is their sum."""
     chat: ChatMode = "opponents"
     review_seconds: int = 20
     deals_commitment: Sha256 | None = None

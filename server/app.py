@@ -44,6 +44,7 @@ from bridge.formats import (
     Movement,
     individual,
     replay,
+    replay_series,
     robot_table,
     team_of_four,
     teams_match,
@@ -315,14 +316,41 @@ def movement_for(request: CreateMatch) -> Movement:
         "imps",
     ):
         raise _refused(f"a {request.format} match is scored in imps, not {scoring}", "scoring")
-    if request.format != "replay" and (request.stage_two != "now" or request.imposed_auction):
-        field = "stage_two" if request.stage_two != "now" else "imposed_auction"
-        raise _refused("stage_two and imposed_auction are for replay duplicate", field)
+    if request.format != "replay" and (
+        request.stage_two != "now" or request.imposed_auction or request.sessions is not None
+    ):
+        field = (
+            "stage_two"
+            if request.stage_two != "now"
+            else "imposed_auction"
+            if request.imposed_auction
+            else "sessions"
+        )
+        raise _refused("stage_two, imposed_auction and sessions are for replay duplicate", field)
     try:
-        return _movement(request)
+        movement = _movement(request)
     except MovementError as error:
         field = "scoring" if "scored" in str(error) else "boards"
         raise _refused(str(error), field) from None
+    if len(movement.boards) > MOST_BOARDS:
+        raise _refused(
+            f"a series of {request.sessions} sessions of {request.boards or 4} new boards plays "
+            f"{len(movement.boards)} boards in all: at most {MOST_BOARDS}",
+            "boards",
+        )
+    return movement
+
+
+MOST_BOARDS = 64
+"""The most boards a match plays (``create_match.boards`` is at most this too)."""
+
+
+def held_rounds(request: CreateMatch, movement: Movement) -> tuple[int, ...]:
+    """The rounds that wait for the director's ``start_round``: replay duplicate's stage 2,
+    or each meeting of a series after the first, when the organiser asked."""
+    if request.format != "replay" or request.stage_two != "director":
+        return ()
+    return movement.sessions[1:] or (2,)
 
 
 def _movement(request: CreateMatch) -> Movement:
@@ -339,6 +367,10 @@ def _movement(request: CreateMatch) -> Movement:
         if replay_scoring not in ("board_a_match", "total_points"):
             raise MovementError(
                 f"replay duplicate is scored board_a_match or total_points, not {replay_scoring}"
+            )
+        if request.sessions is not None:
+            return replay_series(
+                request.sessions, boards or 4, replay_scoring, rng=random.SystemRandom()
             )
         return replay(boards or 4, replay_scoring, rng=random.SystemRandom())
     players = request.players
@@ -1686,7 +1718,7 @@ class Server:
             request.review_seconds,
             request.robot_delay_ms,
             movement=movement,
-            held=(2,) if request.format == "replay" and request.stage_two == "director" else (),
+            held=held_rounds(request, movement),
             imposed=request.imposed_auction,
             deals_salt=deals.salt,
             deals_commitment=deals.commitment(),

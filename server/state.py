@@ -60,7 +60,14 @@ from bridge import (
     WrongPhase,
 )
 from bridge.commitment import DealSet, PublicForm, seed_commitment
-from bridge.formats import Movement, TableResult, TeamsMatch, robot_table, teams_match
+from bridge.formats import (
+    Movement,
+    SessionScore,
+    TableResult,
+    TeamsMatch,
+    robot_table,
+    teams_match,
+)
 from bridge.play import Claim
 from robots.knowledge import Level
 
@@ -788,9 +795,14 @@ class MatchState:
         """Each board's double-dummy analysis, once worked out (after the match is created:
         an ``analysed`` match event; a match stored before that has it in its config)."""
         self._standings: (
-            tuple[dict[int, dict[tuple[int, int], int]], list[tuple[str, float]]] | None
+            tuple[
+                dict[int, dict[tuple[int, int], int]],
+                list[tuple[str, float]],
+                tuple[SessionScore, ...],
+            ]
+            | None
         ) = None
-        """The scores :meth:`standings` last ranked, and its answer."""
+        """The scores :meth:`standings` last ranked, its answer, and each session's."""
 
     # -- folding ---------------------------------------------------------------------
 
@@ -1682,6 +1694,22 @@ class MatchState:
         if self.config.teams:
             totals = [("A", float(self.match.imps_a)), ("B", float(self.match.imps_b))]
             return sorted(totals, key=lambda item: -item[1])
+        return list(self._ranked()[1])
+
+    def session_scores(self) -> tuple[SessionScore, ...]:
+        """A replay-duplicate series' sessions, each with its boards and the pairs' points
+        on those compared (as :meth:`standings` counts them); empty for any other match."""
+        if not self.config.movement.sessions:
+            return ()
+        return self._ranked()[2]
+
+    def _ranked(
+        self,
+    ) -> tuple[
+        dict[int, dict[tuple[int, int], int]], list[tuple[str, float]], tuple[SessionScore, ...]
+    ]:
+        """The scores of the boards compared with a result at every play, the standings
+        and the sessions' scores they make."""
         scores = {
             board: {play: result.ns_score for play, result in plays.items() if result is not None}
             for board, plays in self.compared.items()
@@ -1690,8 +1718,10 @@ class MatchState:
         # Ranked again only when a score changed: every update's view shows the standings,
         # and a movement's ranking (matchpoints over every board) is worth keeping.
         if self._standings is None or self._standings[0] != scores:
-            self._standings = (scores, self.config.movement.standings(scores))
-        return list(self._standings[1])
+            movement = self.config.movement
+            sessions = movement.session_scores(scores) if movement.sessions else ()
+            self._standings = (scores, movement.standings(scores), sessions)
+        return self._standings
 
     def starts(self, at: int) -> list[tuple[int, StoredEvent]]:
         """The board to start now at every table that has one (logged at ``at``)."""

@@ -1277,6 +1277,15 @@ def summary_data(state: MatchState) -> Data:
         "finished": state.finished,
         "winner": _winner(state, standings),
         "held_round": state.round + 1 if state.held_next() else None,
+        "sessions": [
+            {
+                "session": session.session,
+                "rounds": list(session.rounds),
+                "boards": list(session.boards),
+                "points": dict(session.points),
+            }
+            for session in state.session_scores()
+        ],
         "chat": config.chat,
         "review_seconds": config.review_seconds,
         "deals_commitment": config.deals_commitment,

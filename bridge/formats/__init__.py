@@ -2,9 +2,11 @@
 
 from bridge.formats.movements import (
     Movement,
+    SessionScore,
     Sitting,
     individual,
     replay,
+    replay_series,
     robot_table,
     team_of_four,
     teams_match,
@@ -14,11 +16,13 @@ from bridge.formats.teams import BoardComparison, TableResult, TeamsMatch
 __all__ = [
     "BoardComparison",
     "Movement",
+    "SessionScore",
     "Sitting",
     "TableResult",
     "TeamsMatch",
     "individual",
     "replay",
+    "replay_series",
     "robot_table",
     "team_of_four",
     "teams_match",

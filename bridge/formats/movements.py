@@ -35,9 +35,11 @@ from bridge.scoring import imps
 __all__ = [
     "Movement",
     "Scoring",
+    "SessionScore",
     "Sitting",
     "individual",
     "replay",
+    "replay_series",
     "robot_table",
     "team_of_four",
     "teams_match",
@@ -92,13 +94,16 @@ class Movement:
 
     ``competitors`` names, for each player, what the standings rank: a team (``"A"``), a
     pair (``"1-2"``) or the player (``"3"``). ``robots`` are the players the server's
-    robots are (the robot table's second table)."""
+    robots are (the robot table's second table). ``sessions``, for a match played over
+    several meetings (a replay-duplicate series), is the first round of each: empty, the
+    match is one session."""
 
     format: str
     sittings: tuple[Sitting, ...]
     scoring: Scoring
     competitors: Mapping[int, str]
     robots: frozenset[int] = frozenset()
+    sessions: tuple[int, ...] = ()
     _rounds: dict[int, tuple[Sitting, ...]] = field(
         init=False, repr=False, compare=False, default_factory=dict
     )
@@ -130,6 +135,14 @@ class Movement:
             sitting_out = [p for s in self.round(number) for p in s.players]
             if len(sitting_out) != len(set(sitting_out)):
                 raise MovementError(f"round {number}: a player sits at two tables")
+        if self.sessions and (
+            self.sessions[0] != self.rounds[0]
+            or list(self.sessions) != sorted(set(self.sessions))
+            or not set(self.sessions) <= set(self.rounds)
+        ):
+            raise MovementError(
+                f"sessions begin at rounds of the match, the first at its first: {self.sessions}"
+            )
 
     def renumbered(self, numbers: Sequence[int]) -> Movement:
         """The same movement with board ``i`` (from 1) called ``numbers[i - 1]``: a match
@@ -141,7 +154,9 @@ class Movement:
             Sitting(s.round, s.table, s.players, tuple(name[b] for b in s.boards))
             for s in self.sittings
         )
-        return Movement(self.format, sittings, self.scoring, self.competitors, self.robots)
+        return Movement(
+            self.format, sittings, self.scoring, self.competitors, self.robots, self.sessions
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """The movement as JSON-ready data (:meth:`from_dict` reads it back)."""
@@ -153,7 +168,7 @@ class Movement:
             ],
             "competitors": {str(player): name for player, name in self.competitors.items()},
             "robots": sorted(self.robots),
-        }
+        } | ({"sessions": list(self.sessions)} if self.sessions else {})
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Movement:
@@ -162,7 +177,12 @@ class Movement:
         )
         competitors = {int(player): name for player, name in data["competitors"].items()}
         return cls(
-            data["format"], sittings, data["scoring"], competitors, frozenset(data["robots"])
+            data["format"],
+            sittings,
+            data["scoring"],
+            competitors,
+            frozenset(data["robots"]),
+            tuple(data.get("sessions", ())),
         )
 
     @property
@@ -180,6 +200,34 @@ class Movement:
     @property
     def boards(self) -> tuple[int, ...]:
         return tuple(sorted({b for s in self.sittings for b in s.boards}))
+
+    def session_rounds(self) -> tuple[tuple[int, ...], ...]:
+        """The rounds of each session, in order (one session of every round when the
+        match is not played over several)."""
+        rounds = self.rounds
+        starts = self.sessions or rounds[:1]
+        ends = (*starts[1:], rounds[-1] + 1)
+        return tuple(
+            tuple(r for r in rounds if start <= r < end)
+            for start, end in zip(starts, ends, strict=True)
+        )
+
+    def session_scores(
+        self, results: Mapping[int, Mapping[tuple[int, int], int]]
+    ) -> tuple[SessionScore, ...]:
+        """Each session's boards (those whose last play is in one of its rounds: a board
+        counts where it is decided) and every competitor's total on those of them compared
+        so far (``results`` as for :meth:`standings`)."""
+        found = []
+        for number, rounds in enumerate(self.session_rounds(), start=1):
+            boards = tuple(b for b in self.boards if self.plays(b)[-1][0] in rounds)
+            totals = dict.fromkeys(sorted(set(self.competitors.values()), key=_natural), 0.0)
+            for board in boards:
+                if board in results:
+                    for name, points in self.board_points(board, results[board]).items():
+                        totals[name] += points
+            found.append(SessionScore(number, rounds, boards, totals))
+        return tuple(found)
 
     def tables_of(self, round_number: int) -> tuple[int, ...]:
         """The tables that play in round ``round_number``."""
@@ -257,6 +305,17 @@ class Movement:
             for name, points in self.board_points(board, scores).items():
                 totals[name] += points
         return sorted(totals.items(), key=lambda item: -item[1])
+
+
+@dataclass(frozen=True, slots=True)
+class SessionScore:
+    """One session of a match played over several: its rounds, the boards decided in it
+    and each competitor's points on those compared so far."""
+
+    session: int
+    rounds: tuple[int, ...]
+    boards: tuple[int, ...]
+    points: dict[str, float]
 
 
 def _table(sitting: Sitting) -> int:
@@ -420,3 +479,47 @@ def replay(
     )
     competitors = {1: "1-3", 3: "1-3", 2: "2-4", 4: "2-4"}
     return Movement("replay", sittings, scoring, competitors)
+
+
+SERIES_SESSIONS = range(2, 13)
+"""A replay-duplicate series has 2 to 12 sessions."""
+
+
+def replay_series(
+    sessions: int,
+    boards: int,
+    scoring: Literal["board_a_match", "total_points"] = "board_a_match",
+    orders: Sequence[tuple[Sequence[int], Sequence[int]]] | None = None,
+    rng: random.Random | None = None,
+) -> Movement:
+    """A replay-duplicate series (seed 002: "a continuous series of meetings, each giving
+    half its time to new deals and half to replaying earlier ones"): the same four players
+    meet ``sessions`` times. Set ``k`` of ``boards`` new boards (numbered on from the sets
+    before it) is played in session ``k`` and replayed, turned one seat as in
+    :func:`replay`, at the start of session ``k + 1``; then that session's new set. So the
+    first session plays set 1 only and the last replays the last set only: ``sessions - 1``
+    sets. Set ``k`` is rounds ``2k - 1`` (new) and ``2k`` (replayed); a session begins with
+    its replay. A board is scored in the session that replays it; the series is their sum.
+
+    ``orders`` gives each set's two orders (of its boards numbered from 1), else they are
+    drawn from ``rng``, each set's as :func:`replay` draws them."""
+    if sessions not in SERIES_SESSIONS:
+        raise MovementError(
+            f"a replay-duplicate series has {SERIES_SESSIONS.start} to "
+            f"{SERIES_SESSIONS.stop - 1} sessions, not {sessions}"
+        )
+    sets = sessions - 1
+    if orders is not None and len(orders) != sets:
+        raise MovementError(f"{sessions} sessions play {sets} sets: give an order pair for each")
+    sittings: list[Sitting] = []
+    movement = None
+    for index in range(sets):
+        movement = replay(boards, scoring, None if orders is None else orders[index], rng)
+        offset = index * boards
+        sittings.extend(
+            Sitting(s.round + 2 * index, s.table, s.players, tuple(b + offset for b in s.boards))
+            for s in movement.sittings
+        )
+    assert movement is not None
+    starts = (1, *range(2, 2 * sets + 1, 2))
+    return Movement("replay", tuple(sittings), scoring, movement.competitors, sessions=starts)

@@ -9,7 +9,7 @@ import { $, callNode, cardText, clock, h, personAt, seatWithName } from "./dom.j
 import { serverCallText } from "./errors.js";
 import { language, localized, t, tx } from "./i18n.js";
 import { liveMiddle } from "./live.js";
-import { andText, heldText, isTeamMatch } from "./movement.js";
+import { andText, heldText, isTeamMatch, meetingOf, roundText } from "./movement.js";
 import { draftInput, state } from "./ui.js";
 
 const MODES = localized({
@@ -89,7 +89,7 @@ function watchTable(view, board, director) {
       t("Table {table}", { table: board.table }),
       teams
         ? h("span", { class: "teams" }, ` ${teamName(match, teamOf(board.table, "N"))} ${sideText("NS")}, ${teamName(match, teamOf(board.table, "E"))} ${sideText("EW")}`)
-        : h("span", { class: "teams" }, ` ${t("round {round} of {rounds}", { round: board.round ?? 1, rounds: match.rounds ?? 1 })}`),
+        : h("span", { class: "teams", "data-meeting": meetingOf(match, board.round ?? 1) }, ` ${roundText(match, board.round ?? 1, { lower: true })}`),
       tableClock(view, board),
     ),
     compass(board, {
@@ -222,14 +222,27 @@ function decisionButtons(table, kind, allow, refuse) {
 
 /**
  * Every table has played the round and the next waits for the director: spectators are told
- * so; the director gets the button that starts it (`start_round`).
+ * so; the director gets the button that starts it (`start_round`), in a series the meeting.
  */
 function roundHold(match, director) {
   const round = match.held_round;
-  if (!director) return [h("p", { class: "held-round", "data-round": round }, heldText(match))];
+  // A series holds each meeting after the first: the director starts the meeting.
+  const meeting = meetingOf(match, round);
+  const said = { "data-round": round, "data-meeting": meeting };
+  if (!director) return [h("p", { class: "held-round", ...said }, heldText(match))];
   return [
-    h("p", { class: "held-round", "data-round": round }, t("Every table has played round {played}: round {round} waits for you.", { played: round - 1, round })),
-    h("button", { type: "button", class: "primary", id: "start-round", "data-director": "start-round", "data-round": round }, t("Start round {round}", { round })),
+    h(
+      "p",
+      { class: "held-round", ...said },
+      meeting !== null
+        ? t("Meeting {played} is over: meeting {meeting} (round {round}) waits for you.", { played: meeting - 1, meeting, round })
+        : t("Every table has played round {played}: round {round} waits for you.", { played: round - 1, round }),
+    ),
+    h(
+      "button",
+      { type: "button", class: "primary", id: "start-round", "data-director": "start-round", ...said },
+      meeting !== null ? t("Start meeting {meeting}", { meeting }) : t("Start round {round}", { round }),
+    ),
   ];
 }
 

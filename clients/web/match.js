@@ -6,7 +6,7 @@ import { SEATS, SEAT_LETTER, SEAT_NAME, notrumpText, scoreText, sideOf } from ".
 import { auctionGrid, compass, teamName, teamOf, trickNode } from "./compass.js";
 import { $, cardText, h, resultNode, suitSymbol } from "./dom.js";
 import { t, tx } from "./i18n.js";
-import { competitorName, isTeamMatch, placeOf, pointsText, scoringUnit, standingsTable } from "./movement.js";
+import { competitorName, isTeamMatch, meetingsTable, placeOf, pointsText, scoringUnit, standingsTable } from "./movement.js";
 import { state } from "./ui.js";
 
 // -- the replay of a finished board --------------------------------------------------------
@@ -465,7 +465,12 @@ export function renderMatch(view) {
     if (state.recordBoard !== null) box.prepend(h("button", { type: "button", id: "record-close", class: "close" }, t("Close")));
   }
   if (teams) $("boards").replaceChildren(scoreSheet(view, swingFor));
-  else $("boards").replaceChildren(standingsTable(match, competitor), movementSheet(view));
+  else {
+    // A series: its meetings under the standings they add up to (before the board list,
+    // which grows long over a dozen meetings).
+    const meetings = meetingsTable(match, { competitor, round: player ? view.round ?? 1 : watchRound(view) });
+    $("boards").replaceChildren(...[standingsTable(match, competitor), meetings, movementSheet(view)].filter(Boolean));
+  }
 }
 
 /** The commitment to the deals, shown from the first view on (the hash, shortened). */

@@ -107,6 +107,32 @@ export function hasRounds(view) {
   return view.type === "player_view" && (view.match.rounds ?? 1) > 1;
 }
 
+// -- a series of meetings (replay duplicate over several sessions) ----------------------------
+
+/** Whether the match is a series of meetings (`match.sessions`: one entry a meeting). */
+export function isSeries(match) {
+  return (match?.sessions ?? []).length > 0;
+}
+
+/** The meeting of a series that `round` belongs to (its number), else null. */
+export function meetingOf(match, round) {
+  const found = (match?.sessions ?? []).find((session) => session.rounds.includes(round));
+  return found ? found.session : null;
+}
+
+/**
+ * "Round 3 of 4", or in a series "Meeting 2 of 3 · round 3 of 4": a meeting is what the
+ * players arrange their evenings by, the round what the movement counts. `lower`: the same
+ * in the middle of a heading ("meeting 2 of 3 · round 3 of 4").
+ */
+export function roundText(match, round, { lower = false } = {}) {
+  const rounds = match.rounds ?? 1;
+  const meeting = meetingOf(match, round);
+  if (meeting === null) return lower ? t("round {round} of {rounds}", { round, rounds }) : t("Round {round} of {rounds}", { round, rounds });
+  const params = { meeting, meetings: match.sessions.length, round, rounds };
+  return lower ? t("meeting {meeting} of {meetings} · round {round} of {rounds}", params) : t("Meeting {meeting} of {meetings} · round {round} of {rounds}", params);
+}
+
 /** "Bo and Eva", "North and East and South": names joined by "and", in the page's language. */
 export function andText(items) {
   return items.length ? items.reduce((first, second) => t("{first} and {second}", { first, second })) : "";
@@ -126,12 +152,16 @@ export function waitingText(view) {
 }
 
 /**
- * "Round 2 waits for the director": every table has played the round, and the next one
- * starts when the director says so (`match.held_round`); null otherwise.
+ * "Round 2 waits for the director" ("Meeting 3 waits for the director" in a series):
+ * every table has played the round, and the next one starts when the director says so
+ * (`match.held_round`); null otherwise.
  */
 export function heldText(match) {
   const held = match?.held_round;
   if (held == null || match.finished) return null;
+  // In a series the director starts each meeting: the meeting is what the players wait for.
+  const meeting = meetingOf(match, held);
+  if (meeting !== null) return t("Meeting {meeting} waits for the director", { meeting });
   return t("Round {round} waits for the director", { round: held });
 }
 
@@ -164,7 +194,7 @@ export function renderSeating(view) {
   const info = h(
     "p",
     { id: "round-info", class: "round-info", "data-round": view.round, "data-table": view.table, "data-seat": view.seat },
-    h("strong", { class: "round" }, t("Round {round} of {rounds}", { round: view.round, rounds: match.rounds })),
+    h("strong", { class: "round", "data-meeting": meetingOf(match, view.round) }, roundText(match, view.round)),
     h("span", { class: "where" }, ` · ${t("Table {table}, {seat}", { table: view.table, seat: SEAT_NAME[view.seat] })}`),
     view.partner != null ? h("span", { class: "partner", "data-partner": view.partner }, ` · ${t("Partner: {partner}", { partner: atTable(view, view.partner) })}`) : null,
     opponents.length ? h("span", { class: "opponents", "data-opponents": view.opponents.join(" ") }, ` · ${t("Opponents: {opponents}", { opponents: andText(opponents) })}`) : null,
@@ -239,4 +269,85 @@ export function competitorName(match, competitor) {
   const shared = standings.some((s) => s !== standing && s.name === standing.name);
   const label = competitorLabel(standing);
   return shared && label ? `${standing.name} (${label})` : standing.name;
+}
+
+/** "1–4", "1–2, 5": board numbers as runs of consecutive ones. */
+function boardRuns(boards) {
+  const runs = [];
+  for (const number of [...boards].sort((a, b) => a - b)) {
+    const last = runs[runs.length - 1];
+    if (last && number === last[1] + 1) last[1] = number;
+    else runs.push([number, number]);
+  }
+  return runs.map(([first, last]) => (first === last ? String(first) : `${first}–${last}`)).join(", ");
+}
+
+/**
+ * A series' meetings, one row each: the boards it replays (a board is scored in the meeting
+ * that replays it, so the first has none), each pair's points on them, and the series'
+ * total (the standings, which are their sum). The meeting of `round` is marked while the
+ * match goes on (the meeting held for the director as next); a meeting with nothing
+ * compared yet shows no points rather than 0s. The pairs keep their columns (their ids'
+ * order) whoever leads. Null for any other match.
+ */
+export function meetingsTable(match, { competitor = null, round = null } = {}) {
+  if (!isSeries(match)) return null;
+  const scoring = match.scoring;
+  const sessions = match.sessions;
+  const standings = match.standings ?? [];
+  const pairs = [...new Set([...standings.map((s) => s.competitor), ...sessions.flatMap((s) => Object.keys(s.points))])].sort();
+  const compared = new Set(match.comparisons.map((c) => c.board));
+  // Between two meetings held for the director no meeting is being played: the one that
+  // waits is marked next instead (the last round played is over).
+  const next = match.finished ? null : meetingOf(match, match.held_round);
+  const current = match.finished || match.held_round != null ? null : meetingOf(match, round);
+  const pairHead = (pair) => {
+    const name = competitorName(match, pair);
+    return h("th", { scope: "col", class: pair === competitor ? "points own" : "points", "data-competitor": pair }, ...(pair === competitor ? tx("{name} (you)", { name }) : [name]));
+  };
+  const rows = sessions.map((session) => {
+    const scored = session.boards.some((board) => compared.has(board));
+    const now = session.session === current;
+    const waits = session.session === next;
+    return h(
+      "tr",
+      { "data-session": session.session, "data-rounds": session.rounds.join(" "), class: now ? "current" : waits ? "next" : null, "aria-current": now ? "true" : null },
+      h(
+        "th",
+        { scope: "row" },
+        h("span", { class: "meeting-name" }, t("Meeting {meeting}", { meeting: session.session })),
+        now ? h("span", { class: "meeting-now" }, ` ${t("(now)")}`) : null,
+        waits ? h("span", { class: "meeting-now" }, ` ${t("(next)")}`) : null,
+      ),
+      h("td", { class: "meeting-boards", "data-boards": session.boards.join(" ") }, session.boards.length ? boardRuns(session.boards) : "–"),
+      pairs.map((pair) => {
+        const points = session.points[pair] ?? 0;
+        return h("td", { class: pair === competitor ? "points own" : "points", "data-competitor": pair, "data-points": scored ? points : null }, scored ? pointsText(points, scoring) : "–");
+      }),
+    );
+  });
+  const total = (pair) => standings.find((s) => s.competitor === pair)?.points ?? 0;
+  return h(
+    "table",
+    { id: "meetings", class: "standings meetings" },
+    h(
+      "caption",
+      {},
+      t("Meetings ({scoring})", { scoring: scoringName(scoring) }),
+      // Why meeting 2 lists board 1 but not board 2, which it also plays.
+      h("span", { class: "meetings-note" }, t("A board counts in the meeting that replays it.")),
+    ),
+    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("Meeting"))), h("th", { scope: "col" }, t("Boards")), pairs.map(pairHead))),
+    h("tbody", {}, rows),
+    h(
+      "tfoot",
+      {},
+      h(
+        "tr",
+        { class: "meetings-total" },
+        h("th", { scope: "row", colspan: 2 }, t("Series total")),
+        pairs.map((pair) => h("td", { class: pair === competitor ? "points own" : "points", "data-competitor": pair, "data-points": total(pair) }, pointsText(total(pair), scoring))),
+      ),
+    ),
+  );
 }

@@ -33,6 +33,7 @@ const BOARDS_HINT = localized({
   replay: "Any number of boards; 4 if left empty.",
   individual8: "14, 21 or 28 boards; 14 if left empty.",
   individual12: "11, 22 or 33 boards; 11 if left empty.",
+  series: "The new boards each meeting plays; 4 if left empty. At most 64 in all (new boards × the meetings after the first).",
 });
 
 const SCORING_CHOICE = localized({
@@ -74,6 +75,12 @@ const STAGE_TWO = localized({
   director: "When the director starts it",
 });
 
+/** The same choice in a series: it holds each meeting after the first. */
+const SERIES_START = localized({
+  now: "As soon as the one before is over",
+  director: "When the director starts it",
+});
+
 const LEVEL = localized({
   "": "As the match's robots",
   seed: "Seed (natural)",
@@ -101,6 +108,7 @@ const form = {
   scoring: "",
   stage_two: "now",
   imposed_auction: false,
+  sessions: "",
   wait_for_players: false,
   minutes_per_board: "7.5",
   face_down_lead: true,
@@ -139,6 +147,12 @@ const importForm = { format: "pbn", record: "", file: "", spectators: "live" };
 /** A fresh request id (16 random bytes, hex): the same request sent again is made once. */
 function requestId() {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Whether the form asks for a series of meetings: replay duplicate with Meetings filled in
+ * (even wrongly: the form then already reads as a series, and says what is wrong). */
+function isSeries() {
+  return form.format === "replay" && form.sessions.trim() !== "";
 }
 
 function tablesOf(format, players) {
@@ -225,7 +239,8 @@ export function renderCreate(section, ctx, force = false) {
   const focusId = section.contains(focused) ? focused.id : null;
   const tables = tablesOf(form.format, form.players);
   const teams = ["teams", "robot-table", "team-of-four"].includes(form.format);
-  const boardsHint = form.format === "individual" ? BOARDS_HINT[`individual${form.players}`] : BOARDS_HINT[form.format];
+  const series = isSeries();
+  const boardsHint = series ? BOARDS_HINT.series : form.format === "individual" ? BOARDS_HINT[`individual${form.players}`] : BOARDS_HINT[form.format];
   section.replaceChildren(
     h("h2", { id: "create-heading" }, t("A new match")),
     h(
@@ -240,7 +255,15 @@ export function renderCreate(section, ctx, force = false) {
         form.format === "individual"
           ? field("players", t("Players"), select("players", form.players, ["8", "12"], { 8: t("8 players, 2 tables"), 12: t("12 players, 3 tables") }, invalid("players")))
           : null,
-        field("boards", t("Boards"), number("boards", form.boards, { min: 1, max: 64, step: 1, inputmode: "numeric", ...invalid("boards", "hint-boards") }), boardsHint),
+        field("boards", series ? t("New boards per meeting") : t("Boards"), number("boards", form.boards, { min: 1, max: 64, step: 1, inputmode: "numeric", ...invalid("boards", "hint-boards") }), boardsHint),
+        form.format === "replay"
+          ? field(
+              "sessions",
+              t("Meetings"),
+              number("sessions", form.sessions, { min: 2, max: 12, step: 1, inputmode: "numeric", ...invalid("sessions", "hint-sessions") }),
+              t("Empty: a single replay match. 2 to 12: a series, in which each meeting replays the last one's new boards, turned, then plays new ones (the first only plays, the last only replays); Boards then counts each meeting's new boards."),
+            )
+          : null,
         field("scoring", t("Scoring"), select("scoring", form.scoring, ["", ...SCORINGS[form.format]], SCORING_CHOICE, invalid("scoring"))),
         field("team_a", teams ? t("Team A's name (players 1-4)") : t("Team A's name"), text("team_a", form.team_a, { maxlength: 40, placeholder: t("Team A"), ...invalid("team_a") })),
         field("team_b", teams ? t("Team B's name (players 5-8)") : t("Team B's name"), text("team_b", form.team_b, { maxlength: 40, placeholder: t("Team B"), ...invalid("team_b") })),
@@ -248,11 +271,17 @@ export function renderCreate(section, ctx, force = false) {
           ? h(
               "div",
               { class: "field-row" },
-              field("stage_two", t("Stage 2 starts"), select("stage_two", form.stage_two, ["now", "director"], STAGE_TWO, invalid("stage_two"))),
+              series
+                ? field("stage_two", t("Each later meeting starts"), select("stage_two", form.stage_two, ["now", "director"], SERIES_START, invalid("stage_two")))
+                : field("stage_two", t("Stage 2 starts"), select("stage_two", form.stage_two, ["now", "director"], STAGE_TWO, invalid("stage_two"))),
               h(
                 "div",
                 { class: "field", "data-field": "imposed_auction" },
-                check("imposed_auction", form.imposed_auction, t("Stage 2 keeps each board's stage-1 auction: only the play is compared")),
+                check(
+                  "imposed_auction",
+                  form.imposed_auction,
+                  series ? t("A replayed board keeps its first auction: only the play is compared") : t("Stage 2 keeps each board's stage-1 auction: only the play is compared"),
+                ),
                 errorFor("imposed_auction"),
               ),
             )
@@ -481,6 +510,16 @@ function createMessage() {
   if (form.format === "replay") {
     message.stage_two = form.stage_two;
     message.imposed_auction = form.imposed_auction;
+    if (isSeries()) {
+      const sessions = Number(form.sessions);
+      if (!Number.isInteger(sessions) || sessions < 2 || sessions > 12) found.sessions = t("A whole number of meetings, 2 to 12 (empty: a single match).");
+      else {
+        message.sessions = sessions;
+        // The server counts the same (and says so beside Boards): said here before sending.
+        const total = (message.boards ?? 4) * (sessions - 1);
+        if (total > 64 && !found.boards) found.boards = t("{boards} new boards in each of {n} meetings make {total} boards: at most 64.", { boards: message.boards ?? 4, n: sessions - 1, total });
+      }
+    }
   }
   message.wait_for_players = form.wait_for_players;
   if (form.minutes_per_board.trim() !== "") {
@@ -541,7 +580,7 @@ function createMessage() {
 /** Where a refusal is shown: the field the server named, when the form has it. */
 function placeError(error, refusal) {
   const known = new Set([
-    "format", "players", "boards", "scoring", "stage_two", "imposed_auction", "wait_for_players",
+    "format", "players", "boards", "scoring", "stage_two", "imposed_auction", "sessions", "wait_for_players",
     "minutes_per_board", "face_down_lead", "disputed_claims", "team_a", "team_b", "deals_pbn",
     "spectators", "robots", "names", "roster", "chat", "review_seconds", "robot_delay_ms",
     "robot_level", "robot_levels", "seal", "public_value",
@@ -550,6 +589,7 @@ function placeError(error, refusal) {
   if (name === "seal" && form.deals !== "seal") name = "";
   if (name === "public_value" && form.deals !== "seal") name = "";
   if (name === "deals_pbn" && form.deals !== "pbn") name = "";
+  if (name === "sessions" && form.format !== "replay") name = "";
   return { [known.has(name) ? name : ""]: refusal };
 }
 
@@ -686,6 +726,7 @@ function onInput(event) {
   const name = target.dataset?.form;
   if (!name || !target.closest("#create-form")) return;
   const id = target.id;
+  const wasSeries = isSeries();
   if (id.startsWith("name-")) form.names[id.slice(5)] = target.value;
   else if (id.startsWith("robots-t")) form.robotTables[Number(id.slice(8))] = target.checked;
   else if (id.startsWith("robot-")) form.robotSeats[id.slice(6)] = target.checked;
@@ -712,6 +753,10 @@ function onInput(event) {
     }
   }
   if (event.type === "change" && (REDRAWN.has(name) || target.type === "checkbox")) redraw();
+  // Meetings filled in or emptied: Boards and the start of what follows read as a series or
+  // not. Drawn at once (on the keystroke, not on leaving the field: a form drawn afresh
+  // between a press and its release would lose a click on "Make the match").
+  else if (isSeries() !== wasSeries) redraw();
 }
 
 async function readFile(input) {

@@ -15,7 +15,7 @@ import {
 } from "./dom.js";
 import { liveMiddle } from "./live.js";
 import { handviewerLink, recordBoard, renderMatch, replayView } from "./match.js";
-import { hasPlayedRound, hasRounds, heldText, isTeamMatch, moveText, pointsText, renderSeating, scoringUnit, waitingText } from "./movement.js";
+import { hasPlayedRound, hasRounds, heldText, isTeamMatch, meetingOf, moveText, pointsText, renderSeating, scoringUnit, waitingText } from "./movement.js";
 import { BUSY, app, canAct, draftInput, guarded, say, send, settings, speak, startGuard, state, takeDraft } from "./ui.js";
 
 // -- what the viewer sees of the board ------------------------------------------------------
@@ -1124,7 +1124,7 @@ function announce(update, before) {
   }
   const held = heldText(view.match);
   if (held && held !== heldText(before?.match)) {
-    say(view.mode === "director" ? t("Round {round} waits for you: start it when the tables are ready.", { round: view.match.held_round }) : held);
+    say(view.mode === "director" ? heldForDirector(view.match) : held);
   }
   for (const event of update.events) {
     const tell = ANNOUNCEMENTS[event.type];
@@ -1132,6 +1132,14 @@ function announce(update, before) {
     const message = tell(event, view, before);
     if (message) say(...(Array.isArray(message) ? message : [message]));
   }
+}
+
+/** The director's word that a round waits for them (in a series: the next meeting). */
+function heldForDirector(match) {
+  const meeting = meetingOf(match, match.held_round);
+  return meeting !== null
+    ? t("Meeting {meeting} waits for you: start it when the players are ready.", { meeting })
+    : t("Round {round} waits for you: start it when the tables are ready.", { round: match.held_round });
 }
 
 /**
@@ -1437,7 +1445,11 @@ function directorAction(button) {
     }
     case "start-round": {
       const round = Number(button.dataset.round);
-      if (window.confirm(t("Start round {round} now? Every table starts it at once.", { round }))) {
+      const meeting = button.dataset.meeting;
+      const question = meeting
+        ? t("Start meeting {meeting} now? It begins at once.", { meeting })
+        : t("Start round {round} now? Every table starts it at once.", { round });
+      if (window.confirm(question)) {
         send({ type: "start_round", round }, t("start of round {round}", { round }));
       }
       break;

@@ -38,10 +38,12 @@ from clients.terminal import (
     parse_call,
     parse_card,
     parse_command,
+    points_text,
     render_player,
     render_watch,
     replay_screen,
     score_sheet,
+    standing_name,
 )
 from clients.terminal import last_trick_text as last_trick_words
 from protocol.codec import decode_server
@@ -1474,6 +1476,55 @@ async def test_the_director_starts_a_round_held_for_them(server: Server) -> None
         assert "Round 2 waits for" not in director.output[mark:]
         director.type("quit")
         assert await director.exit_status() == 0
+
+
+@pytest.mark.asyncio
+async def test_a_series_shows_each_meetings_score_and_the_total(server: Server) -> None:
+    # Three meetings of one new board each, played by the server's robots; each meeting
+    # after the first begins when the director says.
+    created = await create(
+        server,
+        format="replay",
+        sessions=3,
+        boards=1,
+        scoring="total_points",
+        robots=["t1"],
+        stage_two="director",
+        review_seconds=0,
+    )
+    watcher = await Client.connect(created.director)
+    async with running(created.director) as director:
+        await director.expect(r"Round 2 waits for you: type start 2 to start it")
+        mark = director.type("start 2")
+        waits = await director.expect(r"Round 4 waits for you", mark)
+        found = await watcher.wait_for(lambda v: v if v.match.held_round == 4 else None)
+        assert isinstance(found, WatchView)
+        match = found.match
+        names = [standing_name(p) for p in sorted(match.standings, key=lambda p: p.competitor)]
+        second = [
+            points_text(match.sessions[1].points[c], "total_points", signed=True)
+            for c in ("1-3", "2-4")
+        ]
+        a, b = (re.escape(text) for text in second)
+        row = await director.expect(rf"\n +2 +board 1 +{a} +{b}", waits.start())
+        head = director.output.rindex(
+            "Meetings (3: each scores the boards it replays)", 0, row.start()
+        )
+        series = await director.expect(rf"\n +Series +{a} +{b}", row.end())
+        table = director.output[head : series.end()]
+        assert re.search(rf"Meeting +Replays +{re.escape(names[0])} +{re.escape(names[1])}", table)
+        assert re.search(r"\n +1 +\(new boards only\) +- +-", table)
+        assert re.search(r"\n +3 +board 2 +- +-", table)
+        mark = director.type("start 4")
+        await director.expect(r"MATCH OVER", mark)
+        final = await watcher.wait_for(lambda v: v if v.match.finished else None)
+        assert isinstance(final, WatchView)
+        total = [s.points for s in sorted(final.match.standings, key=lambda p: p.competitor)]
+        shown = [points_text(t, "total_points", signed=True) for t in total]
+        await director.expect(rf"\n +Series +{re.escape(shown[0])} +{re.escape(shown[1])}", mark)
+        director.type("quit")
+        assert await director.exit_status() == 0
+    await watcher.close()
 
 
 def board(**fields: object) -> dict[str, object]:

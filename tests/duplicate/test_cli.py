@@ -15,7 +15,7 @@ from bridge.commitment import DealSet, PublicForm, deal_set_lines, seed_commitme
 from bridge.commitment import seeded_deal as drawn_deal
 from bridge.pbn import PbnGame, dump_games
 from duplicate.cli import seeded_deal
-from duplicate.serving import add_match_options, match_request
+from duplicate.serving import CommandFailed, add_match_options, match_request
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -240,3 +240,23 @@ def test_a_match_from_the_command_line_leads_face_down_unless_told(
     parser = argparse.ArgumentParser()
     add_match_options(parser)
     assert match_request(parser.parse_args(given)).face_down_lead is face_down
+
+
+def test_a_series_of_meetings_from_the_command_line() -> None:
+    # Seed 002's series: four meetings of six new boards each, each later meeting begun by
+    # the director; a number the protocol refuses is a clear error, before any server.
+    parser = argparse.ArgumentParser()
+    add_match_options(parser)
+    given = ["--format", "replay", "--sessions", "4", "--boards", "6", "--stage-two", "director"]
+    request = match_request(parser.parse_args(given))
+    assert (request.format, request.sessions, request.boards, request.stage_two) == (
+        "replay",
+        4,
+        6,
+        "director",
+    )
+    assert match_request(parser.parse_args(["--format", "replay"])).sessions is None
+    with pytest.raises(
+        CommandFailed, match="bad --sessions: Input should be less than or equal to 12"
+    ):
+        match_request(parser.parse_args(["--format", "replay", "--sessions", "13"]))

@@ -578,6 +578,65 @@ async def replay_match(server: RecordingServer, record: Recorder) -> None:
     record.clients.clear()
 
 
+SERIES = (
+    '[Event "Protocol example"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "None"]\n'
+    '[Deal "N:AK2.KQ5.K43.Q652 T98.JT9.A98.KJT8 QJ3.A64.QJ52.943 7654.8732.T76.A7"]\n\n'
+    '[Board "2"]\n[Dealer "E"]\n[Vulnerable "NS"]\n'
+    '[Deal "N:AK2.KQ5.K43.Q652 T98.JT9.A98.KJT8 QJ3.A64.QJ52.943 7654.8732.T76.A7"]\n'
+)
+"""The series' two boards: the first recorded match's deal, dealt by North, then by East."""
+
+
+async def series_match(server: RecordingServer, record: Recorder) -> None:
+    """Replay duplicate as a series of three meetings of one new board each, each later
+    meeting begun by the director: meeting 1 plays board 1; meeting 2 replays it turned one
+    seat, then plays board 2; meeting 3 replays board 2."""
+    record.at("series create")
+    await record.connect("organiser", f"{server.ws_url}#{ORGANISER_KEY}")
+    created: Any = None
+
+    async def create(client: Client) -> None:
+        nonlocal created
+        created = await client.create_match(
+            format="replay",
+            sessions=3,
+            boards=1,
+            deals_pbn=SERIES,
+            stage_two="director",
+            names={"1N": "Ann", "1E": "Bo", "1S": "Cy", "1W": "Di"},
+            review_seconds=0,
+        )
+
+    await record.act("organiser", create)
+    await server.analysed(created.match_id)
+    links = {f"{s.seat}{s.table}": s.link for s in created.seats}
+    for name in ("N1", "E1", "S1", "W1"):
+        await record.connect(name, links[name])
+    await record.connect("director", created.director)
+    await record.settle()
+    record.at("series meeting 1")
+    for name, call in (("N1", "1NT"), ("E1", "P"), ("S1", "P"), ("W1", "P")):
+        await record.act(name, calling(call))
+    await record.act("N1", lambda c: c.claim(7))
+    for name in ("E1", "W1"):
+        await record.act(name, lambda c: c.answer_claim(True))
+    record.at("series meeting 2")
+    await record.act("director", lambda c: c.start_round(2))
+    # Board 1 turned one seat (Bo is North now), passed out; then board 2, East dealing.
+    for name in ("E1", "S1", "W1", "N1"):
+        await record.act(name, calling("P"))
+    for name in ("E1", "S1", "W1", "N1"):
+        await record.act(name, calling("P"))
+    record.at("series meeting 3")
+    await record.act("director", lambda c: c.start_round(4))
+    # Board 2 turned: Cy holds East's cards and deals.
+    for name in ("S1", "W1", "N1", "E1"):
+        await record.act(name, calling("P"))
+    for client in record.clients.values():
+        await client.close()
+    record.clients.clear()
+
+
 async def individual_match(server: RecordingServer, record: Recorder) -> None:
     """An 8-player individual: player 1 (South at table 1 in round 1) and seven of the
     server's robots. Player 1 passes every call and plays the first legal card, through
@@ -1262,6 +1321,7 @@ async def main(out: Path) -> None:
                 await refusals(server, record)
                 await console_after(server, record)
                 await event_story(server, record)
+                await series_match(server, record)
         finally:
             record.note_received()
             await server.close()

@@ -9,8 +9,10 @@ import random
 from collections import defaultdict
 from statistics import mean
 
+import msgpack
 import pytest
 from redis.asyncio import Redis
+from websockets.asyncio.client import connect
 
 from bridge import Deal, Seat, imps
 from bridge.commitment import verify_record
@@ -68,6 +70,13 @@ FORMATS: dict[str, dict[str, object]] = {
         "scoring": "total_points",
         "robots": ["t1"],
         "robot_levels": STRONG,
+    },
+    "replay series of 3 sessions": {
+        "format": "replay",
+        "sessions": 3,
+        "boards": 2,
+        "robots": ["t1"],
+        "robot_levels": {},
     },
     "individual of 8": {
         "format": "individual",
@@ -159,6 +168,36 @@ def check_standings(movement: Movement, summary: MatchSummary, teams: bool) -> N
     assert points == sorted(points, reverse=True)
 
 
+def check_sessions(movement: Movement, summary: MatchSummary) -> None:
+    """A series' sessions: each scores the boards it replays (worked out here from the
+    published results), and the standings are their sum; any other match has none."""
+    if not movement.sessions:
+        assert summary.sessions == []
+        return
+    count = len(movement.sessions)
+    assert [s.session for s in summary.sessions] == list(range(1, count + 1))
+    replayed_in: dict[int, int] = {}
+    for session in summary.sessions:
+        for board in session.boards:
+            replayed_in[board] = session.session
+    totals: defaultdict[str, float] = defaultdict(float)
+    for session in summary.sessions:
+        expected: defaultdict[str, float] = defaultdict(float)
+        for comparison in summary.comparisons:
+            last_round = max(r.round for r in comparison.results)
+            assert last_round in session.rounds or replayed_in[comparison.board] != session.session
+            if replayed_in[comparison.board] == session.session:
+                assert last_round in session.rounds
+                for name, points in expected_points(movement, comparison).items():
+                    expected[name] += points
+        assert session.points == pytest.approx({"1-3": 0.0, "2-4": 0.0} | dict(expected))
+        for name, points in session.points.items():
+            totals[name] += points
+    assert summary.sessions[0].boards == []  # the first session only plays
+    assert sorted(replayed_in) == sorted(c.board for c in summary.comparisons)
+    assert {s.competitor: s.points for s in summary.standings} == pytest.approx(dict(totals))
+
+
 async def check_records_round_trip(
     server: Server, created: MatchCreated, client: Client, imported: bool
 ) -> None:
@@ -238,6 +277,9 @@ async def check_records_round_trip(
 async def test_a_format_played_to_its_end(server: Server, options: dict[str, object]) -> None:
     count = options["boards"]
     assert isinstance(count, int)
+    sessions = options.get("sessions")
+    if isinstance(sessions, int):  # a series: each session but the last plays a new set
+        count *= sessions - 1
     text, deals = deals_file(count, seed=count)
     created = await create(server, deals_pbn=text, spectators="live", review_seconds=0, **options)
     movement = (await server.runtime(created.match_id)).config.movement
@@ -254,6 +296,7 @@ async def test_a_format_played_to_its_end(server: Server, options: dict[str, obj
     check_standings(
         movement, summary, teams=options["format"] != "replay" and options["format"] != "individual"
     )
+    check_sessions(movement, summary)
     compared = [
         e.comparison.board
         for m in director.received
@@ -382,6 +425,98 @@ async def test_replay_stage_two_waits_for_the_director_across_a_restart(redis: R
         await director.close()
     finally:
         await third.close()
+
+
+@pytest.mark.asyncio
+async def test_a_replay_series_meets_again_at_the_directors_word(server: Server) -> None:
+    # Three meetings of the same four (robots): the first plays boards 1-2, the second
+    # replays them turned and plays 3-4, the third replays 3-4.
+    text, _deals = deals_file(4, seed=9)
+    created = await create(
+        server,
+        format="replay",
+        sessions=3,
+        boards=2,
+        scoring="total_points",
+        deals_pbn=text,
+        robots=["t1"],
+        stage_two="director",
+    )
+    director = await Client.connect(created.director)
+
+    async def held(round_number: int) -> MatchSummary:
+        def waiting(view: object) -> MatchSummary | None:
+            assert isinstance(view, WatchView)
+            return view.match if view.match.held_round == round_number else None
+
+        found = await director.wait_for(waiting, timeout=60)
+        assert isinstance(found, MatchSummary)
+        return found
+
+    first = await held(2)
+    assert first.rounds == 4
+    assert [(s.session, s.rounds, s.boards) for s in first.sessions] == [
+        (1, [1], []),
+        (2, [2, 3], [1, 2]),
+        (3, [4], [3, 4]),
+    ]
+    assert first.comparisons == []  # nothing is compared before its replay
+    assert [s.points for s in first.sessions] == [{"1-3": 0.0, "2-4": 0.0}] * 3
+    with pytest.raises(ClientError) as early:
+        await director.start_round(4)
+    assert early.value.code == ErrorCode.WRONG_PHASE
+    await director.start_round(2)
+    # The second meeting replays set 1 and plays set 2 straight after, then waits.
+    second = await held(4)
+    assert sorted(c.board for c in second.comparisons) == [1, 2]
+    one, two, three = second.sessions
+    assert one.points == {"1-3": 0.0, "2-4": 0.0}
+    assert two.points == pytest.approx(
+        {name: sum(c.points[name] for c in second.comparisons) for name in ("1-3", "2-4")}
+    )
+    assert three.points == {"1-3": 0.0, "2-4": 0.0}
+    with pytest.raises(ClientError) as not_held:
+        await director.start_round(3)  # it followed by itself
+    assert not_held.value.code == ErrorCode.WRONG_PHASE
+    await director.start_round(4)
+    final = await director.wait_for(lambda v: v if v.match.finished else None, timeout=60)
+    assert isinstance(final, WatchView)
+    summary = final.match
+    movement = (await server.runtime(created.match_id)).config.movement
+    check_sessions(movement, summary)
+    assert summary.sessions[1].points == two.points
+    assert summary.held_round is None
+    await director.close()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("options", "field", "words"),
+    [
+        ({"format": "teams", "sessions": 3}, "sessions", "for replay duplicate"),
+        ({"format": "replay", "sessions": 5, "boards": 17}, "boards", "68 boards in all"),
+        ({"format": "replay", "sessions": 13}, "sessions", "less than or equal to 12"),
+        ({"format": "replay", "sessions": 1}, "sessions", "greater than or equal to 2"),
+    ],
+)
+async def test_a_series_refused(
+    server: Server, options: dict[str, object], field: str, words: str
+) -> None:
+    # Sent as a client of its own would (the library checks the model before sending).
+    before = await server.store.match_ids()
+    async with connect(server.ws_url) as websocket:
+        hello = {"type": "hello", "version": 7, "versions": [7], "token": ORGANISER_KEY}
+        await websocket.send(msgpack.packb(hello))
+        await websocket.recv()
+        await websocket.send(msgpack.packb({"type": "create_match", "ref": 1} | options))
+        refusal = msgpack.unpackb(await websocket.recv())
+    assert (refusal["type"], refusal["code"], refusal["field"]) == (
+        "error",
+        "invalid_message",
+        field,
+    )
+    assert words in refusal["message"]
+    assert await server.store.match_ids() == before
 
 
 @pytest.mark.asyncio

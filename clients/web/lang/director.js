@@ -94,5 +94,17 @@ export default {
   "Average (0)": { "ru": "Среднее (0)", "sv": "Medel (0)" },
   "IMPs to {team}": { "ru": "IMP команде {team}", "sv": "IMP till {team}" },
   "Give": { "ru": "Присудить", "sv": "Ge" },
-  "disputed: play has stopped for your ruling (law 68D)": {"ru": "оспорена: игра остановлена до вашего решения (закон 68D)", "sv": "ifrågasatt: spelet har stoppats för ditt utslag (paragraf 68D)"}
+  "disputed: play has stopped for your ruling (law 68D)": {"ru": "оспорена: игра остановлена до вашего решения (закон 68D)", "sv": "ifrågasatt: spelet har stoppats för ditt utslag (paragraf 68D)"},
+  "Meeting {meeting} waits for the director": { "ru": "Встреча {meeting} ждёт судью", "sv": "Träff {meeting} väntar på tävlingsledaren" },
+  "Meeting {meeting} of {meetings} · round {round} of {rounds}": { "ru": "Встреча {meeting} из {meetings} · тур {round} из {rounds}", "sv": "Träff {meeting} av {meetings} · rond {round} av {rounds}" },
+  "meeting {meeting} of {meetings} · round {round} of {rounds}": { "ru": "встреча {meeting} из {meetings} · тур {round} из {rounds}", "sv": "träff {meeting} av {meetings} · rond {round} av {rounds}" },
+  "Meetings ({scoring})": { "ru": "Встречи ({scoring})", "sv": "Träffar ({scoring})" },
+  "Meeting": { "ru": "Встреча", "sv": "Träff" },
+  "Meeting {meeting}": { "ru": "Встреча {meeting}", "sv": "Träff {meeting}" },
+  "(now)": { "ru": "(сейчас)", "sv": "(nu)" },
+  "(next)": { "ru": "(следующая)", "sv": "(nästa)" },
+  "A board counts in the meeting that replays it.": { "ru": "Сдача засчитывается во встрече, где её переигрывают.", "sv": "En bricka räknas i den träff där den spelas om." },
+  "Series total": { "ru": "Итого за серию", "sv": "Serien totalt" },
+  "Meeting {played} is over: meeting {meeting} (round {round}) waits for you.": { "ru": "Встреча {played} окончена: встреча {meeting} (тур {round}) ждёт вас.", "sv": "Träff {played} är slut: träff {meeting} (rond {round}) väntar på dig." },
+  "Start meeting {meeting}": { "ru": "Начать встречу {meeting}", "sv": "Starta träff {meeting}" }
 }

@@ -1198,5 +1198,41 @@ export default {
   "When the director begins it: each round waits for “Begin round” on the event's page.": {
     "ru": "«Когда его начнёт судья»: каждый тур ждёт кнопки «Начать тур» на странице турнира.",
     "sv": "”När tävlingsledaren startar den”: varje rond väntar på ”Starta rond” på tävlingens sida."
+  },
+  "The new boards each meeting plays; 4 if left empty. At most 64 in all (new boards × the meetings after the first).": {
+    "ru": "Новые сдачи каждой встречи; 4, если пусто. Всего не более 64 (новые сдачи × число встреч после первой).",
+    "sv": "Antal nya brickor per träff; 4 om tomt. Högst 64 totalt (nya brickor × träffarna efter den första)."
+  },
+  "As soon as the one before is over": {
+    "ru": "Сразу после окончания предыдущей",
+    "sv": "Så snart den föregående är slut"
+  },
+  "New boards per meeting": {
+    "ru": "Новых сдач на встречу",
+    "sv": "Nya brickor per träff"
+  },
+  "Meetings": {
+    "ru": "Встречи",
+    "sv": "Träffar"
+  },
+  "Empty: a single replay match. 2 to 12: a series, in which each meeting replays the last one's new boards, turned, then plays new ones (the first only plays, the last only replays); Boards then counts each meeting's new boards.": {
+    "ru": "Пусто: один матч повторного дубликата. От 2 до 12: серия, в которой каждая встреча переигрывает с поворотом новые сдачи предыдущей, а затем играет новые (первая только играет, последняя только переигрывает); «Сдачи» тогда — число новых сдач каждой встречи.",
+    "sv": "Tomt: en enda replay-match. 2 till 12: en serie, där varje träff spelar om den föregåendes nya brickor, vridna, och sedan spelar nya (den första spelar bara, den sista spelar bara om); Brickor anger då varje träffs nya brickor."
+  },
+  "Each later meeting starts": {
+    "ru": "Каждая следующая встреча начинается",
+    "sv": "Varje senare träff börjar"
+  },
+  "A whole number of meetings, 2 to 12 (empty: a single match).": {
+    "ru": "Целое число встреч, от 2 до 12 (пусто: один матч).",
+    "sv": "Ett heltal träffar, 2 till 12 (tomt: en enda match)."
+  },
+  "{boards} new boards in each of {n} meetings make {total} boards: at most 64.": {
+    "ru": "Новых сдач на встречу: {boards}, встреч с новыми сдачами: {n}; всего сдач: {total}, а можно не более 64.",
+    "sv": "{boards} nya brickor i var och en av {n} träffar blir {total} brickor: högst 64."
+  },
+  "A replayed board keeps its first auction: only the play is compared": {
+    "ru": "Переигранная сдача сохраняет свою первую торговлю: сравнивается только розыгрыш",
+    "sv": "En omspelad bricka behåller sin första budgivning: bara spelet jämförs"
   }
 }

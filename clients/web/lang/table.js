@@ -220,5 +220,7 @@ export default {
   "You led face down: waiting for {seat} to face it": {"ru": "Вы сделали первый ход рубашкой вверх: ждём, карту открывает {seat}", "sv": "Du spelade ut nedvänt: väntar på att {seat} vänder upp det"},
   "{leader} led face down: waiting for {seat} to face it": {"ru": "{leader}: первый ход рубашкой вверх; ждём, карту открывает {seat}", "sv": "{leader} spelade ut nedvänt: väntar på att {seat} vänder upp det"},
   "You lead face down.": {"ru": "Вы ходите рубашкой вверх.", "sv": "Du spelar ut nedvänt."},
-  "{seat} leads face down.": {"ru": "{seat} ходит рубашкой вверх.", "sv": "{seat} spelar ut nedvänt."}
+  "{seat} leads face down.": {"ru": "{seat} ходит рубашкой вверх.", "sv": "{seat} spelar ut nedvänt."},
+  "Start meeting {meeting} now? It begins at once.": {"ru": "Начать встречу {meeting} сейчас? Она начнётся сразу.", "sv": "Starta träff {meeting} nu? Den börjar genast."},
+  "Meeting {meeting} waits for you: start it when the players are ready.": {"ru": "Встреча {meeting} ждёт вас: начните её, когда игроки будут готовы.", "sv": "Träff {meeting} väntar på dig: starta den när spelarna är redo."}
 }

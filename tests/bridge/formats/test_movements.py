@@ -13,7 +13,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bridge import MovementError, Seat, imps
-from bridge.formats import individual, replay, robot_table, team_of_four, teams_match
+from bridge.formats import (
+    individual,
+    replay,
+    replay_series,
+    robot_table,
+    team_of_four,
+    teams_match,
+)
 from bridge.formats.movements import Movement, Sitting
 
 N, E, S, W = Seat.NORTH, Seat.EAST, Seat.SOUTH, Seat.WEST
@@ -228,6 +235,98 @@ class TestReplay:
         assert total.board_points(1, scores) == {"1-3": 250.0, "2-4": -250.0}
         standings = total.standings({1: scores, 2: {(1, 1): -100, (2, 1): 50}})
         assert standings == [("1-3", 100.0), ("2-4", -100.0)]
+
+
+class TestReplaySeries:
+    """Seed 002's continuous series: each meeting replays the boards the one before played
+    new, turned one seat, and plays a new half."""
+
+    ORDERS = (((1, 2, 3), (3, 1, 2)), ((2, 3, 1), (1, 3, 2)), ((3, 2, 1), (2, 1, 3)))
+
+    def test_each_session_replays_the_last_ones_new_boards_then_plays_new_ones(self) -> None:
+        movement = replay_series(4, 3, orders=self.ORDERS)
+        # Set k: rounds 2k-1 (new, 1-3 North-South) and 2k (replayed, turned one seat).
+        assert [(s.round, s.players, s.boards) for s in movement.sittings] == [
+            (1, (1, 2, 3, 4), (1, 2, 3)),
+            (2, (2, 3, 4, 1), (3, 1, 2)),
+            (3, (1, 2, 3, 4), (5, 6, 4)),
+            (4, (2, 3, 4, 1), (4, 6, 5)),
+            (5, (1, 2, 3, 4), (9, 8, 7)),
+            (6, (2, 3, 4, 1), (8, 7, 9)),
+        ]
+        # Session 1 plays set 1; sessions 2 and 3 replay a set, then play the next; the
+        # last replays only.
+        assert movement.session_rounds() == ((1,), (2, 3), (4, 5), (6,))
+        assert movement.sessions == (1, 2, 4, 6)
+        # Every board is played twice, once by each pair holding each side's cards, a
+        # session apart.
+        for board in movement.boards:
+            (first, _), (second, _) = movement.plays(board)
+            assert second == first + 1
+            one, two = movement.sitting(first, 1), movement.sitting(second, 1)
+            for seat in Seat:
+                assert two.player(seat) == one.player(seat.next)
+
+    def test_a_session_scores_the_boards_it_replays_and_the_series_sums_them(self) -> None:
+        movement = replay_series(3, 2, "total_points", orders=(((1, 2), (2, 1)), ((1, 2), (2, 1))))
+        # Set 1: boards 1-2 (rounds 1 and 2); set 2: boards 3-4 (rounds 3 and 4).
+        results = {
+            1: {(1, 1): 420, (2, 1): 170},  # 1-3 +250
+            2: {(1, 1): -50, (2, 1): -100},  # 1-3 +50 (2-4 held N-S: -100 from N-S)
+            3: {(3, 1): 100, (4, 1): 600},  # 1-3 -500
+        }
+        sessions = movement.session_scores(results)
+        assert [(s.session, s.rounds, s.boards) for s in sessions] == [
+            (1, (1,), ()),
+            (2, (2, 3), (1, 2)),
+            (3, (4,), (3, 4)),
+        ]
+        assert [s.points for s in sessions] == [
+            {"1-3": 0.0, "2-4": 0.0},
+            {"1-3": 300.0, "2-4": -300.0},
+            {"1-3": -500.0, "2-4": 500.0},  # board 4 not yet compared
+        ]
+        series = movement.standings(results)
+        assert series == [("2-4", 200.0), ("1-3", -200.0)]
+        assert dict(series) == {
+            name: sum(s.points[name] for s in sessions) for name in ("1-3", "2-4")
+        }
+
+    def test_two_sessions_are_a_replay_over_two_meetings(self) -> None:
+        orders = ((1, 2, 3, 4), (4, 3, 2, 1))
+        series = replay_series(2, 4, orders=(orders,))
+        plain = replay(4, orders=orders)
+        assert series.sittings == plain.sittings
+        assert series.session_rounds() == ((1,), (2,))
+        assert plain.session_rounds() == ((1, 2),)
+
+    def test_the_orders_are_drawn_per_set_and_a_movement_keeps_its_sessions(self) -> None:
+        movement = replay_series(5, 4, rng=random.Random(3))
+        for first in (1, 3, 5, 7):
+            one, two = movement.sitting(first, 1).boards, movement.sitting(first + 1, 1).boards
+            assert sorted(one) == sorted(two)
+            assert one != two
+        again = Movement.from_dict(movement.to_dict())
+        assert again == movement
+        assert again.sessions == (1, 2, 4, 6, 8)
+        renamed = movement.renumbered(range(101, 117))
+        assert renamed.sessions == movement.sessions
+        assert renamed.session_rounds() == movement.session_rounds()
+
+    @pytest.mark.parametrize("sessions", [0, 1, 13])
+    def test_refused(self, sessions: int) -> None:
+        with pytest.raises(MovementError, match="2 to 12 sessions"):
+            replay_series(sessions, 2, rng=random.Random(1))
+        with pytest.raises(MovementError, match="an order pair for each"):
+            replay_series(3, 2, orders=(((1, 2), (2, 1)),))
+        with pytest.raises(MovementError, match="sessions begin"):
+            Movement(
+                "replay",
+                replay(2, orders=((1, 2), (2, 1))).sittings,
+                "total_points",
+                {1: "1-3", 3: "1-3", 2: "2-4", 4: "2-4"},
+                sessions=(2,),
+            )
 
 
 class TestTeamsAndRobotTable:
