@@ -62,7 +62,7 @@ from protocol.messages import (
 )
 from server.fanout import stop
 from server.formats import boards_from_pbn, dealt_boards
-from server.matches import now_ms
+from server.matches import fold, now_ms
 from server.records import event_record
 from server.state import BoardSpec, MatchState
 from server.views import event_view
@@ -356,15 +356,36 @@ class EventState:
         return domain.swiss_round(ranking, met, byes, home)
 
 
+@dataclass(slots=True)
+class _Followed:
+    """What this process knows of an event's match that it does not run: its outcome, as
+    of the watchers' log's first ``length`` entries (the last of them ``last_id``), and,
+    until the match ends, the state folded from them (to fold what follows onto)."""
+
+    length: int
+    last_id: str
+    outcome: MatchOutcome
+    state: MatchState | None
+
+
 class Events:
     """The events of one server process: their creation, the organiser's requests, and
-    the look every :data:`EVENT_EVERY` seconds that begins each round when it is due."""
+    the look every :data:`EVENT_EVERY` seconds that begins each round when it is due.
+
+    Every process looks at every event, but runs only the matches its players and
+    watchers brought to it: the outcome of any other match of an event is read from the
+    store (its watchers' log, folded here without a runtime: no following, no timers),
+    and read again only when that log has grown."""
 
     def __init__(self, server: Server) -> None:
         self.server = server
         self._keeper: asyncio.Task[None] | None = None
         self._closing = asyncio.Event()
         self._locks: dict[str, asyncio.Lock] = {}
+        self._followed: dict[str, _Followed] = {}
+        self._following = asyncio.Lock()
+        """Held while the followed matches are read on: two readers at once (the look and
+        an organiser's request) would fold the same entries onto one state twice."""
 
     def start(self) -> None:
         self._keeper = asyncio.create_task(self._keep(), name="events")
@@ -661,13 +682,12 @@ class Events:
         matches = []
         for (round_number, index), outcome in sorted(state.outcomes.items()):
             pairing = state.log.pairings[round_number].matches[index]
-            runtime = await self.server.runtime(outcome.match_id)
             matches.append(
                 (
                     round_number,
                     config.teams[pairing.home - 1].name,
                     config.teams[pairing.away - 1].name,
-                    runtime.state,
+                    await self._match_state(outcome.match_id),
                 )
             )
         return MatchRecord(format="pbn", record=event_record(config.name, matches), ref=request.ref)
@@ -739,12 +759,65 @@ class Events:
             )
         text, entries, matches = loaded
         config = EventConfig.from_json(text)
-        outcomes: dict[tuple[int, int], MatchOutcome] = {}
-        for key, match_id in matches.items():
-            round_text, index_text = key.split(":")
-            runtime = await self.server.runtime(match_id)
-            outcomes[(int(round_text), int(index_text))] = MatchOutcome.of(match_id, runtime.state)
+        found = await self._outcomes(list(matches.values()))
+        outcomes = {
+            (int(round_text), int(index_text)): found[match_id]
+            for key, match_id in matches.items()
+            for round_text, index_text in [key.split(":")]
+        }
         return EventState(config, EventLog.read(entries), matches, outcomes)
+
+    async def _outcomes(self, match_ids: list[str]) -> dict[str, MatchOutcome]:
+        """Each match's outcome: from its runtime when this process runs it, else as
+        followed here (one round trip asks how far every such match's log has grown; only a
+        match whose log grew is read, from where it was read to)."""
+        runtimes = self.server.runtimes
+        found = {
+            match_id: MatchOutcome.of(match_id, runtimes[match_id].state)
+            for match_id in match_ids
+            if match_id in runtimes
+        }
+        others = [match_id for match_id in match_ids if match_id not in found]
+        async with self._following:
+            lengths = await self.server.store.log_lengths(others)
+            for match_id, length in zip(others, lengths, strict=True):
+                followed = self._followed.get(match_id)
+                if followed is None or followed.length < length:
+                    followed = self._followed[match_id] = await self._follow(match_id, followed)
+                found[match_id] = followed.outcome
+        return found
+
+    async def _follow(self, match_id: str, before: _Followed | None) -> _Followed:
+        """A match's outcome read on from where ``before`` left it (from the start when
+        there is nothing to read on from: first seen, or changed after it ended)."""
+        store = self.server.store
+        if before is None or before.state is None:
+            logs = await store.load(match_id)
+            if logs is None:
+                raise BridgeError(f"the event's match {match_id} is not in the store")
+            state = fold(logs.config, logs.tables, logs.watch)
+            length, last_id = len(logs.watch), logs.last_id
+        else:
+            state = before.state
+            entries, last_id = await store.entries_after(match_id, before.last_id)
+            for table, event in entries:
+                state.apply(table, event)
+            length = before.length + len(entries)
+        outcome = MatchOutcome.of(match_id, state)
+        # An ended match rarely changes again (a director's late ruling): its state is not
+        # kept, and read whole if it does.
+        kept = None if outcome.status == "finished" else state
+        return _Followed(length, last_id, outcome, kept)
+
+    async def _match_state(self, match_id: str) -> MatchState:
+        """A match's whole state: its runtime's here, else folded from the store."""
+        runtime = self.server.runtimes.get(match_id)
+        if runtime is not None:
+            return runtime.state
+        logs = await self.server.store.load(match_id)
+        if logs is None:
+            raise BridgeError(f"the event's match {match_id} is not in the store")
+        return fold(logs.config, logs.tables, logs.watch)
 
     @contextlib.asynccontextmanager
     async def _lock(self, event_id: str) -> AsyncIterator[None]:

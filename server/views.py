@@ -1479,7 +1479,7 @@ def event_view(state: EventState) -> EventView:
                 imps_against=s.imps_against,
                 tied=s.tied,
             )
-            for s in state.standings()
+            for s in events_domain.standings(len(config.teams), scores, log.adjustments)
         ],
         cross_table=[
             CrossTableEntry(
