@@ -98,7 +98,7 @@ from protocol.versions import OLDER, Older, older
 from server.analysis import AnalysisError, Analyst
 from server.console import SESSION_TOKEN_PREFIX, Console
 from server.events import EVENT_TOKEN_PREFIX, Events
-from server.fanout import HEARTBEAT, Fanout, stop
+from server.fanout import HEARTBEAT, Fanout, closing_within, end, stop
 from server.formats import (
     boards_from_pbn,
     dealt_boards,
@@ -676,6 +676,8 @@ class Server:
         self.robot_players: list[Robot] = []
         """Every robot this server started (for inspection: a correct robot has no errors)."""
         self._robot_keeper: asyncio.Task[None] | None = None
+        self._closing = asyncio.Event()
+        """Set when the server closes: the robots' keeper ends between two of its looks."""
         self._reading_check: asyncio.Task[None] | None = None
         self._heartbeats: asyncio.Task[None] | None = None
         self.analyst = Analyst.shared()
@@ -738,10 +740,8 @@ class Server:
 
     async def close(self) -> None:
         self.stopping = True
-        # Stop the robots. A cancellation can be lost inside a wait that completes in the same
-        # loop pass (asyncio on 3.11), so cancel again until each robot task has ended.
-        if self._robot_keeper is not None:
-            await stop(self._robot_keeper)
+        if self._robot_keeper is not None:  # between two looks, not in the middle of one
+            await end(self._closing, self._robot_keeper)
         if self._reading_check is not None:
             await stop(self._reading_check)
         if self._heartbeats is not None:
@@ -2126,8 +2126,7 @@ class Server:
         lease is gone stops: its seat was given away, or another process took it over after
         this one stalled), and every few, take up the robots nobody plays."""
         beats = 0
-        while True:
-            await asyncio.sleep(HEARTBEAT)
+        while not await closing_within(self._closing, HEARTBEAT):
             beats += 1
             try:
                 playing = sorted(self.robots)

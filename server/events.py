@@ -60,7 +60,7 @@ from protocol.messages import (
     StartEventRound,
     Welcome,
 )
-from server.fanout import stop
+from server.fanout import closing_within, end
 from server.formats import boards_from_pbn, dealt_boards
 from server.matches import fold, now_ms
 from server.records import event_record
@@ -87,8 +87,6 @@ EVENT_TOKEN_PREFIX = "ev_"
 EVENT_EVERY = 1.0
 """Seconds between two looks at the events not ended: a round begins within this of the
 end of the one before."""
-CLOSE_WAIT = 10.0
-"""Seconds a closing server waits for the look at the events under way to end."""
 ROBOT_PLAYERS = ("Robot 1", "Robot 2", "Robot 3", "Robot 4")
 """The players of a team of robots (the Butler ranking tells its two pairs apart)."""
 HOME_SEATS = ("1N", "1S", "2E", "2W")
@@ -391,26 +389,12 @@ class Events:
         self._keeper = asyncio.create_task(self._keep(), name="events")
 
     async def close(self) -> None:
-        """Stop the looks at the events: the one under way ends first (a task cancelled in
-        the middle of a Redis command, or of opening a connection, may leave the
-        connection open), unless it takes longer than :data:`CLOSE_WAIT`."""
-        self._closing.set()
-        if self._keeper is None:
-            return
-        try:
-            async with asyncio.timeout(CLOSE_WAIT):
-                await asyncio.shield(self._keeper)
-        except TimeoutError:
-            await stop(self._keeper)
+        """Stop the looks at the events: the one under way ends first (:func:`end`)."""
+        if self._keeper is not None:
+            await end(self._closing, self._keeper)
 
     async def _keep(self) -> None:
-        while True:
-            try:
-                async with asyncio.timeout(EVENT_EVERY):
-                    await self._closing.wait()
-                return  # the server is closing
-            except TimeoutError:
-                pass
+        while not await closing_within(self._closing, EVENT_EVERY):
             try:
                 playing = await self.server.store.playing_events()
             except (RedisError, OSError) as error:  # the store is away: next time

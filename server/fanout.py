@@ -33,7 +33,7 @@ from redis.exceptions import RedisError, ResponseError
 from protocol.errors import ProtocolError
 from server.store import Store, StoreClient, news_channel
 
-__all__ = ["HEARTBEAT", "Fanout", "Follower", "stop"]
+__all__ = ["CLOSE_WAIT", "HEARTBEAT", "Fanout", "Follower", "closing_within", "end", "stop"]
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +41,9 @@ HEARTBEAT = 2.0
 """Seconds between a process's heartbeats, and between its looks at the logs' lengths."""
 ALIVE_FOR = 10.0
 """Seconds after its last heartbeat that a process counts as alive."""
+CLOSE_WAIT = 10.0
+"""Seconds a closing process waits for a periodic task's look under way to end, before it
+cancels the task."""
 LISTEN_TIMEOUT = 1.0
 NO_NODE_WAIT = 0.05
 """Seconds a cluster node's listener waits when nothing here is subscribed there yet."""
@@ -71,6 +74,9 @@ class Fanout:
         self._pubsub: PubSub | ClusterPubSub | None = None
         self._subscribed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
+        """The listeners (one per node of a cluster)."""
+        self._watcher: asyncio.Task[None] | None = None
+        self._closing = asyncio.Event()
         self._alive: set[str] = set()
         self._dead: set[str] = set()
         """The processes alive, and dead, at the last look at the heartbeats (whoever looked):
@@ -99,9 +105,12 @@ class Fanout:
         self._tasks = [
             asyncio.create_task(self._listen(node), name="fanout listener") for node in nodes
         ]
-        self._tasks.append(asyncio.create_task(self._watch(), name="fanout heartbeat"))
+        self._watcher = asyncio.create_task(self._watch(), name="fanout heartbeat")
 
     async def close(self) -> None:
+        if self._watcher is not None:  # between two beats, not in the middle of one
+            await end(self._closing, self._watcher)
+            self._watcher = None
         await stop(*self._tasks, *([self._settling] if self._settling is not None else []))
         self._tasks = []
         self._settling = None
@@ -240,8 +249,7 @@ class Fanout:
         with what its runtime folded. After a silence long enough for the others to count
         this process dead (it stalled, or could not reach the store), its own matches are
         settled too: its players the others marked away are connected again."""
-        while True:
-            await asyncio.sleep(HEARTBEAT)
+        while not await closing_within(self._closing, HEARTBEAT):
             try:
                 silent = time.monotonic() - self._beaten
                 await self.beat()
@@ -271,6 +279,29 @@ class Fanout:
             follower = self.followers.get(match_id)
             if follower is not None:
                 follower.notify(length)
+
+
+async def closing_within(closing: asyncio.Event, seconds: float) -> bool:
+    """A periodic task's pause: ``seconds``, or less if ``closing`` is set meanwhile;
+    whether it is. A closing process lets such a task end between two of its looks (:func:`end`)
+    rather than cancel it in the middle of one: a task cancelled in a Redis command, or while
+    its pool opens a connection, may leave that connection open."""
+    try:
+        async with asyncio.timeout(seconds):
+            await closing.wait()
+    except TimeoutError:
+        return False
+    return True
+
+
+async def end(closing: asyncio.Event, *tasks: asyncio.Task[None]) -> None:
+    """Set ``closing`` and let ``tasks`` (which pause with :func:`closing_within`) end by
+    themselves; any still running after :data:`CLOSE_WAIT` seconds is stopped."""
+    closing.set()
+    running = [task for task in tasks if not task.done()]
+    if running:
+        await asyncio.wait(running, timeout=CLOSE_WAIT)
+    await stop(*tasks)
 
 
 async def stop(*tasks: asyncio.Task[None]) -> None:

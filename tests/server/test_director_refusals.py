@@ -212,7 +212,8 @@ class TestWhatTheMatchDoesNotHave:
 
 TABLES = (-1, 0, 1, 2, 3, 4, 2**31)
 BOARDS = (-1, 0, 1, 2, 3, 64, 99, 10_000, 10_001)
-ROUNDS = (-1, 0, 1, 3, 11, 12, 2**31)
+ROUNDS = (-1, 0, 1, 3, 11, 12, 22, 23, 2**31)
+"""start_round's round is 2-22 (a series of 12 meetings has 22 rounds; 2-11 before)."""
 
 
 def sweep() -> list[tuple[dict[str, Any], str]]:
@@ -245,7 +246,7 @@ def sweep() -> list[tuple[dict[str, Any], str]]:
         if frame.get("table", 1) not in (1, 2) or frame.get("board", 1) not in (1, 2)
     ]
     for number in ROUNDS:
-        code = "wrong_phase" if 2 <= number <= 11 else "invalid_message"
+        code = "wrong_phase" if 2 <= number <= 22 else "invalid_message"
         swept.append(({"type": "start_round", "round": number}, code))
     return swept
 
@@ -321,7 +322,7 @@ class TestRandomSequences:
             "adjust_score": {"type": "adjust_score", "board": board, "imps_a": 3},
             "void_board": {"type": "void_board", "board": board},
             "get_board": {"type": "get_board", "board": board},
-            "start_round": {"type": "start_round", "round": rng.randint(2, 11)},
+            "start_round": {"type": "start_round", "round": rng.randint(2, 22)},
             "substitute": {"type": "substitute", "table": table, "seat": rng.choice(SEATS)},
         }[kind]
 

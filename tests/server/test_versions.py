@@ -102,7 +102,7 @@ async def test_a_version_6_player_and_a_version_7_player_play_one_match(server: 
         new_view = await snapshot(new)
         # The same match, but for what version 7 added since (taken out for version 6).
         added = set(new_view["match"]) - set(old_view["match"])
-        assert added == {"deals_public_form"}
+        assert added == {"deals_public_form", "sessions"}
         assert old_view["match"] == {k: v for k, v in new_view["match"].items() if k not in added}
         await old.send(msgpack.packb({"type": "call", "call": "1C", "ref": 1}))
         while (answer := msgpack.unpackb(await old.recv()))["type"] != "ack":
