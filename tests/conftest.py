@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 import os
 import time
+import traceback
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -14,6 +16,7 @@ import pytest_asyncio
 from hypothesis import find
 from hypothesis import strategies as st
 from redis.asyncio import Redis
+from redis.asyncio.connection import Connection as RedisConnection
 
 from duplicate.serving import _redis_client
 from server.app import Server
@@ -96,6 +99,42 @@ def redis_process(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisPro
 _run_redis_port: list[int] = []
 """The port of this process's :func:`redis_process`, once started."""
 
+_OPENED: dict[int, str] = {}
+"""Each redis-py connection opened in this process, by its local port: the task that opened
+it and where (named in a leak's failure, which otherwise says only the port)."""
+_CUT_OFF: list[str] = []
+"""The last connections whose opening was cancelled (a socket may be left behind)."""
+
+
+def _opener() -> str:
+    task = asyncio.current_task()
+    stack = "".join(traceback.format_stack(limit=16)[:-2])
+    return f"task {task.get_name() if task else None!r}:\n{stack}"
+
+
+def _record_openings() -> None:
+    """Wrap redis-py's connection opening to note who opens each connection."""
+    original = RedisConnection._connect
+    if getattr(original, "noted", False):  # imported twice
+        return
+
+    async def _connect(self: RedisConnection) -> None:
+        try:
+            await original(self)
+        except asyncio.CancelledError:
+            _CUT_OFF[:] = [*_CUT_OFF[-4:], _opener()]
+            raise
+        writer = getattr(self, "_writer", None)
+        sockname = None if writer is None else writer.get_extra_info("sockname")
+        if sockname:
+            _OPENED[sockname[1]] = _opener()
+
+    _connect.noted = True  # type: ignore[attr-defined]
+    RedisConnection._connect = _connect  # type: ignore[method-assign]
+
+
+_record_openings()
+
 
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
@@ -110,9 +149,14 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> 
         return None
     left = connections_to(_run_redis_port[0])
     if left:
+        opened = "\n".join(
+            f"port {port} opened by {_OPENED.get(port, 'an opening not seen whole')}"
+            for port in left
+        )
+        cut = "\n".join(_CUT_OFF) or "none"
         raise AssertionError(
             f"{item.nodeid} left {len(left)} connection(s) to the run's Redis open, from "
-            f"local ports {', '.join(map(str, left))}"
+            f"local ports {', '.join(map(str, left))}\n{opened}\nopenings cancelled: {cut}"
         )
     return None
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 
 import msgpack
@@ -105,12 +105,14 @@ async def shots(
         await page.set_viewport_size(original)
 
 
-async def assert_fits_and_accessible(page: Page, name: str) -> None:
-    """At a laptop's and a tablet's size: nothing clipped or off the screen, and no serious
-    or critical violation of axe-core's rules."""
+async def assert_fits_and_accessible(
+    page: Page, name: str, screens: Mapping[str, tuple[int, int]] = SCREENS
+) -> None:
+    """At each of ``screens`` (the organiser's: a laptop's and a tablet's size): nothing
+    clipped or off the screen, and no serious or critical violation of axe-core's rules."""
     original = page.viewport_size
     problems: dict[str, object] = {}
-    for screen, (width, height) in SCREENS.items():
+    for screen, (width, height) in screens.items():
         await page.set_viewport_size({"width": width, "height": height})
         await settle(page)
         faults = await layout_faults(page, player=False)

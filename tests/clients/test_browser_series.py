@@ -35,10 +35,16 @@ from tests.clients.test_browser import (
     open_page,
     screenshots,
 )
-from tests.clients.test_browser_access import SERIOUS, summary, violations
 from tests.clients.test_browser_languages import SHOWN_TEXTS, english_left
 from tests.clients.test_browser_movement import my_turn_or, play_passively
-from tests.clients.test_browser_organise import finish, organise_url, shots, sign_in, signed_in
+from tests.clients.test_browser_organise import (
+    assert_fits_and_accessible,
+    finish,
+    organise_url,
+    shots,
+    sign_in,
+    signed_in,
+)
 from tests.server.harness import STRONG_NORTH, create
 
 pytestmark = pytest.mark.asyncio
@@ -128,25 +134,6 @@ async def assert_meetings_shown(
         cell = total.locator(f'td[data-competitor="{standing.competitor}"]')
         await expect(cell).to_have_text(points_text(standing.points))
         assert float(await cell.get_attribute("data-points") or "nan") == standing.points
-
-
-async def fits_and_accessible(page: Page, name: str, sizes: dict[str, tuple[int, int]]) -> None:
-    """At each size: nothing clipped or off the screen (the page never scrolls sideways),
-    and no serious or critical violation of axe-core's rules."""
-    original = page.viewport_size
-    problems: dict[str, object] = {}
-    for size, (width, height) in sizes.items():
-        await page.set_viewport_size({"width": width, "height": height})
-        await settle(page)
-        faults = await layout_faults(page, player=False)
-        found = [v for v in await violations(page) if v["impact"] in SERIOUS]
-        if faults:
-            problems[f"{size} layout"] = faults
-        if found:
-            problems[f"{size} axe"] = summary(found)
-    if original is not None:
-        await page.set_viewport_size(original)
-    assert not problems, f"{name}: {problems}"
 
 
 PAGE_SIZES = {"small phone": PHONE, "phone": (375, 667), "desktop": DESKTOP}
@@ -264,7 +251,7 @@ async def test_the_director_runs_a_series_of_meetings(server: Server, browser: B
         await expect(row.locator('td[data-competitor="1-3"]')).to_have_text("−1520")
         await shot(page, "director-meeting-2", "#match")
         await shot(page, "director-hold", "#watch")
-        await fits_and_accessible(page, "the director's page, meeting 3 held", PAGE_SIZES)
+        await assert_fits_and_accessible(page, "the director's page, meeting 3 held", PAGE_SIZES)
         for language in ("ru", "sv"):
             await said_in(page, language)
 
@@ -277,7 +264,7 @@ async def test_the_director_runs_a_series_of_meetings(server: Server, browser: B
         for standing in match.standings:
             assert standing.points == sum(s.points[standing.competitor] for s in match.sessions)
         await shot(page, "director-final", "#match")
-        await fits_and_accessible(page, "the director's page, the series over", PAGE_SIZES)
+        await assert_fits_and_accessible(page, "the director's page, the series over", PAGE_SIZES)
         await player
     finally:
         player.cancel()
@@ -315,7 +302,7 @@ async def test_a_player_sees_the_meeting_and_their_pair(server: Server, browser:
         await assert_meetings_shown(page, view.match, following=2)
         await screenshots(page, "series-player-held", show="#seating")
         await shot(page, "player-meetings", "#match")
-        await fits_and_accessible(page, "the player's page", PAGE_SIZES)
+        await assert_fits_and_accessible(page, "the player's page", PAGE_SIZES)
 
         # The director starts meeting 2: the round bar says so.
         director = await Client.connect(created.director, name="test director")
@@ -382,7 +369,7 @@ async def test_the_console_makes_a_series(
         await expect(sessions).to_have_attribute("aria-invalid", "true")
         await expect(sessions).to_be_focused()
         await shots(page, "series-refused", show='[data-field="sessions"]', folder=SHOTS)
-        await fits_and_accessible(
+        await assert_fits_and_accessible(
             page, "the form, meetings refused", {"desktop": (1366, 768), "tablet": (768, 1024)}
         )
 
