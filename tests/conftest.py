@@ -120,7 +120,7 @@ def _record_openings() -> None:
 
     async def _connect(self: RedisConnection) -> None:
         try:
-            await original(self)
+            await original(self)  # type: ignore[no-untyped-call]
         except asyncio.CancelledError:
             _CUT_OFF[:] = [*_CUT_OFF[-4:], _opener()]
             raise

@@ -1395,7 +1395,8 @@ async def test_the_director_rules_assigns_adjusts_voids_and_substitutes(server: 
         found = await director.expect(
             # The link whole: up to the line's end (a match on output still arriving
             # could take part of it).
-            r"New link for table 1 North \(the old one no longer works\): (\S+)\s", mark
+            r"New link for table 1 North \(the old one no longer works\): (\S+)\s",
+            mark,
         )
         await director.expect(r"Table 1: The director gave North's seat to a new player", mark)
         with pytest.raises(ClientError):
