@@ -61,7 +61,7 @@ from protocol.messages import (
     WithdrawConcession,
 )
 from robots.play import surely_taken
-from server.fanout import stop
+from server.fanout import CLOSE_WAIT, stop
 from server.frames import Publication, Sent
 from server.state import (
     EXTRA_EVENTS,
@@ -422,6 +422,11 @@ class MatchRuntime:
         self._rulings: dict[int, tuple[int, asyncio.Task[None]]] = {}
         """Each table's ruling on a claim a program disputed, to be logged: (board, task)."""
         self._away: dict[Player, asyncio.Task[None]] = {}
+        self._marking: set[asyncio.Task[None]] = set()
+        """The away marks past their grace, logging the seat's presence: no longer in
+        :attr:`_away` (a player back meanwhile does not cancel them), but waited for when
+        the runtime closes (cancelled in the middle, a Redis command may leave its
+        connection open; left running, one would use the store after the server closed)."""
         self._generation = 0
         self._sent: dict[Viewer, Sent] = {}
         """The view each viewer with a connection here was last sent (its next update
@@ -477,6 +482,9 @@ class MatchRuntime:
         if self._reader is not None:
             tasks.append(self._reader)
         await stop(*tasks)
+        if self._marking:  # a few commands each: let them end
+            await asyncio.wait(list(self._marking), timeout=CLOSE_WAIT)
+            await stop(*self._marking)
         self._timers.clear()
         self._clocks.clear()
         self._rulings.clear()
@@ -643,14 +651,19 @@ class MatchRuntime:
 
     async def _mark_away(self, player: Player) -> None:
         await asyncio.sleep(self.presence_grace)
+        me = asyncio.current_task()
+        assert me is not None
         async with self.holding():
-            if self._away.get(player) is asyncio.current_task():
+            if self._away.get(player) is me:
                 del self._away[player]
+            self._marking.add(me)
             try:
                 await self._ensure_fresh()
                 await self._note_presence(player)
             except ProtocolError as error:
                 log.warning("match %s: presence not logged: %s", self.config.match_id, error)
+            finally:
+                self._marking.discard(me)
 
     async def settle_presence(self) -> None:
         """Make the log's presence agree with the connections: mark away the seats the log

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from redis.asyncio import Redis
 
+from clients.client import Client
 from server.app import Server
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import create
@@ -82,3 +83,30 @@ async def test_the_events_look_ends_before_the_server_closes(redis: Redis) -> No
     finally:
         await server.close()
     assert finished == ["events"]
+
+
+async def test_an_away_mark_under_way_ends_before_the_server_closes(redis: Redis) -> None:
+    # A player leaves; past the grace, the seat's presence is being logged (the look at the
+    # other processes held in the middle) when the server closes: the mark ends first, and
+    # nothing of it runs after the close.
+    await forget_earlier_robots(redis)
+    server = Server(redis, ORGANISER_KEY, presence_grace=0.05)
+    await server.start()
+    try:
+        created = await create(server, boards=1)
+        link = next(s.link for s in created.seats if s.link is not None)
+        player = await Client.connect(link)
+        runtime = await server.runtime(created.match_id)
+        started, finished = asyncio.Event(), []
+        runtime.fanout.alive = held(  # type: ignore[method-assign, union-attr]
+            runtime.fanout.alive,  # type: ignore[union-attr]
+            started,
+            finished,
+            "away",
+        )
+        await player.close()
+        async with asyncio.timeout(10):
+            await started.wait()
+    finally:
+        await server.close()
+    assert finished == ["away"]
