@@ -286,12 +286,22 @@ async def closing_within(closing: asyncio.Event, seconds: float) -> bool:
     whether it is. A closing process lets such a task end between two of its looks (:func:`end`)
     rather than cancel it in the middle of one: a task cancelled in a Redis command, or while
     its pool opens a connection, may leave that connection open."""
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        # Cancelled, and the cancellation caught below (in a library, in the look): honour
+        # it here, or the loop would go on for ever (an event loop's last cancel of its
+        # tasks waits for them to end: a run of the tests hung so).
+        raise asyncio.CancelledError
+    if closing.is_set():
+        return True
+    waiter = asyncio.ensure_future(closing.wait())
     try:
-        async with asyncio.timeout(seconds):
-            await closing.wait()
-    except TimeoutError:
-        return False
-    return True
+        # asyncio.wait, not asyncio.timeout: a timeout that expires as the task is
+        # cancelled may take the cancellation for its own (Python 3.11).
+        await asyncio.wait({waiter}, timeout=seconds)
+    finally:
+        waiter.cancel()
+    return closing.is_set()
 
 
 async def end(closing: asyncio.Event, *tasks: asyncio.Task[None]) -> None:

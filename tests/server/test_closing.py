@@ -7,6 +7,7 @@ closes: the look must finish, and leave no connection open."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -15,6 +16,7 @@ from redis.asyncio import Redis
 
 from clients.client import Client
 from server.app import Server
+from server.fanout import closing_within
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import create
 
@@ -110,3 +112,25 @@ async def test_an_away_mark_under_way_ends_before_the_server_closes(redis: Redis
     finally:
         await server.close()
     assert finished == ["away"]
+
+
+async def test_a_look_whose_cancellation_was_caught_ends_at_its_next_pause() -> None:
+    # A look cancelled in the middle, the cancellation caught below it (as a library may):
+    # the loop ends at its next pause instead of going on for ever (an event loop's last
+    # cancellation of its tasks, at a test module's end, waits for them: a run hung so).
+    closing = asyncio.Event()
+    in_look = asyncio.Event()
+
+    async def periodic() -> None:
+        while not await closing_within(closing, 0.01):
+            in_look.set()
+            with contextlib.suppress(asyncio.CancelledError):  # caught, and not told on
+                await asyncio.sleep(0.05)
+
+    task = asyncio.create_task(periodic())
+    await in_look.wait()
+    task.cancel()
+    done, _ = await asyncio.wait({task}, timeout=2)
+    assert task in done
+    assert task.cancelled()
+    assert not closing.is_set()
