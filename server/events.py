@@ -774,16 +774,11 @@ class Events:
     async def _follow(self, match_id: str, before: _Followed | None) -> _Followed:
         """A match's outcome read on from where ``before`` left it (from the start when
         there is nothing to read on from: first seen, or changed after it ended)."""
-        store = self.server.store
         if before is None or before.state is None:
-            logs = await store.load(match_id)
-            if logs is None:
-                raise BridgeError(f"the event's match {match_id} is not in the store")
-            state = fold(logs.config, logs.tables, logs.watch)
-            length, last_id = len(logs.watch), logs.last_id
+            state, length, last_id = await self._fold(match_id)
         else:
             state = before.state
-            entries, last_id = await store.entries_after(match_id, before.last_id)
+            entries, last_id = await self.server.store.entries_after(match_id, before.last_id)
             for table, event in entries:
                 state.apply(table, event)
             length = before.length + len(entries)
@@ -798,10 +793,15 @@ class Events:
         runtime = self.server.runtimes.get(match_id)
         if runtime is not None:
             return runtime.state
+        return (await self._fold(match_id))[0]
+
+    async def _fold(self, match_id: str) -> tuple[MatchState, int, str]:
+        """A match folded from the store without a runtime, with how many entries of its
+        watchers' log that took and the id of the last."""
         logs = await self.server.store.load(match_id)
         if logs is None:
             raise BridgeError(f"the event's match {match_id} is not in the store")
-        return fold(logs.config, logs.tables, logs.watch)
+        return fold(logs.config, logs.tables, logs.watch), len(logs.watch), logs.last_id
 
     @contextlib.asynccontextmanager
     async def _lock(self, event_id: str) -> AsyncIterator[None]:
