@@ -496,6 +496,10 @@ async def test_a_swiss_of_five_teams_with_byes_a_rematch_and_four_boards(
     serves the page; its WebSocket is this test's."""
     said: list[dict[str, object]] = []
     sockets: list[WebSocketRoute] = []
+    # What the server would send a page that says hello now. The fake sends no heartbeats, so
+    # the page gives a socket up after HEARTBEAT_SILENCE_MS of quiet and says hello again: a
+    # hello after the last match has ended must get the ended event, as from a real server.
+    current = [swiss_event()]
 
     async def network(socket: WebSocketRoute) -> None:
         sockets.append(socket)
@@ -509,7 +513,7 @@ async def test_a_swiss_of_five_teams_with_byes_a_rematch_and_four_boards(
                     version=7, versions=[6, 7], role="event", event_id=EVENT_ID, now=0
                 )
                 socket.send(encode(welcome))
-                socket.send(encode(EventView.model_validate(swiss_event())))
+                socket.send(encode(EventView.model_validate(current[-1])))
             elif message["type"] == "ping":
                 socket.send(encode(Pong(ref=message["ref"])))
 
@@ -589,7 +593,8 @@ async def test_a_swiss_of_five_teams_with_byes_a_rematch_and_four_boards(
     await assert_accessible(page, "a Swiss in play")
 
     # The last match ends: the server sends the event again, and the page follows it.
-    sockets[-1].send(encode(EventView.model_validate(swiss_event(last_ended=True))))
+    current.append(swiss_event(last_ended=True))
+    sockets[-1].send(encode(EventView.model_validate(current[-1])))
     await expect(page.locator("#summary .status-badge[data-status='finished']")).to_be_visible()
     await choose(page, "rounds")
     await expect(page.locator('#rounds-view tr[data-match-id="f3"] td.vps')).to_have_text(
