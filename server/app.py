@@ -157,6 +157,8 @@ MIN_FRAME_COST = 64
 """Bytes a frame counts as at the least against the byte budgets (an empty frame costs work)."""
 ROBOT_HEADER = "X-Duplicate-Robot"
 """The request header by which the server's own robots pass the connection caps."""
+RESERVED_PREFIXES = (SESSION_TOKEN_PREFIX, EVENT_TOKEN_PREFIX)
+"""How the tokens begin that the hello tells apart before any lookup: a link's never does."""
 WELCOMED_KEPT = 100_000
 """Tokens welcomed lately that the unknown-token throttle lets through (a bound)."""
 ROBOT_LEASE = 5 * HEARTBEAT
@@ -1598,24 +1600,29 @@ class Server:
 
     def link_token(self, match_id: str, key: str, nonce: str) -> str:
         """The token of the match's link ``key`` (``"1N"``, ``"spectator"``, ``"director"``)
-        made with ``nonce``: derived from the organiser key."""
-        return self._derived(f"link:{match_id}:{key}:{nonce}")
+        made with ``nonce``: derived from the organiser key, never beginning as a session's
+        or a results link's token does (the hello tells those apart by how they begin)."""
+        return self._derived(f"link:{match_id}:{key}:{nonce}", RESERVED_PREFIXES)
 
     def _seal_of(self, nonce: str) -> str:
         """The seal of a ``seal_deals`` that may be asked for again (never starts with "-":
         it is typed after --seal on a command line)."""
-        seal = self._derived(f"seal:{nonce}")
-        counter = 0
-        while seal.startswith("-"):
-            counter += 1
-            seal = self._derived(f"seal:{nonce}:{counter}")
-        return seal
+        return self._derived(f"seal:{nonce}", ("-",))
 
-    def _derived(self, message: str) -> str:
-        """A token-like string derived from the organiser key (32 characters, as a drawn
-        token's)."""
-        digest = hmac.new(self.organiser_key.encode(), message.encode(), hashlib.sha256).digest()
-        return base64.urlsafe_b64encode(digest).decode()[:32]
+    def _derived(self, message: str, unlike: tuple[str, ...] = (), size: int = 32) -> str:
+        """A token-like string derived from the organiser key (``size`` characters, at most
+        43; 32 as a drawn token's) that begins with none of ``unlike`` (derived again,
+        counted, until so)."""
+        key = self.organiser_key.encode()
+        derived = message
+        counter = 0
+        while True:
+            digest = hmac.new(key, derived.encode(), hashlib.sha256).digest()
+            token = base64.urlsafe_b64encode(digest).decode()[:size]
+            if not token.startswith(unlike):
+                return token
+            counter += 1
+            derived = f"{message}:{counter}"
 
     async def create_match(self, request: CreateMatch, nonce: str | None = None) -> MatchCreated:
         """Create a match: its movement, boards from the organiser's PBN or dealt here, their
@@ -2049,9 +2056,7 @@ class Server:
     def robot_token(self, match_id: str, seat: str, nonce: str) -> str:
         """The token of a seat the server's robot plays: derived from the organiser key, so
         that the store keeps no usable token (only the seat's nonce, and the token's hash)."""
-        message = f"robot:{match_id}:{seat}:{nonce}".encode()
-        digest = hmac.new(self.organiser_key.encode(), message, hashlib.sha256).digest()
-        return base64.urlsafe_b64encode(digest).decode().rstrip("=")
+        return self._derived(f"robot:{match_id}:{seat}:{nonce}", RESERVED_PREFIXES, size=43)
 
     async def _start_robots(self, config: MatchConfig, nonces: dict[str, str]) -> None:
         """Run a robot for each of a match's robot seats that no other process plays, through

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
+import secrets
+from collections.abc import Callable
 
 import pytest
 from redis.asyncio import Redis
 
 from bridge import Deal, board_dealer, board_vulnerability
 from bridge.formats import Movement, individual, teams_match
-from clients.client import Client, ClientError
+from clients.client import Client, ClientError, Link
 from protocol.errors import ErrorCode
 from protocol.messages import BoardView, MatchCreated, PlayerInfo, PlayerView, WatchView
-from server.app import Server
+from server.app import RESERVED_PREFIXES, Server
 from server.state import BoardSpec, MatchConfig
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import (
@@ -301,3 +304,55 @@ def test_robots_wait_unless_the_match_is_robots_only() -> None:
     assert server.robot_delay_for(robots_only, "1S") == 0.0
     all_robots = config("teams", teams_match(14), [*everyone_but_1n, "1N"])
     assert {server.robot_delay_for(all_robots, seat) for seat in everyone_but_1n} == {0.0}
+
+
+def colliding_nonce(derive: Callable[[str, str], str], keys: list[str]) -> tuple[str, str]:
+    """The first nonce (counting up) and key for which ``derive(key, nonce)`` begins as a
+    session's or a results link's token does."""
+    for number in itertools.count():
+        nonce = f"{number:032x}"
+        for key in keys:
+            if derive(key, nonce).startswith(RESERVED_PREFIXES):
+                return nonce, key
+    raise AssertionError("unreachable")
+
+
+@pytest.mark.asyncio
+async def test_a_link_never_begins_as_a_session_or_results_token(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hello tells an organiser's session (``os_``) and an event's results link
+    (``ev_``) by how their tokens begin. A link's token is derived from the organiser key,
+    and about one in 131,072 began so: that seat's player could never sit down (``bad_token``:
+    "this organiser session is not known here"). Such a derivation is derived again; every
+    other link stays as it was."""
+    match_id = "00c0ffee00c0ffee"
+    keys = [f"{t}{s}" for t in (1, 2) for s in "NESW"]
+    nonce, key = colliding_nonce(lambda k, n: server._derived(f"link:{match_id}:{k}:{n}"), keys)
+    drawn = secrets.token_hex
+    monkeypatch.setattr(
+        secrets, "token_hex", lambda size: {8: match_id, 16: nonce}.get(size) or drawn(size)
+    )
+    created = await create(server, boards=1, deals_pbn=DEALS)
+    monkeypatch.undo()
+    assert created.match_id == match_id
+    links = {f"{s.table}{s.seat}": s.link for s in created.seats}
+    for other in keys:
+        token = Link.parse(links[other]).token
+        assert not token.startswith(RESERVED_PREFIXES)
+        if other != key:  # as before
+            assert token == server._derived(f"link:{match_id}:{other}:{nonce}")
+    player = await Client.connect(links[key])
+    assert isinstance(player.view, PlayerView)
+    assert f"{player.view.table}{player.view.seat}" == key
+    await player.close()
+
+
+def test_a_robot_token_never_begins_as_a_session_or_results_token(server: Server) -> None:
+    match_id = "00c0ffee00c0ffee"
+    nonce, seat = colliding_nonce(
+        lambda k, n: server._derived(f"robot:{match_id}:{k}:{n}", size=43), ["1N", "2E"]
+    )
+    token = server.robot_token(match_id, seat, nonce)
+    assert len(token) == 43
+    assert not token.startswith(RESERVED_PREFIXES)
