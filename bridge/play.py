@@ -233,6 +233,11 @@ class Play:
         return tuple((self.deal.owner(card), card) for card in self._history)
 
     @property
+    def played_count(self) -> int:
+        """How many cards have been played (taken back ones not counted)."""
+        return len(self._history)
+
+    @property
     def last_played(self) -> tuple[Seat, Card] | None:
         """The last card played, with the seat it came from (None before the lead)."""
         if not self._history:

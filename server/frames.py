@@ -14,20 +14,49 @@ The view each viewer was last sent is kept in a :class:`Sent`: its fields packed
 one, the match summary (without its comparisons) and the comparisons packed once per event
 and shared by every viewer of it. A field whose bytes did not change costs one comparison
 of bytes; only a changed one is unpacked and compared item by item.
+
+Most updates are for a plain call or card (:meth:`MatchState.plain`): for a viewer whose
+last view was sent at the state's epoch, such an update is built from the few fields of
+the table's board that it can change (:func:`server.views.board_moving`), compared with
+those the viewer was sent, without making the rest of the view. With
+``DUPLICATE_CHECK_FRAMES=1`` in the environment (the tests set it) each such update is also
+made the whole way and the two must be equal, byte for byte; a difference is logged and
+kept in :data:`MISMATCHES`, and the whole way's update is sent.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
+import os
 from dataclasses import dataclass
 from typing import Any
 
 import msgpack
 
 from protocol.changes import diff_into
-from server.state import Effect, MatchState, StoredEvent
-from server.views import Shared, Viewer, project, summary_data, view_data
+from server.state import PLAIN_BOARD_KEYS, Effect, MatchState, StoredEvent
+from server.views import (
+    BOARD_FIELDS,
+    Shared,
+    Viewer,
+    board_moving,
+    project,
+    project_data,
+    summary_data,
+    view_data,
+)
 
-__all__ = ["Publication", "Sent"]
+__all__ = ["CHECK", "MISMATCHES", "Publication", "Sent"]
+
+log = logging.getLogger(__name__)
+
+CHECK = os.environ.get("DUPLICATE_CHECK_FRAMES") == "1"
+"""Make every update built from an event the whole way too, and compare."""
+PLAIN_KINDS = frozenset({"call", "card"})
+"""The events that may be plain (:meth:`MatchState.plain`)."""
+MISMATCHES: list[str] = []
+"""The updates (in check mode) whose two ways differed: for the tests to find."""
 
 
 def _pack(value: Any) -> bytes:
@@ -39,29 +68,97 @@ def _unpack(packed: bytes) -> Any:
     return msgpack.unpackb(packed, raw=False)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Sent:
     """The view a viewer was last sent: each field packed (``match`` without its
     comparisons), in the order of ``keys`` (one tuple shared by every view of a kind: a
     tuple, not a dict, costs a kilobyte less a viewer), and each comparison packed, by board
-    (shared by every viewer of the same publication)."""
+    (shared by every viewer of the same publication); and, by table, the fields
+    :data:`PLAIN_BOARD_KEYS` of the table's board as plain calls and cards changed them
+    since (``moving``: newer than ``packed``, which is packed again only when a view is made
+    the whole way: :meth:`settled`)."""
 
     keys: tuple[str, ...]
     packed: tuple[bytes, ...]
     comparisons: dict[int, bytes]
+    epoch: int
+    """The state's :attr:`MatchState.epoch` when this view was made."""
+    moving: dict[int, tuple[str, dict[str, Any]]] | None = None
+    """By table: the path of its board in the view, and those fields."""
 
     @classmethod
-    def of(cls, fields: dict[str, bytes], comparisons: dict[int, bytes]) -> Sent:
+    def of(cls, fields: dict[str, bytes], comparisons: dict[int, bytes], epoch: int) -> Sent:
         keys = tuple(fields)
-        return cls(_KEYS.setdefault(keys, keys), tuple(fields.values()), comparisons)
+        return cls(_KEYS.setdefault(keys, keys), tuple(fields.values()), comparisons, epoch)
 
     @property
     def fields(self) -> dict[str, bytes]:
         return dict(zip(self.keys, self.packed, strict=True))
 
+    def __eq__(self, other: object) -> bool:
+        """The same view (at whichever epoch, with its board's moving fields packed or not)."""
+        if not isinstance(other, Sent):
+            return NotImplemented
+        mine, theirs = self.settled(), other.settled()
+        return (mine.keys, mine.packed, mine.comparisons) == (
+            theirs.keys,
+            theirs.packed,
+            theirs.comparisons,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def board(self, table: int) -> tuple[str, dict[str, Any]] | None:
+        """``table``'s board as this viewer was sent it: its path in the view and its fields
+        that plain calls and cards change; None when the viewer was sent no board of that
+        table."""
+        if self.moving is not None and table in self.moving:
+            return self.moving[table]
+        index = _index(self.keys, "board")
+        if index is None:
+            index = _index(self.keys, "tables")
+            if index is None:
+                return None
+            boards = _unpack(self.packed[index])
+            place = next((i for i, b in enumerate(boards) if b["table"] == table), None)
+            if place is None:
+                return None
+            path, board = f"/tables/{place}", boards[place]
+        else:
+            path, board = "/board", _unpack(self.packed[index])
+            if board is None or board["table"] != table:
+                return None
+        return path, {key: board[key] for key in PLAIN_BOARD_KEYS}
+
+    def settled(self) -> Sent:
+        """This view with ``moving`` packed into its fields."""
+        if not self.moving:
+            return self
+        packed = list(self.packed)
+        index = _index(self.keys, "board")
+        if index is not None:
+            ((_path, moving),) = self.moving.values()
+            board = _unpack(packed[index])
+            board.update(moving)
+            packed[index] = _pack(board)
+        else:
+            index = _index(self.keys, "tables")
+            assert index is not None
+            boards = _unpack(packed[index])
+            for path, moving in self.moving.values():
+                boards[int(path.rsplit("/", 1)[1])].update(moving)
+            packed[index] = _pack(boards)
+        return Sent(self.keys, tuple(packed), self.comparisons, self.epoch)
+
 
 _KEYS: dict[tuple[str, ...], tuple[str, ...]] = {}
 """The fields of each kind of view, as :class:`Sent` shares them."""
+
+
+@functools.cache
+def _index(keys: tuple[str, ...], key: str) -> int | None:
+    """Where ``key`` is in a kind of view's ``keys`` (None: not there)."""
+    return keys.index(key) if key in keys else None
 
 
 class Publication:
@@ -79,14 +176,28 @@ class Publication:
         self.table = table
         self.event = event
         self.effect = effect
-        self._whole = summary_data(state)
-        self._summary = {k: v for k, v in self._whole.items() if k != "comparisons"}
-        self._summary_packed = _pack(self._summary)
-        self._comparisons: dict[int, dict[str, Any]] = {
-            c["board"]: c for c in self._whole["comparisons"]
-        }
-        self._comparisons_packed = {board: _pack(c) for board, c in self._comparisons.items()}
         self._shared: Shared = {}
+
+    @functools.cached_property
+    def _whole(self) -> dict[str, Any]:
+        """The match summary (made only when a view is made the whole way)."""
+        return summary_data(self.state)
+
+    @functools.cached_property
+    def _summary(self) -> dict[str, Any]:
+        return {k: v for k, v in self._whole.items() if k != "comparisons"}
+
+    @functools.cached_property
+    def _summary_packed(self) -> bytes:
+        return _pack(self._summary)
+
+    @functools.cached_property
+    def _comparisons(self) -> dict[int, dict[str, Any]]:
+        return {c["board"]: c for c in self._whole["comparisons"]}
+
+    @functools.cached_property
+    def _comparisons_packed(self) -> dict[int, bytes]:
+        return {board: _pack(c) for board, c in self._comparisons.items()}
 
     def sent(self, viewer: Viewer) -> Sent:
         """What :meth:`frame` would record as sent to ``viewer``, without the frame."""
@@ -97,18 +208,85 @@ class Publication:
             key: self._summary_packed if key == "match" else _pack(value)
             for key, value in view.items()
         }
-        return Sent.of(packed, self._comparisons_packed)
+        return Sent.of(packed, self._comparisons_packed, self.state.epoch)
 
     def frame(self, viewer: Viewer, seq: int, before: Sent | None) -> tuple[bytes, Sent]:
         """``viewer``'s update number ``seq``: its whole view when this is a snapshot or
         ``before`` (the view it was last sent) is unknown, else the changes since
         ``before``; and what it was sent now."""
+        event = self.event
+        if (
+            before is not None
+            and before.epoch == self.state.epoch
+            and event is not None
+            and event["type"] in PLAIN_KINDS
+        ):
+            built = self._plain(viewer, seq, before)
+            if built is not None:
+                if CHECK:
+                    return self._checked(viewer, seq, before, built)
+                return built
+        return self._made(viewer, seq, before)
+
+    def _checked(
+        self, viewer: Viewer, seq: int, before: Sent, built: tuple[bytes, Sent]
+    ) -> tuple[bytes, Sent]:
+        made = self._made(viewer, seq, before)
+        if made != built:
+            assert self.event is not None
+            problem = (
+                f"{viewer} at {self.event['type']} (table {self.table}): built "
+                f"{_unpack(built[0])} but made {_unpack(made[0])}"
+            )
+            if made[0] == built[0]:
+                problem = f"{viewer} at {self.event['type']}: the same frame, another view kept"
+            log.error("an update built from its event differs: %s", problem)
+            MISMATCHES.append(problem)
+        return made
+
+    def _plain(self, viewer: Viewer, seq: int, before: Sent) -> tuple[bytes, Sent] | None:
+        """The update for a plain call or card (the state's epoch is that of ``before``: only
+        the fields :data:`PLAIN_BOARD_KEYS` of the table's board can differ from it), built
+        from those fields; None when it must be made the whole way (the viewer was sent no
+        board of the table, or more than half the board's fields changed: it is replaced
+        whole)."""
+        assert self.event is not None
+        found = before.board(self.table)
+        moving = board_moving(self.state, viewer, self.table, self._shared)
+        if found is None or moving is None:
+            return None
+        path, held = found
+        changes: list[dict[str, Any]] = []
+        changed = 0
+        for name, value in moving.items():
+            old = held[name]
+            if old is not value and old != value:
+                diff_into(old, value, f"{path}/{name}", changes)
+                changed += 1
+        if changed > 1 and 2 * changed > BOARD_FIELDS:
+            return None
+        update = {
+            "type": "update",
+            "seq": seq,
+            "events": project_data(self.state, viewer, self.table, self.event, self.effect),
+            "view": None,
+            "changes": changes,
+        }
+        kept = {**(before.moving or {}), self.table: (path, moving)}
+        return _pack(update), Sent(
+            before.keys, before.packed, before.comparisons, before.epoch, kept
+        )
+
+    def _made(self, viewer: Viewer, seq: int, before: Sent | None) -> tuple[bytes, Sent]:
+        """:meth:`frame`, the whole way: the viewer's view made and compared field by field."""
+        before = None if before is None else before.settled()
         view = view_data(self.state, viewer, self._whole, self._shared)
         sent = self._sent(view)
         if self.event is None:
             shown: list[dict[str, Any]] = [{"type": "snapshot"}]
         else:
-            events = project(self.state, viewer, self.table, self.event, self.effect, self._whole)
+            summary = self._whole if self.table == 0 else None
+            events = project(self.state, viewer, self.table, self.event, self.effect, summary)
             shown = [event.model_dump(mode="json") for event in events]
         update: dict[str, Any] = {"type": "update", "seq": seq, "events": shown}
         if self.event is None or before is None:

@@ -39,6 +39,7 @@ table, result}], fix} (before movements: {board, table1, table2, fix}), ``finish
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
@@ -89,6 +90,27 @@ MatchFormat = Literal["teams", "robot-table", "team-of-four", "replay", "individ
 ChatMode = Literal["table", "opponents", "off"]
 ClaimStatus = Literal["pending", "accepted", "rejected", "withdrawn", "disputed"]
 
+_EPOCHS = itertools.count()
+"""The epochs of :attr:`MatchState.epoch`, unique in the process."""
+PLAIN_BOARD_KEYS = (
+    "phase",
+    "hands",
+    "hand_sizes",
+    "auction",
+    "tricks",
+    "last_trick",
+    "current_trick",
+    "turn",
+    "acting",
+    "tricks_ns",
+    "tricks_ew",
+    "claim",
+    "undo",
+    "legal",
+    "actions",
+)
+"""The fields of a board view (in its order) that a plain call or card may change
+(:meth:`MatchState.plain`); nothing else of any view changes with one."""
 MATCH_EVENTS = frozenset({"compared", "finished", "release", "analysed"})
 """Events logged for the whole match (at every table and for watchers)."""
 EXTRA_EVENTS = frozenset(
@@ -789,6 +811,10 @@ class MatchState:
         """Every board is played once at each of two tables: the match is compared table
         against table (:attr:`match`), as a teams match."""
         self.finished = False
+        self.epoch = next(_EPOCHS)
+        """Drawn afresh by every fold but a plain call or card (:meth:`plain`): two views of
+        a viewer made at the same epoch differ at most in the fields of its table's board
+        that plain calls and cards change (:data:`PLAIN_BOARD_KEYS`); a fork shares it."""
         self.analyses: dict[int, Analysis] = {
             spec.number: spec.analysis for spec in config.boards if spec.analysis is not None
         }
@@ -812,6 +838,31 @@ class MatchState:
         board the match does not have too); match events (``table`` 0: ``compared``,
         ``finished``, the director's ``release``) are checked too."""
         kind = event.get("type")
+        effect = self._apply(table, kind, event)
+        if not self.plain(table, event, effect):
+            self.epoch = next(_EPOCHS)
+        return effect
+
+    def plain(self, table: int, event: StoredEvent, effect: Effect) -> bool:
+        """Whether folding ``event`` (just done, doing ``effect``) was a plain call or card:
+        neither the board's first call nor the call that ended its auction, neither the
+        opening lead nor the last card, no claim or undo request standing, no lead face
+        down. It changes nothing but :data:`PLAIN_BOARD_KEYS` of its table's board, in any
+        view."""
+        kind = event.get("type")
+        board = effect.board
+        if table == 0 or kind not in ("call", "card") or board is None or effect.finished:
+            return False
+        if board is not self.tables[table].current or board.undo is not None:
+            return False
+        if board.claim is not None or self.config.format == "robot-table":
+            return False
+        play = board.play
+        if kind == "call":
+            return play is None and len(board.auction.calls) > 1
+        return play is not None and play.played_count > 1 and play.face_down_lead is None
+
+    def _apply(self, table: int, kind: str | None, event: StoredEvent) -> Effect:
         if table == 0:
             if kind == "compared":
                 return self._compared(event)
@@ -909,6 +960,7 @@ class MatchState:
         self.released = saved.released
         self.finished = saved.finished
         self.analyses = saved.analyses
+        self.epoch = next(_EPOCHS)
 
     def check(self, table: int, event: StoredEvent) -> None:
         """Raise the :class:`BridgeError` that :meth:`apply` would raise for a player's event

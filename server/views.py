@@ -106,16 +106,19 @@ if TYPE_CHECKING:
     from server.events import EventState
 
 __all__ = [
+    "BOARD_FIELDS",
     "Player",
     "Seated",
     "Shared",
     "Viewer",
     "Watcher",
+    "board_moving",
     "board_record",
     "event_view",
     "match_entry",
     "match_summary",
     "project",
+    "project_data",
     "receives",
     "seated",
     "summary_data",
@@ -211,8 +214,23 @@ def project(
     :func:`summary_data`, when the caller has it already (it is the same for every viewer of
     the event)."""
     seen = _seen(state, viewer, table or None)
-    summary = summary or summary_data(state)
-    return _events(state, seen, table, event, effect or Effect(), summary)
+    if table == 0:  # only match events tell of the summary
+        summary = summary or summary_data(state)
+    return _events(state, seen, table, event, effect or Effect(), summary or {})
+
+
+def project_data(
+    state: MatchState, viewer: Viewer, table: int, event: StoredEvent, effect: Effect | None
+) -> list[Data]:
+    """:func:`project`'s events as plain data (each model's ``model_dump(mode="json")``);
+    a call or a card without making the models (the hot path of every update)."""
+    kind = event["type"]
+    if table and kind in ("call", "card") and not (effect and effect.finished):
+        if kind == "call":
+            return [_call_made(_seen(state, viewer, table), table, event)]
+        board = (effect and effect.board) or state.tables[table].current
+        return [_card_played(board, table, event)]
+    return [e.model_dump(mode="json") for e in project(state, viewer, table, event, effect)]
 
 
 def _seen(state: MatchState, viewer: Viewer, table: int | None = None) -> Seen:
@@ -228,6 +246,8 @@ def _seen(state: MatchState, viewer: Viewer, table: int | None = None) -> Seen:
 Data = dict[str, Any]
 """A view, or a part of one, as plain data: exactly the model's ``model_dump(mode="json")``,
 fields in the model's order (built so, without the models, on every update's hot path)."""
+BOARD_FIELDS = len(BoardView.model_fields)
+"""The fields of a board view (:func:`_board_data` makes each)."""
 
 _VIEWS: TypeAdapter[PlayerView | WatchView] = TypeAdapter(View)
 
@@ -525,18 +545,9 @@ def _events(
     elif kind == "chat":
         events.append(ChatSent(table=table, seat=seat, text=event["text"], to=list(event["to"])))
     elif kind == "call":
-        caller = Seat.parse(seat)
-        alert = event.get("alert") if _sees_alert(viewer, caller) else None
-        events.append(CallMade(table=table, seat=caller.letter, call=event["call"], alert=alert))
+        events.append(CallMade.model_validate(_call_made(viewer, table, event)))
     elif kind == "card":
-        events.append(
-            CardPlayed(
-                table=table,
-                seat=_card_owner(board, event),
-                card=event["card"],
-                trick_winner=_trick_winner(board, event),
-            )
-        )
+        events.append(CardPlayed.model_validate(_card_played(board, table, event)))
     elif kind == "lead_face_down":
         events.append(LeadFaceDown(table=table, seat=seat))  # the card: in the views, to some
     elif kind == "lead_faced":
@@ -632,6 +643,30 @@ def _events(
     if effect.committed and kind in ("ready", "review_over") and board is not None:
         events.append(ReviewEnded(table=table, board=board.spec.number))
     return events
+
+
+def _call_made(viewer: Seen, table: int, event: StoredEvent) -> Data:
+    """A ``call_made`` event as ``viewer`` is told it."""
+    caller = Seat.parse(event["seat"])
+    alert = event.get("alert") if _sees_alert(viewer, caller) else None
+    return {
+        "type": "call_made",
+        "table": table,
+        "seat": caller.letter,
+        "call": event["call"],
+        "alert": alert,
+    }
+
+
+def _card_played(board: BoardState | None, table: int, event: StoredEvent) -> Data:
+    """A ``card_played`` event (the same for every viewer)."""
+    return {
+        "type": "card_played",
+        "table": table,
+        "seat": _card_owner(board, event),
+        "card": event["card"],
+        "trick_winner": _trick_winner(board, event),
+    }
 
 
 def _card_owner(board: BoardState | None, event: StoredEvent) -> SeatLetter:
@@ -844,6 +879,17 @@ def _board_shown(board: BoardState, table: int) -> _BoardShown:
     )
 
 
+def board_moving(state: MatchState, viewer: Viewer, table: int, shared: Shared) -> Data | None:
+    """The fields of ``table``'s board that a plain call or card changes
+    (:data:`PLAIN_BOARD_KEYS`, in that order), as ``viewer`` sees them now; None when the
+    table has no board in play. Exactly those fields of its :func:`view_data`."""
+    board = state.tables[table].current
+    if board is None:
+        return None
+    shown = _once(shared, ("board", table, id(board)), lambda: _board_shown(board, table))
+    return _board_moving(board, shown, _seen(state, viewer, table), record=False)
+
+
 def _board_data(
     state: MatchState,
     board: BoardState,
@@ -856,7 +902,50 @@ def _board_data(
     """``board`` at ``table`` as ``viewer`` may see it (``record``: answering ``get_board``,
     with no turn or actions)."""
     shown = _once(shared, ("board", table, id(board)), lambda: _board_shown(board, table))
+    moving = _board_moving(board, shown, viewer, record=record)
     spec = board.spec
+    auction = board.auction
+    play = board.play
+    return {
+        "table": table,
+        "round": board.round,
+        "board": spec.number,
+        "dealer": spec.dealer.letter,
+        "vulnerability": spec.vulnerability.value,
+        "phase": moving["phase"],
+        "hands": moving["hands"],
+        "hand_sizes": moving["hand_sizes"],
+        "deal": shown.deal if board.is_finished or not isinstance(viewer, Seated) else None,
+        "auction": moving["auction"],
+        "contract": None if auction.contract is None else str(auction.contract),
+        "declarer": None if auction.declarer is None else auction.declarer.letter,
+        "dummy": None if play is None else play.dummy.letter,
+        "tricks": moving["tricks"],
+        "last_trick": moving["last_trick"],
+        "current_trick": moving["current_trick"],
+        "turn": moving["turn"],
+        "acting": moving["acting"],
+        "tricks_ns": moving["tricks_ns"],
+        "tricks_ew": moving["tricks_ew"],
+        "claim": moving["claim"],
+        "undo": moving["undo"],
+        "result": shown.result,
+        "legal": moving["legal"],
+        "actions": moving["actions"],
+        "questions": (
+            sorted(i for i in board.questions if MatchState.caller(board, i) == viewer.seat)
+            if isinstance(viewer, Seated) and not record
+            else []
+        ),
+        "handviewer": _handviewer(state, board, table, viewer)
+        if board.result is not None
+        else None,
+    }
+
+
+def _board_moving(board: BoardState, shown: _BoardShown, viewer: Seen, *, record: bool) -> Data:
+    """The fields of :func:`_board_data` that plain calls and cards change
+    (:data:`PLAIN_BOARD_KEYS`, in that order)."""
     play = board.play
     auction = board.auction
     finished = board.is_finished
@@ -893,21 +982,12 @@ def _board_data(
         }
 
     return {
-        "table": table,
-        "round": board.round,
-        "board": spec.number,
-        "dealer": spec.dealer.letter,
-        "vulnerability": spec.vulnerability.value,
         "phase": board.phase,
         "hands": {s.letter: _cards(held[s]) for s in Seat if s in visible},
         "hand_sizes": shown.hand_sizes,
-        "deal": shown.deal if finished or not player else None,
         "auction": shown.auction(
             board, viewer.seat.partner if isinstance(viewer, Seated) else None
         ),
-        "contract": None if auction.contract is None else str(auction.contract),
-        "declarer": None if auction.declarer is None else auction.declarer.letter,
-        "dummy": None if play is None else play.dummy.letter,
         "tricks": shown.tricks if not player or finished else [],
         "last_trick": shown.last_trick if _sees_last_trick(board, viewer) else None,
         "current_trick": shown.current_trick,
@@ -917,17 +997,8 @@ def _board_data(
         "tricks_ew": shown.tricks_ew,
         "claim": claim_view,
         "undo": shown.undo,
-        "result": shown.result,
         "legal": legal,
         "actions": [] if record else _actions(board, viewer),
-        "questions": (
-            sorted(i for i in board.questions if MatchState.caller(board, i) == viewer.seat)
-            if isinstance(viewer, Seated) and not record
-            else []
-        ),
-        "handviewer": _handviewer(state, board, table, viewer)
-        if board.result is not None
-        else None,
     }
 
 

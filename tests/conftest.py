@@ -19,6 +19,7 @@ from redis.asyncio import Redis
 from redis.asyncio.connection import Connection as RedisConnection
 
 from duplicate.serving import _redis_client
+from server import frames
 from server.app import Server
 from server.heap import freeze_survivors
 from server.limits import Limits
@@ -43,6 +44,20 @@ know they are up to date: far past a person's pace, so the per-connection rate l
 lifted (tests/server/test_hostile.py checks them with the defaults)."""
 DATA_DIR = Path(__file__).resolve().parent / "data"
 """The real match records the tests read (vendored copies; see its SOURCES.md)."""
+
+# Every update built from its event is made the whole way too, and the two compared: in the
+# servers of this process and in the `duplicate serve` processes the tests start.
+os.environ["DUPLICATE_CHECK_FRAMES"] = "1"
+frames.CHECK = True
+
+
+@pytest.fixture(autouse=True)
+def frames_built_from_events_equal_frames_made_whole() -> Iterator[None]:
+    """Fails the test in which an update built from its event (server/frames.py) differed
+    from the same update made the whole way."""
+    frames.MISMATCHES.clear()
+    yield
+    assert not frames.MISMATCHES, frames.MISMATCHES[:3]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
