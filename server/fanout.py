@@ -5,8 +5,11 @@ channel (:func:`server.store.news_channel`), with the length its log has after i
 that holds a match (:class:`server.matches.MatchRuntime`) subscribes to that channel; on news
 of entries it has not folded, the runtime reads them from the store (``XRANGE`` from its last
 id), folds them and gives its own viewers their updates. A notification lost (Redis
-restarted, the subscription dropped) costs only time: every few seconds the lengths of all
-held matches' logs are compared with what the runtimes folded.
+restarted, the subscription dropped) costs only time: once the subscription is back, the
+lengths of all held matches' logs are compared with what the runtimes folded. A quiet match
+costs nothing: no match is looked at on a timer, but those whose channel could not be
+subscribed and those whose news a runtime could not read (:meth:`Fanout.doubt`), at each
+heartbeat until it could.
 
 Each process also says in the store that it is alive (a heartbeat in a sorted set), so that
 a player's connections on other processes count for their presence, and connections counted
@@ -38,7 +41,7 @@ __all__ = ["CLOSE_WAIT", "HEARTBEAT", "Fanout", "Follower", "closing_within", "e
 log = logging.getLogger(__name__)
 
 HEARTBEAT = 2.0
-"""Seconds between a process's heartbeats, and between its looks at the logs' lengths."""
+"""Seconds between a process's heartbeats (and looks at the lengths of the logs in doubt)."""
 ALIVE_FOR = 10.0
 """Seconds after its last heartbeat that a process counts as alive."""
 CLOSE_WAIT = 10.0
@@ -92,6 +95,9 @@ class Fanout:
         self._unsubscribed: set[str] = set()
         """Matches whose channel could not be subscribed (Redis was away): tried again every
         heartbeat, their news read by comparing lengths meanwhile."""
+        self._doubtful: set[str] = set()
+        """Matches whose news could not be read (:meth:`doubt`): their lengths are compared
+        at the next heartbeat."""
 
     async def start(self) -> None:
         """Say this process is alive, then listen and watch."""
@@ -125,6 +131,11 @@ class Fanout:
         """Deliver the news of ``match_id`` to ``follower`` from now on."""
         self.followers[match_id] = follower
         await self._subscribe(match_id)
+
+    def doubt(self, match_id: str) -> None:
+        """The news of ``match_id`` could not be read (the store was away): look at its log's
+        length again at the next heartbeat (its news may not come again)."""
+        self._doubtful.add(match_id)
 
     async def _subscribe(self, match_id: str) -> None:
         if self._pubsub is None:
@@ -245,10 +256,11 @@ class Fanout:
 
     async def _watch(self) -> None:
         """Beat, look at the other processes' heartbeats (a process gone has the presence
-        of the players it served settled, :meth:`alive`), and compare every held match's log
-        with what its runtime folded. After a silence long enough for the others to count
-        this process dead (it stalled, or could not reach the store), its own matches are
-        settled too: its players the others marked away are connected again."""
+        of the players it served settled, :meth:`alive`), and compare the logs in doubt with
+        what their runtimes folded (not every match's: a quiet one costs nothing). After a
+        silence long enough for the others to count this process dead (it stalled, or could
+        not reach the store), its own matches are settled too: its players the others marked
+        away are connected again."""
         while not await closing_within(self._closing, HEARTBEAT):
             try:
                 silent = time.monotonic() - self._beaten
@@ -258,7 +270,8 @@ class Fanout:
                 await self.alive()
                 for match_id in list(self._unsubscribed):
                     await self._subscribe(match_id)
-                await self._compare_lengths()
+                doubtful, self._doubtful = self._doubtful, set()
+                await self._compare_lengths(self._unsubscribed | doubtful)
             except (RedisError, OSError) as error:
                 log.warning("heartbeat: store unavailable: %s", error)
             except Exception:
@@ -267,13 +280,15 @@ class Fanout:
                 log.exception("heartbeat: unexpected error")
             self._settle_soon()  # and again, what could not be settled before
 
-    async def _compare_lengths(self) -> None:
-        match_ids = list(self.followers)
+    async def _compare_lengths(self, only: set[str] | None = None) -> None:
+        """Tell each held match (``only`` those) how long its log is in the store."""
+        match_ids = [m for m in self.followers if only is None or m in only]
         if not match_ids:
             return
         try:
             lengths = await self.store.log_lengths(match_ids)
         except (RedisError, OSError):
+            self._doubtful.update(match_ids)
             return
         for match_id, length in zip(match_ids, lengths, strict=True):
             follower = self.followers.get(match_id)

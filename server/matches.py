@@ -1012,6 +1012,12 @@ class MatchRuntime:
         if not self.lock.locked():
             self._read_news_soon()
 
+    def _doubt(self) -> None:
+        """The news could not be read now: the fan-out looks at the log's length again at
+        its next heartbeat (no other notification may come)."""
+        if self.fanout is not None:
+            self.fanout.doubt(self.config.match_id)
+
     def _read_news_soon(self) -> None:
         if self._news > len(self.watch) and (self._reader is None or self._reader.done()):
             self._reader = asyncio.create_task(self._read_news())
@@ -1039,9 +1045,11 @@ class MatchRuntime:
                     await self._start_due()
                 except ProtocolError as error:
                     log.warning("match %s: news not read: %s", self.config.match_id, error)
+                    self._doubt()
                     return
                 if len(self.watch) == folded:
-                    return  # announced, not readable yet: the next notification tells
+                    self._doubt()  # announced, not readable yet: looked at again soon
+                    return
 
     async def _after(self, appended: Appended, viewer: Viewer | None = None) -> int:
         """Fold and publish what the store appended after an event: the comparison, the end

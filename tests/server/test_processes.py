@@ -23,6 +23,7 @@ from redis.asyncio import Redis
 
 from clients.client import Client, Link
 from clients.robot import Robot
+from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import BoardCompared, MatchCreated, Update, WatchView
 from server.analysis import AnalysisError
 from server.app import Server
@@ -335,6 +336,94 @@ async def test_news_that_comes_while_the_match_is_busy_is_read_when_it_is_free(
         freed = asyncio.get_running_loop().time()
         await watcher.wait_for(called, timeout=5)
         assert asyncio.get_running_loop().time() - freed < 1.0
+    finally:
+        for client in clients:
+            await client.close()
+        for server in (a, b):
+            await server.close()
+
+
+@pytest.mark.asyncio
+async def test_a_quiet_match_costs_no_look_at_its_log(
+    redis: Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Heartbeats twenty times a second: none of them reads a held match's log (its news come
+    # by notification), but the one a runtime could not read news of, at the next heartbeat.
+    monkeypatch.setattr("server.fanout.HEARTBEAT", 0.05)
+    await forget_earlier_robots(redis)
+    server = Server(redis, ORGANISER_KEY)
+    await server.start()
+    looked: list[list[str]] = []
+    lengths = server.store.log_lengths
+
+    async def counted(match_ids: list[str]) -> list[int]:
+        looked.append(list(match_ids))
+        return await lengths(match_ids)
+
+    monkeypatch.setattr(server.store, "log_lengths", counted)
+    try:
+        held = [(await create(server, boards=1)).match_id for _ in range(3)]
+        for match_id in held:
+            await server.runtime(match_id)
+        await asyncio.sleep(0.6)  # a dozen heartbeats
+        assert looked == []
+        assert server.fanout is not None
+        server.fanout.doubt(held[1])
+        async with asyncio.timeout(5):
+            while not looked:
+                await asyncio.sleep(0.01)
+        await asyncio.sleep(0.3)
+        assert looked == [[held[1]]]  # once, and that match only
+    finally:
+        await server.close()
+
+
+@pytest.mark.asyncio
+async def test_news_a_process_could_not_read_is_read_at_its_next_heartbeat(
+    redis: Redis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # B's spectator watches a match whose players play on A; the store fails B once as it
+    # reads the news of a call. No other notification comes (the table is quiet after it):
+    # B looks at that match's log again at its next heartbeat and its spectator has the call.
+    monkeypatch.setattr("server.fanout.HEARTBEAT", 0.2)
+    await forget_earlier_robots(redis)
+    a, b = Server(redis, ORGANISER_KEY), Server(redis, ORGANISER_KEY)
+    for server in (a, b):
+        await server.start()
+    clients: list[Client] = []
+    try:
+        created = await create(a, boards=1)
+        assert created.spectator is not None
+        await analysed(a, created.match_id)
+        watcher = await Client.connect(Link(b.ws_url, Link.parse(created.spectator).token))
+        north_link = next(s.link for s in created.seats if (s.table, s.seat) == (1, "N"))
+        assert north_link is not None
+        north = await Client.connect(Link(a.ws_url, Link.parse(north_link).token))
+        clients += [watcher, north]
+
+        def north_here(view: Any) -> bool | None:
+            return (isinstance(view, WatchView) and view.players[0].connected) or None
+
+        await watcher.wait_for(north_here, timeout=5)  # the last append before the call
+        await asyncio.sleep(0.3)
+        runtime = await b.runtime(created.match_id)
+        pull = runtime._pull
+        failed: list[bool] = []
+
+        async def failing_once() -> None:
+            if not failed:
+                failed.append(True)
+                raise ProtocolError(ErrorCode.UNAVAILABLE, "the store is away (the test's)")
+            await pull()
+
+        monkeypatch.setattr(runtime, "_pull", failing_once)
+        await north.call("1C")
+
+        def called(view: Any) -> bool | None:
+            return (isinstance(view, WatchView) and bool(view.tables[0].auction)) or None
+
+        await watcher.wait_for(called, timeout=5)
+        assert failed == [True]
     finally:
         for client in clients:
             await client.close()
