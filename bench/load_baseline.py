@@ -1,18 +1,21 @@
-"""The baseline of ``bench/load.py``: a bare ``websockets`` server doing the least that our
-server's job takes, to price our CPU per delivered frame against.
+"""The views reference of ``bench/load.py``: a bare ``websockets`` server that builds each
+recipient's whole view for every action and sends what changed in it, to price our CPU per
+delivered frame against (``bench/load_deltas.py`` is the other reference, and shares this
+module's protocol subset, rules and views).
 
     .venv/bin/python -m bench.load_baseline --port 9000 --boards 4
 
 It speaks enough of the protocol for the load's scripted players to play against it
 unchanged: ``hello`` with a token ``base M T S`` (match M, table T, seat S) or ``base M
-watch`` (M's live spectator), then calls, cards, claims, claim answers and ``next_board``.
-It keeps each table's board in the rules library (``bridge``), and for each action builds
-every recipient's view as a plain dict of the same shape as our server's (``player_view``,
-``watch_view``: every field, the cards each may see), and queues one update for each, with
-what changed in the view since the last one sent there (the first: the whole view) (the table's four players and the spectators; a comparison to all nine),
-then the actor's ``ack``. It stores nothing, checks no limits, keeps no log, and has no
-review timer (the players ask for the next board): what is left is the work every server
-of this protocol must do.
+watch`` (M's live spectator), then calls, cards, claims, claim answers, ``next_board`` and
+``ping``. It keeps each table's board in the rules library (``bridge``), and for each action
+builds every recipient's view as a plain dict of the same shape as our server's
+(``player_view``, ``watch_view``: every field, the cards each may see), and queues one update
+for each (the table's four players and the spectators; a comparison to all nine), with what
+changed in the view since the last one sent there (``protocol.changes.diff``; the first: the
+whole view), then the actor's ``ack``. It stores nothing, checks no limits, keeps no log,
+and has no review timer (the players ask for the next board): what is left is the work
+every server of this protocol must do, done the simple way.
 """
 
 from __future__ import annotations
@@ -20,11 +23,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import hashlib
 import random
 import signal
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 import msgpack
 from websockets.asyncio.server import ServerConnection, serve
@@ -36,16 +40,19 @@ from bridge import (
     BridgeError,
     Call,
     Card,
+    Claim,
     Deal,
     OutOfTurn,
     Play,
     Seat,
+    Trick,
     WrongPhase,
     board_dealer,
     board_vulnerability,
     imps,
     score,
 )
+from bridge.lin import LinBoard, LinCall, handviewer_url
 from protocol.changes import diff
 
 SEATS = "NESW"
@@ -57,34 +64,53 @@ PLAYER_NUMBERS = {
 DOUBLE_DUMMY = {seat: dict.fromkeys(("C", "D", "H", "S", "NT"), 7) for seat in SEATS}
 """A comparison's double-dummy table: the same shape as ours, not solved (our server solves
 each board when the match is created, not when it is compared)."""
+CONNECTED_SINCE = 1_800_000_000_000
+"""The ``since`` of a seat whose player is connected (our server: when they came)."""
+
+Data = dict[str, Any]
 
 
 @dataclass(eq=False)
-class Link:
-    """A connection: its outbox, written by its own task, and whom it speaks for."""
+class Recipient:
+    """A connection: its outbox, written by its own task, and its updates' count."""
 
     websocket: ServerConnection
     outbox: asyncio.Queue[bytes | None] = field(default_factory=asyncio.Queue)
     seq: int = 0
+
+    def snapshot(self, view: Data) -> None:
+        """The first update: the whole view."""
+        self.seq += 1
+        update = {"type": "update", "seq": self.seq, "events": [{"type": "snapshot"}]}
+        self.outbox.put_nowait(msgpack.packb(update | {"view": view, "changes": []}))
+
+    def answer(self, message: Data) -> None:
+        self.outbox.put_nowait(msgpack.packb(message))
+
+
+@dataclass(eq=False)
+class Link(Recipient):
+    """A connection of the views reference: it keeps the view it last sent, to diff."""
+
     sent: bytes | None = None
     """The view last sent, packed, without its comparisons (they go in events)."""
 
-    def update(self, events: list[dict[str, Any]], view: dict[str, Any]) -> None:
+    def snapshot(self, view: Data) -> None:
+        self.update([{"type": "snapshot"}], view)
+
+    def update(self, events: list[Data], view: Data) -> None:
         """The first update carries the whole view, every later one what changed."""
         self.seq += 1
         match = {key: value for key, value in view["match"].items() if key != "comparisons"}
         bare = {**view, "match": match}
         packed = msgpack.packb(bare)
-        update: dict[str, Any] = {"type": "update", "seq": self.seq, "events": events}
+        update: Data = {"type": "update", "seq": self.seq, "events": events}
         if self.sent is None:
             update |= {"view": view, "changes": []}
         else:
             update |= {"view": None, "changes": diff(msgpack.unpackb(self.sent), bare)}
         self.sent = packed
         self.outbox.put_nowait(msgpack.packb(update))
-
-    def answer(self, message: dict[str, Any]) -> None:
-        self.outbox.put_nowait(msgpack.packb(message))
 
 
 @dataclass(eq=False)
@@ -96,9 +122,24 @@ class Table:
     """The board being played, as an index into the match's boards."""
     auction: Auction = field(default_factory=lambda: Auction(Seat.NORTH))
     play: Play | None = None
-    result: dict[str, Any] | None = None
+    claim: Claim | None = None
+    """The board's last claim: pending, or accepted (it ended the play)."""
+    result: Data | None = None
     ready: list[str] = field(default_factory=list)
-    results: list[dict[str, Any]] = field(default_factory=list)
+    """The seats ready for the next board, in seat order."""
+    results: list[Data] = field(default_factory=list)
+    link: str | None = None
+    """The finished board's hand-viewer link, made once."""
+
+    def last_actor(self) -> str | None:
+        """Who made the last call or card (declarer for dummy's card), as ours says it."""
+        play = self.play
+        last = None if play is None else play.last_played
+        if play is not None and last is not None:
+            owner = last[0]
+            return (play.declarer if owner == play.dummy else owner).letter
+        calls = len(self.auction.calls)
+        return SEATS[(self.auction.dealer + calls - 1) % 4] if calls else None
 
 
 class Match:
@@ -109,13 +150,16 @@ class Match:
         self.match_id = f"{number:016x}"
         self.review_seconds = review_seconds
         self.deals = [Deal.random(rng) for _ in range(boards)]
+        self.commitment = hashlib.sha256(self.match_id.encode()).hexdigest()
         self.tables = {table: Table(table) for table in (1, 2)}
         for table in self.tables.values():
             self.start(table, 0)
-        self.players: dict[tuple[int, str], Link] = {}
-        self.spectators: list[Link] = []
-        self.comparisons: list[dict[str, Any]] = []
+        self.players: dict[tuple[int, str], Recipient] = {}
+        self.spectators: list[Recipient] = []
+        self.comparisons: list[Data] = []
         self.imps_a = 0
+        self.over = False
+        """Whether the match's end was told (after its last comparison, as ours does)."""
 
     # -- the play ----------------------------------------------------------------------
 
@@ -123,10 +167,12 @@ class Match:
         table.index = index
         table.auction = Auction(board_dealer(index + 1))
         table.play = None
+        table.claim = None
         table.result = None
         table.ready = []
+        table.link = None
 
-    def act(self, table_number: int, seat: str, message: dict[str, Any]) -> list[dict[str, Any]]:
+    def act(self, table_number: int, seat: str, message: Data) -> list[Data]:
         """Apply a player's action; return the events it caused at the table (raises
         BridgeError for one the laws refuse)."""
         table = self.tables[table_number]
@@ -155,22 +201,16 @@ class Match:
             }
             return [event, *self._finished(table)]
         if kind == "claim":
-            claim = play.claim(Seat.parse(seat), message["tricks"])
-            return [
-                {
-                    "type": "claim_made",
-                    "table": table.number,
-                    "claimer": seat,
-                    "tricks": claim.tricks,
-                }
-            ]
+            table.claim = play.claim(Seat.parse(seat), message["tricks"])
+            made = {"type": "claim_made", "table": table.number, "claimer": seat}
+            return [made | {"tricks": table.claim.tricks}]
         if kind == "claim_answer":
-            play.accept_claim(Seat.parse(seat))
+            table.claim = play.accept_claim(Seat.parse(seat))
             answered = {"type": "claim_answered", "table": table.number, "seat": seat}
             return [{**answered, "accept": True}, *self._finished(table)]
-        raise WrongPhase(f"the baseline does not take {kind}")
+        raise WrongPhase(f"the reference does not take {kind}")
 
-    def _call(self, table: Table, seat: str, text: str) -> list[dict[str, Any]]:
+    def _call(self, table: Table, seat: str, text: str) -> list[Data]:
         auction = table.auction
         if auction.turn is None or auction.turn.letter != seat:
             raise OutOfTurn("not your turn to call")
@@ -183,7 +223,7 @@ class Match:
             events += self._finished(table)
         return events
 
-    def _finished(self, table: Table) -> list[dict[str, Any]]:
+    def _finished(self, table: Table) -> list[Data]:
         """The board's end, when the last card, acceptance or pass made one."""
         play = table.play
         if play is not None and not play.is_complete:
@@ -203,20 +243,21 @@ class Match:
             "tricks": tricks,
             "ns_score": score(contract, declarer, board_vulnerability(number), tricks),
             "assigned": False,
+            "ruled": False,
         }
         table.results.append(table.result)
         return [{"type": "board_finished", "table": table.number, "result": table.result}]
 
-    def _ready(self, table: Table, seat: str) -> list[dict[str, Any]]:
+    def _ready(self, table: Table, seat: str) -> list[Data]:
         if table.result is None or seat in table.ready:
             raise WrongPhase("no board is on review")
-        table.ready.append(seat)
+        table.ready = [s for s in SEATS if s in table.ready or s == seat]
         events = [{"type": "ready_for_next", "table": table.number, "seat": seat}]
         if len(table.ready) == 4:
             events.append({"type": "review_ended", "table": table.number, "board": table.index + 1})
         return events
 
-    def after_review(self, table: Table) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    def after_review(self, table: Table) -> tuple[Data | None, list[Data]]:
         """Once a table's review ended: the board's comparison if the other table is done
         with it too, and the table's next board's start (if any)."""
         other = self.tables[3 - table.number]
@@ -232,7 +273,7 @@ class Match:
             ]
         return compared, started
 
-    def _compare(self, index: int) -> dict[str, Any]:
+    def _compare(self, index: int) -> Data:
         one, two = (self.tables[t].results[index] for t in (1, 2))
         difference = one["ns_score"] - two["ns_score"]
         swing = imps(difference)
@@ -258,11 +299,25 @@ class Match:
     def finished(self) -> bool:
         return len(self.comparisons) == len(self.deals)
 
+    def played(self, table: Table) -> bool:
+        """Whether ``table`` has played all its boards (its last one is over)."""
+        return table.result is not None and table.index + 1 == len(self.deals)
+
+    def waiting_for(self, table: Table) -> list[int]:
+        """The other table, while ``table`` has played its boards and the other may not
+        be known to have (the round is not over at both: each last review ended)."""
+        done = all(self.played(t) and len(t.ready) == 4 for t in self.tables.values())
+        return [3 - table.number] if self.played(table) and not done else []
+
     # -- what each viewer sees -------------------------------------------------------
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> Data:
         a = max(self.imps_a, 0)
         b = max(-self.imps_a, 0)
+        standings = [
+            {"competitor": "A", "name": "Team A", "players": [1, 2, 3, 4], "points": float(a)},
+            {"competitor": "B", "name": "Team B", "players": [5, 6, 7, 8], "points": float(b)},
+        ]
         return {
             "match_id": self.match_id,
             "format": "teams",
@@ -272,41 +327,43 @@ class Match:
             "team_b": "Team B",
             "boards": list(range(1, len(self.deals) + 1)),
             "comparisons": self.comparisons,
-            "standings": [
-                {"competitor": "A", "name": "Team A", "players": [1, 2, 3, 4], "points": float(a)},
-                {"competitor": "B", "name": "Team B", "players": [5, 6, 7, 8], "points": float(b)},
-            ],
+            "standings": standings[::-1] if b > a else standings,  # best first
             "imps_a": a,
             "imps_b": b,
-            "finished": self.finished,
-            "winner": ("A" if a > b else "B" if b > a else "draw") if self.finished else None,
+            "finished": self.over,
+            "winner": ("A" if a > b else "B" if b > a else "draw") if self.over else None,
             "held_round": None,
+            "sessions": [],
             "chat": "opponents",
             "review_seconds": self.review_seconds,
+            "deals_commitment": self.commitment,
+            "deals_seed_commitment": None,
+            "deals_public_value": None,
+            "deals_public_form": None,
         }
 
-    def seating(self, table: int) -> list[dict[str, Any]]:
-        return [
-            {
-                "table": table,
-                "seat": seat,
-                "player": PLAYER_NUMBERS[(table, seat)],
-                "name": None,
-                "robot": False,
-                "connected": (table, seat) in self.players,
-                "since": 1_800_000_000_000,
-            }
-            for seat in SEATS
-        ]
+    def seating(self, table: int) -> list[Data]:
+        seats = []
+        for seat in SEATS:
+            connected = (table, seat) in self.players
+            seats.append(
+                {
+                    "table": table,
+                    "seat": seat,
+                    "player": PLAYER_NUMBERS[(table, seat)],
+                    "name": None,
+                    "robot": False,
+                    "connected": connected,
+                    "since": CONNECTED_SINCE if connected else None,
+                }
+            )
+        return seats
 
-    def player_view(self, table_number: int, seat: str, summary: dict[str, Any]) -> dict[str, Any]:
+    def player_view(self, table_number: int, seat: str, summary: Data) -> Data:
         table = self.tables[table_number]
         number = PLAYER_NUMBERS[(table_number, seat)]
         left, partner, right = (SEATS[(SEATS.index(seat) + i) % 4] for i in (1, 2, 3))
-        review = None
-        if table.result is not None:
-            until = int(time.time() * 1000) + self.review_seconds * 1000
-            review = {"board": table.index + 1, "until": until, "ready": list(table.ready)}
+        played = self.played(table)
         return {
             "type": "player_view",
             "match": summary,
@@ -318,18 +375,28 @@ class Match:
             "competitor": "A" if number <= 4 else "B",
             "partner": PLAYER_NUMBERS[(table_number, partner)],
             "opponents": [PLAYER_NUMBERS[(table_number, s)] for s in (left, right)],
-            "played_round": self.finished,
-            "waiting_for": [],
+            "played_round": played,
+            "waiting_for": self.waiting_for(table),
             "next_seat": None,
             "board": self.board_view(table, seat),
             "results": list(table.results),
             "players": self.seating(table_number),
             "chat": [],
-            "review": review,
+            "review": self.review(table),
             "director_calls": [],
+            "answered_calls": [],
+            "waiting_for_seats": [],
+            "clock": None,
+            "face_down_lead": None,
         }
 
-    def watch_view(self, summary: dict[str, Any]) -> dict[str, Any]:
+    def review(self, table: Table) -> Data | None:
+        if table.result is None:
+            return None
+        until = int(time.time() * 1000) + self.review_seconds * 1000
+        return {"board": table.index + 1, "until": until, "ready": list(table.ready)}
+
+    def watch_view(self, summary: Data) -> Data:
         return {
             "type": "watch_view",
             "match": summary,
@@ -339,40 +406,33 @@ class Match:
             "players": self.seating(1) + self.seating(2),
             "chat": [],
             "director_calls": [],
+            "answered_calls": [],
+            "waiting": [],
+            "clocks": [],
+            "face_down_leads": [],
         }
 
-    def board_view(self, table: Table, seat: str | None) -> dict[str, Any]:
+    def board_view(self, table: Table, seat: str | None) -> Data:
         """The table's board as ``seat`` sees it (None: a spectator, who sees everything)."""
         number = table.index + 1
         deal = self.deals[table.index]
         auction = table.auction
         play = table.play
         finished = table.result is not None
-        phase = "finished" if finished else "auction" if play is None else "play"
-        if play is not None and play.pending_claim is not None:
-            phase = "claim"
+        phase = board_phase(table)
         visible = set(SEATS) if seat is None or finished else {seat}
         if play is not None and play.is_dummy_exposed:
             visible.add(play.dummy.letter)
-        turn = acting = None
-        legal: list[str] = []
-        if phase == "auction":
-            turn = acting = auction.turn
-            if seat is not None and acting is not None and acting.letter == seat:
-                legal = [str(call) for call in auction.legal_calls()]
-        elif phase == "play" and play is not None:
-            turn, acting = play.turn, play.acting_seat
-            if seat is not None and acting is not None and acting.letter == seat:
-                legal = [str(card) for card in play.legal_cards()]
+        if claim_shown(table, seat) and table.claim is not None:
+            visible.add(table.claim.claimer.letter)
+        turn, acting = turn_and_acting(table)
         calls = []
         caller = auction.dealer
         for call in auction.calls:
             calls.append({"seat": caller.letter, "call": str(call), "alert": None})
             caller = caller.next
-        completed = (
-            [] if play is None else [_trick(t.plays(), t.leader, t.winner) for t in play.tricks]
-        )
-        current = None if play is None or play.current_trick is None else play.current_trick
+        completed = [] if play is None else [trick_data(t) for t in play.tricks]
+        current = current_trick(play)
         contract = auction.contract
         return {
             "table": table.number,
@@ -381,8 +441,8 @@ class Match:
             "dealer": board_dealer(number).letter,
             "vulnerability": board_vulnerability(number).value,
             "phase": phase,
-            "hands": {s.letter: _cards(deal, play, s) for s in Seat if s.letter in visible},
-            "hand_sizes": {s.letter: len(_cards(deal, play, s)) for s in Seat},
+            "hands": {s.letter: held(deal, play, s) for s in Seat if s.letter in visible},
+            "hand_sizes": {s.letter: len(held(deal, play, s)) for s in Seat},
             "deal": (
                 {s.letter: [str(c) for c in deal[s]] for s in Seat}
                 if finished or seat is None
@@ -393,24 +453,90 @@ class Match:
             "declarer": None if auction.declarer is None else auction.declarer.letter,
             "dummy": None if play is None else play.dummy.letter,
             "tricks": completed if seat is None or finished else [],
-            "last_trick": completed[-1] if completed else None,
-            "current_trick": (
-                None if current is None else _trick(current.plays(), current.leader, None)
+            "last_trick": (
+                completed[-1] if completed and sees_last_trick(table, seat, current) else None
             ),
-            "turn": None if turn is None else turn.letter,
-            "acting": None if acting is None else acting.letter,
-            "tricks_ns": _side_tricks(play, north_south=True),
-            "tricks_ew": _side_tricks(play, north_south=False),
-            "claim": _claim(play, seat),
+            "current_trick": None if current is None else trick_data(current),
+            "turn": turn,
+            "acting": acting,
+            "tricks_ns": side_tricks(play, north_south=True),
+            "tricks_ew": side_tricks(play, north_south=False),
+            "claim": claim_data(table, seat),
             "undo": None,
             "result": table.result,
-            "legal": legal,
-            "actions": _actions(table, seat),
+            "legal": legal(table) if seat is not None and seat == acting else [],
+            "actions": actions(table, seat),
             "questions": [],
+            "handviewer": None if table.result is None else self.handviewer(table),
         }
 
+    def handviewer(self, table: Table) -> str:
+        """The finished board's BBO hand-viewer link (nameless players), as ours makes it."""
+        if table.link is None:
+            number = table.index + 1
+            play = table.play
+            cards = () if play is None else tuple(card for _, card in play.cards_played)
+            claim = None if play is None or len(cards) == 52 else play.declarer_tricks
+            board = LinBoard(
+                deal=self.deals[table.index],
+                dealer=board_dealer(number),
+                vulnerability=board_vulnerability(number),
+                number=number,
+                calls=tuple(LinCall(call) for call in table.auction.calls),
+                cards=cards,
+                claim=claim,
+            )
+            table.link = handviewer_url(board)
+        return table.link
 
-def _side_tricks(play: Play | None, *, north_south: bool) -> int:
+
+def board_phase(table: Table) -> str:
+    play = table.play
+    if table.result is not None:
+        return "finished"
+    if play is None:
+        return "auction"
+    return "claim" if play.pending_claim is not None else "play"
+
+
+def turn_and_acting(table: Table) -> tuple[str | None, str | None]:
+    """Whose turn it is (dummy's seat when dummy plays) and who acts (declarer for dummy)."""
+    phase = board_phase(table)
+    play = table.play
+    if phase == "auction":
+        turn = table.auction.turn
+        return (None, None) if turn is None else (turn.letter, turn.letter)
+    if phase == "play" and play is not None:
+        turn, acting = play.turn, play.acting_seat
+        return (None if turn is None else turn.letter, None if acting is None else acting.letter)
+    return None, None
+
+
+def legal(table: Table) -> list[str]:
+    """The calls or cards the acting seat may make now."""
+    play = table.play
+    if play is None:
+        return [str(call) for call in table.auction.legal_calls()]
+    return [str(card) for card in play.legal_cards()]
+
+
+def current_trick(play: Play | None) -> Trick | None:
+    """The trick being played (an unfinished one, when a claim ended the play)."""
+    if play is None:
+        return None
+    return play.unfinished_trick if play.is_complete else play.current_trick
+
+
+def sees_last_trick(table: Table, seat: str | None, current: Trick | None) -> bool:
+    """Law 66: a player sees the last quitted trick until their side has played to the next
+    (dummy's cards count for declarer's side)."""
+    if seat is None or table.result is not None or current is None:
+        return True
+    me = Seat.parse(seat)
+    return not any(played in (me, me.partner) for played, _ in current.plays())
+
+
+def side_tricks(play: Play | None, *, north_south: bool) -> int:
     """The tricks one side has won (given by a claim included)."""
     if play is None:
         return 0
@@ -418,23 +544,34 @@ def _side_tricks(play: Play | None, *, north_south: bool) -> int:
     return play.declarer_tricks if declaring else play.defender_tricks
 
 
-def _cards(deal: Deal, play: Play | None, seat: Seat) -> list[str]:
+def held(deal: Deal, play: Play | None, seat: Seat) -> list[str]:
     return [str(card) for card in (deal[seat] if play is None else play.remaining(seat))]
 
 
-def _trick(plays: list[tuple[Seat, Card]], leader: Seat, winner: Seat | None) -> dict[str, Any]:
+def trick_data(trick: Trick) -> Data:
     return {
-        "leader": leader.letter,
-        "cards": [{"seat": seat.letter, "card": str(card)} for seat, card in plays],
-        "winner": None if winner is None else winner.letter,
+        "leader": trick.leader.letter,
+        "cards": [{"seat": seat.letter, "card": str(card)} for seat, card in trick.plays()],
+        "winner": None if trick.winner is None else trick.winner.letter,
     }
 
 
-def _claim(play: Play | None, seat: str | None) -> dict[str, Any] | None:
-    claim = None if play is None else play.pending_claim
+def claim_shown(table: Table, seat: str | None) -> bool:
+    """Whether ``seat`` (None: a spectator) sees the claimer's cards: watchers always;
+    players while they decide the claim (or made it), and everyone once the board is over."""
+    claim = table.claim
+    if claim is None or seat is None or table.result is not None:
+        return claim is not None
+    pending = table.play is not None and table.play.pending_claim is not None
+    return pending and Seat.parse(seat) in claim.deciders | {claim.claimer}
+
+
+def claim_data(table: Table, seat: str | None) -> Data | None:
+    claim = table.claim
+    play = table.play
     if claim is None or play is None:
         return None
-    shown = seat is None or seat == claim.claimer.letter or Seat.parse(seat) in claim.deciders
+    pending = play.pending_claim is not None
     return {
         "claimer": claim.claimer.letter,
         "tricks": claim.tricks,
@@ -442,37 +579,62 @@ def _claim(play: Play | None, seat: str | None) -> dict[str, Any] | None:
         "statement": None,
         "deciders": [s.letter for s in sorted(claim.deciders)],
         "accepted": [s.letter for s in sorted(claim.accepted)],
-        "status": "pending",
-        "cards": [str(c) for c in play.remaining(claim.claimer)] if shown else None,
+        "status": "pending" if pending else "accepted",
+        "cards": [str(c) for c in play.remaining(claim.claimer)]
+        if claim_shown(table, seat)
+        else None,
+        "withdrawal": None,
+        "disputed_by": None,
     }
 
 
-def _actions(table: Table, seat: str | None) -> list[str]:
+def actions(table: Table, seat: str | None) -> list[str]:
     """What a player may do besides calls and cards: as our server lists them."""
     play = table.play
     if seat is None:
         return []
+    me = Seat.parse(seat)
+    claim = table.claim
     if table.result is not None:
-        return [] if seat in table.ready else ["next_board"]
-    if play is None:
-        return []
-    claim = play.pending_claim
-    if claim is not None:
-        deciding = Seat.parse(seat) in claim.deciders and Seat.parse(seat) not in claim.accepted
-        return ["claim_answer"] if deciding else []
-    return [] if seat == play.dummy.letter else ["claim"]
+        if len(table.ready) == 4:
+            return []  # the review is over (the match's last board stays on the table)
+        found = []
+        if claim is not None and play is not None and me != play.dummy:
+            claimers = me in (claim.claimer, claim.claimer.partner)
+            if claim.tricks < claim.remaining if claimers else claim.tricks > 0:
+                found.append("withdraw_concession")
+        return found if seat in table.ready else [*found, "next_board"]
+    if play is not None and play.pending_claim is not None:
+        pending = play.pending_claim
+        found = ["claim_answer"] if me in pending.deciders and me not in pending.accepted else []
+        return [*found, "withdraw_claim"] if me == pending.claimer else found
+    found = ["claim"] if play is not None and me != play.dummy else []
+    return [*found, "undo"] if table.last_actor() == seat else found
 
 
 class Baseline:
-    """The server: matches made on first use, one writer task per connection."""
+    """The views reference's server: matches made on first use, one writer task per
+    connection; each action's updates built by :meth:`publish_action` and its kin (the
+    delta reference, ``bench/load_deltas.py``, builds them its own way)."""
 
     def __init__(self, boards: int, review_seconds: int) -> None:
         self.boards = boards
         self.review_seconds = review_seconds
         self.matches: dict[int, Match] = {}
 
+    def recipient(self, websocket: ServerConnection) -> Recipient:
+        """A new connection's outbox."""
+        return Link(websocket)
+
+    def match(self, number: int) -> Match:
+        """Match ``number``, made on first use."""
+        match = self.matches.get(number)
+        if match is None:
+            match = self.matches[number] = Match(number, self.boards, self.review_seconds)
+        return match
+
     async def handle(self, websocket: ServerConnection) -> None:
-        link = Link(websocket)
+        link = self.recipient(websocket)
         writer = asyncio.create_task(self._write(link))
         where: tuple[Match, int, str] | None = None
         try:
@@ -480,6 +642,8 @@ class Baseline:
                 message = msgpack.unpackb(frame)
                 if message["type"] == "hello":
                     where = self._hello(link, message["token"])
+                elif message["type"] == "ping":
+                    link.answer({"type": "pong", "ref": message.get("ref")})
                 elif where is not None:
                     self._act(link, where, message)
         except ConnectionClosed:
@@ -494,16 +658,14 @@ class Baseline:
             link.outbox.put_nowait(None)
             await writer
 
-    async def _write(self, link: Link) -> None:
+    async def _write(self, link: Recipient) -> None:
         with contextlib.suppress(ConnectionClosed):
             while (frame := await link.outbox.get()) is not None:
                 await link.websocket.send(frame)
 
-    def _hello(self, link: Link, token: str) -> tuple[Match, int, str]:
+    def _hello(self, link: Recipient, token: str) -> tuple[Match, int, str]:
         _base, number, where = token.split()
-        match = self.matches.get(int(number))
-        if match is None:
-            match = self.matches[int(number)] = Match(int(number), self.boards, self.review_seconds)
+        match = self.match(int(number))
         table, seat = (0, "") if where == "watch" else (int(where[0]), where[1])
         welcome = {
             "type": "welcome",
@@ -519,15 +681,17 @@ class Baseline:
         summary = match.summary()
         if table:
             match.players[(table, seat)] = link
-            link.update([{"type": "snapshot"}], match.player_view(table, seat, summary))
+            link.snapshot(match.player_view(table, seat, summary))
         else:
             match.spectators.append(link)
-            link.update([{"type": "snapshot"}], match.watch_view(summary))
+            link.snapshot(match.watch_view(summary))
         return match, table, seat
 
-    def _act(self, link: Link, where: tuple[Match, int, str], message: dict[str, Any]) -> None:
+    def _act(self, link: Recipient, where: tuple[Match, int, str], message: Data) -> None:
         match, table_number, seat = where
         ref = message.get("ref")
+        table = match.tables[table_number]
+        before = self.before(table)
         try:
             events = match.act(table_number, seat, message)
         except BridgeError as error:
@@ -535,52 +699,73 @@ class Baseline:
             refusal = {"type": "error", "code": code, "message": str(error)[:200], "ref": ref}
             link.answer({**refusal, "retry_after_ms": None})
             return
-        self._publish(match, table_number, events)
-        table = match.tables[table_number]
+        self.publish_action(match, table, events, before)
         if events[-1]["type"] == "review_ended":
             compared, started = match.after_review(table)
             if compared is not None:
-                self._publish(match, 0, [{"type": "board_compared", "comparison": compared}])
+                self.publish_match(match, [{"type": "board_compared", "comparison": compared}])
                 if match.finished:
+                    match.over = True
                     summary = match.summary()
                     finished = {"type": "match_finished", "imps_a": summary["imps_a"]}
                     finished |= {"imps_b": summary["imps_b"], "winner": summary["winner"]}
-                    self._publish(match, 0, [{**finished, "standings": summary["standings"]}])
+                    self.publish_match(match, [{**finished, "standings": summary["standings"]}])
             if started:
-                self._publish(match, table_number, started)
+                self.publish_started(match, table, started)
         link.answer({"type": "ack", "ref": ref, "seq": link.seq, "repeated": False})
 
+    def before(self, table: Table) -> Any:
+        """What the updates of an action at ``table`` need to know of it before the action
+        (the views reference: nothing, it diffs whole views)."""
+        return None
+
+    def publish_action(self, match: Match, table: Table, events: list[Data], before: Any) -> None:
+        """The updates of a player's action at ``table`` (``events``: what it did)."""
+        self._publish(match, table.number, events)
+
+    def publish_match(self, match: Match, events: list[Data]) -> None:
+        """The updates of a comparison or the match's end, to every viewer of the match."""
+        self._publish(match, 0, events)
+
+    def publish_started(self, match: Match, table: Table, events: list[Data]) -> None:
+        """The updates of the table's next board's start."""
+        self._publish(match, table.number, events)
+
     @staticmethod
-    def _publish(match: Match, table: int, events: list[dict[str, Any]]) -> None:
+    def _publish(match: Match, table: int, events: list[Data]) -> None:
         """One update to each viewer of the table (0: of the match), each with its own view."""
         summary = match.summary()
         for (at, seat), link in match.players.items():
             if not table or at == table:
-                link.update(events, match.player_view(at, seat, summary))
+                cast(Link, link).update(events, match.player_view(at, seat, summary))
         if match.spectators:
             view = match.watch_view(summary)
             for link in match.spectators:
-                link.update(events, view)
+                cast(Link, link).update(events, view)
 
 
-async def run(port: int, boards: int, review_seconds: int) -> None:
-    baseline = Baseline(boards, review_seconds)
+async def run(server: Baseline, port: int, name: str) -> None:
+    """Serve ``server`` on 127.0.0.1:``port`` until SIGINT or SIGTERM."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    async with serve(baseline.handle, "127.0.0.1", port, compression=None, max_size=1 << 20):
-        print(f"Baseline on ws://127.0.0.1:{port}/ws", flush=True)
+    async with serve(server.handle, "127.0.0.1", port, compression=None, max_size=1 << 20):
+        print(f"{name} on ws://127.0.0.1:{port}/ws", flush=True)
         await stop.wait()
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def options(description: str) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--boards", type=int, default=4)
     parser.add_argument("--review-seconds", type=int, default=20)
-    args = parser.parse_args()
-    asyncio.run(run(args.port, args.boards, args.review_seconds))
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = options((__doc__ or "").split("\n\n")[0])
+    asyncio.run(run(Baseline(args.boards, args.review_seconds), args.port, "Views reference"))
 
 
 if __name__ == "__main__":

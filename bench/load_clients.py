@@ -15,7 +15,7 @@ sends ``next_board`` when a board is over. At human pace each acts about ``pace`
 (jittered) after it becomes its turn; flat out at once.
 
 The orchestrator (``bench/load.py``) drives each load process through a pipe: ``connect``
-(to our server or to the baseline), ``phase`` (act until a deadline, measure a window),
+(to our server or to a reference), ``phase`` (act until a deadline, measure a window),
 ``close``, ``exit``; each answer is a plain dict.
 """
 
@@ -52,7 +52,8 @@ DRAIN_SECONDS = 60.0
 updates of the actions it sent in time (a server flat out has one action of every table
 queued), before counting the ones still missing as undelivered."""
 UNAVAILABLE_RETRY = 0.1
-"""Seconds before an action answered ``unavailable`` is sent again (SPEC.md: action ids)."""
+"""Seconds before an action answered ``unavailable`` is sent again when the refusal does not
+say (``retry_after_ms``) (SPEC.md: action ids)."""
 ACTION_EVENTS = {
     "call_made": "seat",
     "card_played": "seat",
@@ -148,6 +149,10 @@ class Tally:
     refusals: Counter[str] = field(default_factory=Counter)
     refusal_examples: dict[str, str] = field(default_factory=dict)
     """The first refusal's message for each code."""
+    refusal_ms: list[float] = field(default_factory=list)
+    """From an action sent to its refusal."""
+    refusals_timed: int = 0
+    """Refusals that said when to send again (``retry_after_ms``)."""
     undelivered: int = 0
     """Actions sent in the window whose update some viewer never received."""
     boards_finished: int = 0
@@ -338,10 +343,13 @@ class Player(Viewer):
             self.consider()
             return
         code = message.get("code", message["type"])
+        hinted = message.get("retry_after_ms")
         if self.match.measuring(record.sent):
             tally.refusals[code] += 1
             tally.refusal_examples.setdefault(code, str(message.get("message"))[:100])
-        retry = message.get("retry_after_ms") if code == "rate_limited" else None
+            tally.refusal_ms.append((at - record.sent) * 1000)
+            tally.refusals_timed += hinted is not None
+        retry = hinted if code in ("rate_limited", "unavailable") else None
         if retry or code == "unavailable":
             # Sent again with its action id (applied at most once), when the server says it
             # may be; an action answered "unavailable" may or may not have been stored.
