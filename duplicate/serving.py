@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
 import dataclasses
 import errno
 import ipaddress
@@ -1190,7 +1191,19 @@ def _limits(args: argparse.Namespace) -> Limits:
 def serve(args: argparse.Namespace) -> str:
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
-    asyncio.run(_serve(args))
+    profile = os.environ.get("DUPLICATE_PROFILE")
+    if not profile:
+        asyncio.run(_serve(args))
+        return ""
+    # A developer's look at where the time goes (bench/load.py passes the environment on):
+    # cProfile's statistics, written to that path when the server stops.
+    profiler = cProfile.Profile()
+    profiler.enable()
+    try:
+        asyncio.run(_serve(args))
+    finally:
+        profiler.disable()
+        profiler.dump_stats(profile)
     return ""
 
 

@@ -16,9 +16,10 @@ and shared by every viewer of it. A field whose bytes did not change costs one c
 of bytes; only a changed one is unpacked and compared item by item.
 
 Most updates are for a plain call or card (:meth:`MatchState.plain`): for a viewer whose
-last view was sent at the state's epoch, such an update is built from the few fields of
-the table's board that it can change (:func:`server.views.board_moving`), compared with
-those the viewer was sent, without making the rest of the view. With
+last view was sent at the epochs the state has now (nothing else changed for that viewer
+since: :attr:`MatchState.epoch`), such an update is built from the few fields of the
+table's board that it can change (:func:`server.views.board_moving`), compared with those
+the viewer was sent, without making the rest of the view. With
 ``DUPLICATE_CHECK_FRAMES=1`` in the environment (the tests set it) each such update is also
 made the whole way and the two must be equal, byte for byte; a difference is logged and
 kept in :data:`MISMATCHES`, and the whole way's update is sent.
@@ -38,6 +39,7 @@ from protocol.changes import diff_into
 from server.state import PLAIN_BOARD_KEYS, Effect, MatchState, StoredEvent
 from server.views import (
     BOARD_FIELDS,
+    Player,
     Shared,
     Viewer,
     board_moving,
@@ -81,13 +83,16 @@ class Sent:
     keys: tuple[str, ...]
     packed: tuple[bytes, ...]
     comparisons: dict[int, bytes]
-    epoch: int
-    """The state's :attr:`MatchState.epoch` when this view was made."""
+    epoch: tuple[int, int]
+    """The state's :attr:`MatchState.epoch` when this view was made, and its table's epoch
+    (a player's) or :attr:`MatchState.tables_epoch` (a watcher's)."""
     moving: dict[int, tuple[str, dict[str, Any]]] | None = None
     """By table: the path of its board in the view, and those fields."""
 
     @classmethod
-    def of(cls, fields: dict[str, bytes], comparisons: dict[int, bytes], epoch: int) -> Sent:
+    def of(
+        cls, fields: dict[str, bytes], comparisons: dict[int, bytes], epoch: tuple[int, int]
+    ) -> Sent:
         keys = tuple(fields)
         return cls(_KEYS.setdefault(keys, keys), tuple(fields.values()), comparisons, epoch)
 
@@ -208,7 +213,13 @@ class Publication:
             key: self._summary_packed if key == "match" else _pack(value)
             for key, value in view.items()
         }
-        return Sent.of(packed, self._comparisons_packed, self.state.epoch)
+        table = view["table"] if view["type"] == "player_view" else None
+        return Sent.of(packed, self._comparisons_packed, self._epoch(table))
+
+    def _epoch(self, table: int | None) -> tuple[int, int]:
+        """The epoch of the view of a player at ``table`` (None: a watcher's)."""
+        state = self.state
+        return state.epoch, state.tables_epoch if table is None else state.table_epochs[table]
 
     def frame(self, viewer: Viewer, seq: int, before: Sent | None) -> tuple[bytes, Sent]:
         """``viewer``'s update number ``seq``: its whole view when this is a snapshot or
@@ -217,9 +228,10 @@ class Publication:
         event = self.event
         if (
             before is not None
-            and before.epoch == self.state.epoch
             and event is not None
             and event["type"] in PLAIN_KINDS
+            # A player receives the events of the table where they sit.
+            and before.epoch == self._epoch(self.table if isinstance(viewer, Player) else None)
         ):
             built = self._plain(viewer, seq, before)
             if built is not None:
@@ -245,8 +257,8 @@ class Publication:
         return made
 
     def _plain(self, viewer: Viewer, seq: int, before: Sent) -> tuple[bytes, Sent] | None:
-        """The update for a plain call or card (the state's epoch is that of ``before``: only
-        the fields :data:`PLAIN_BOARD_KEYS` of the table's board can differ from it), built
+        """The update for a plain call or card (the viewer's epoch is that of ``before``: only
+        the fields :data:`PLAIN_BOARD_KEYS` of the boards can differ from it), built
         from those fields; None when it must be made the whole way (the viewer was sent no
         board of the table, or more than half the board's fields changed: it is replaced
         whole)."""

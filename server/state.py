@@ -111,6 +111,34 @@ PLAIN_BOARD_KEYS = (
 )
 """The fields of a board view (in its order) that a plain call or card may change
 (:meth:`MatchState.plain`); nothing else of any view changes with one."""
+TABLE_EVENTS = frozenset(
+    {
+        "call",
+        "card",
+        "lead_face_down",
+        "lead_faced",
+        "claim",
+        "answer",
+        "withdraw_claim",
+        "undo_request",
+        "undo_answer",
+        "undo",
+        "ask",
+        "explain",
+        "chat",
+        "director_call",
+        "calls_seen",
+        "calls_closed",
+        "presence",
+    }
+)
+"""The table events that, unless they finish a board (or do more: :class:`Effect`), change
+nothing that a player at another table sees: its board, its players' presence, its chat and
+calls to the director (not a name, which the next seats of others show, nor a board's end,
+which their results and waits do)."""
+PEOPLE_EVENTS = frozenset({"name", "presence", "substitute"})
+"""The events that change :attr:`MatchState.people` (the only ones a checkpoint copies it
+for)."""
 MATCH_EVENTS = frozenset({"compared", "finished", "release", "analysed"})
 """Events logged for the whole match (at every table and for watchers)."""
 EXTRA_EVENTS = frozenset(
@@ -812,9 +840,16 @@ class MatchState:
         against table (:attr:`match`), as a teams match."""
         self.finished = False
         self.epoch = next(_EPOCHS)
-        """Drawn afresh by every fold but a plain call or card (:meth:`plain`): two views of
-        a viewer made at the same epoch differ at most in the fields of its table's board
-        that plain calls and cards change (:data:`PLAIN_BOARD_KEYS`); a fork shares it."""
+        """Drawn afresh by every fold but a plain call or card (:meth:`plain`) or one that
+        changes only its table (:data:`TABLE_EVENTS`, which draw its :attr:`table_epochs`
+        instead): two views of a player made at the same epoch and the same epoch of their
+        table (of a watcher: the same :attr:`tables_epoch`) differ at most in the fields of
+        a board that plain calls and cards change (:data:`PLAIN_BOARD_KEYS`)."""
+        self.table_epochs = dict.fromkeys(self.tables, self.epoch)
+        """Each table's epoch: drawn afresh by every fold at that table that changes only
+        what its players and the watchers see, and neither plain nor global."""
+        self.tables_epoch = self.epoch
+        """Drawn afresh with any table's epoch."""
         self.analyses: dict[int, Analysis] = {
             spec.number: spec.analysis for spec in config.boards if spec.analysis is not None
         }
@@ -839,7 +874,11 @@ class MatchState:
         ``finished``, the director's ``release``) are checked too."""
         kind = event.get("type")
         effect = self._apply(table, kind, event)
-        if not self.plain(table, event, effect):
+        if self.plain(table, event, effect):
+            return effect
+        if table != 0 and kind in TABLE_EVENTS and not (effect.finished or effect.abandoned):
+            self.table_epochs[table] = self.tables_epoch = next(_EPOCHS)
+        else:
             self.epoch = next(_EPOCHS)
         return effect
 
@@ -903,7 +942,8 @@ class MatchState:
     def checkpoint(self, table: int, event: StoredEvent) -> Checkpoint:
         """Keep what folding ``event`` at ``table`` (0: a match event that is not a
         comparison) may change, and give the fold copies to change instead: the board the
-        event touches, the players. Cheap: one board is copied, the rest is shared."""
+        event touches, the players (for the events that change them: :data:`PEOPLE_EVENTS`).
+        Cheap: one board is copied, the rest is shared."""
         state = self.tables.get(table)
         saved = Checkpoint(
             table,
@@ -915,7 +955,8 @@ class MatchState:
             self.finished,
             dict(self.analyses),
         )
-        self.people = {number: copy.copy(person) for number, person in self.people.items()}
+        if event.get("type") in PEOPLE_EVENTS:
+            self.people = self._people_copied()
         if state is not None and state.boards:
             touched = state.board(event["board"]) if event["type"] == "assign" else None
             index = next(
@@ -940,13 +981,14 @@ class MatchState:
             )
             for number, table in self.tables.items()
         }
-        other.people = {number: copy.copy(person) for number, person in self.people.items()}
+        other.people = self._people_copied()
         other.released = set(self.released)
         other.fixed = set(self.fixed)
         other.compared = {number: dict(plays) for number, plays in self.compared.items()}
         other.compared_assigned = dict(self.compared_assigned)
         other.compared_ruled = dict(self.compared_ruled)
         other.analyses = dict(self.analyses)
+        other.table_epochs = dict(self.table_epochs)
         return other
 
     def restore(self, saved: Checkpoint) -> None:
@@ -962,6 +1004,9 @@ class MatchState:
         self.analyses = saved.analyses
         self.epoch = next(_EPOCHS)
 
+    def _people_copied(self) -> dict[int, SeatState]:
+        return {number: copy.copy(person) for number, person in self.people.items()}
+
     def check(self, table: int, event: StoredEvent) -> None:
         """Raise the :class:`BridgeError` that :meth:`apply` would raise for a player's event
         at ``table`` now, changing nothing: the event is tried on a scratch copy of the
@@ -974,8 +1019,11 @@ class MatchState:
         scratch.compared = self.compared
         scratch.match_by_table = self.match_by_table
         scratch.finished = self.finished
-        scratch.people = {number: copy.copy(person) for number, person in self.people.items()}
+        scratch.people = (
+            self._people_copied() if event.get("type") in PEOPLE_EVENTS else self.people
+        )
         scratch.released = self.released
+        scratch.table_epochs = {}
         current = source.current
         scratch.tables = {
             table: TableState(
