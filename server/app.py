@@ -412,6 +412,12 @@ def robot_seats(names: list[str]) -> set[tuple[int, str]]:
     return seats
 
 
+async def _pinged(websocket: ServerConnection) -> None:
+    """Ping ``websocket`` and wait for its pong (or its closing)."""
+    with contextlib.suppress(ConnectionClosed):
+        await (await websocket.ping())
+
+
 @dataclass(eq=False)
 class Connection:
     """One client connection: who it speaks for (after hello), its outbox, and what it may
@@ -480,6 +486,11 @@ class Connection:
     """When the server sent it a ``heartbeat`` that nothing from it has followed yet (None:
     it has sent something since the last one)."""
     beats: int = 0
+    heard_at: float = field(default_factory=time.monotonic)
+    """When a frame last came from it."""
+    ping: asyncio.Task[None] | None = None
+    """The WebSocket ping it was sent, until its pong comes (:meth:`keep_alive`)."""
+    pinged_at: float = 0.0
 
     @property
     def authenticated(self) -> bool:
@@ -571,6 +582,23 @@ class Connection:
             self.send(encode(Heartbeat(ref=self.beats)))
             if self.beat_at is None:
                 self.beat_at = now
+
+    def keep_alive(self, now: float) -> None:
+        """WebSocket keepalive, looked after by the server for all its connections at once (a
+        task per connection costs memory): a connection silent for ``keepalive_every``
+        seconds is sent a ping, and dropped when its pong has not come ``keepalive_timeout``
+        later (a peer gone without closing: a phone that lost its network)."""
+        if self.overflowed:
+            return
+        if self.ping is not None:
+            if self.ping.done():
+                self.ping = None
+            elif now - self.pinged_at > self.limits.keepalive_timeout:
+                self.drop(f"it answered no ping for {now - self.pinged_at:.0f} s")
+            return
+        if now - self.heard_at >= self.limits.keepalive_every:
+            self.pinged_at = now
+            self.ping = asyncio.create_task(_pinged(self.websocket), name="keepalive ping")
 
     def check_reading(self, now: float, stall: float) -> None:
         """Drop the connection if its client has read nothing for ``stall`` seconds while
@@ -728,6 +756,7 @@ class Server:
                     process_request=self._http,
                     max_size=PROTOCOL_LIMIT,
                     compression=None,
+                    ping_interval=None,  # one keepalive for all: Connection.keep_alive
                 )
             )
         self.port = self._servers[0].sockets[0].getsockname()[1]
@@ -833,14 +862,17 @@ class Server:
     async def _check_reading(self) -> None:
         """Look at every connection a few times within the slow-reader limit: one whose
         client has read nothing for it while data waited, or which holds too much unread
-        (in the kernel's buffers too), is dropped within the limit."""
-        every = min(2.0, self.limits.max_queue_age / 6)
-        stall = self.limits.max_queue_age - 2 * every
+        (in the kernel's buffers too), is dropped within the limit; and keep each alive
+        (:meth:`Connection.keep_alive`)."""
+        limits = self.limits
+        every = min(2.0, limits.max_queue_age / 6, limits.keepalive_timeout / 4)
+        stall = limits.max_queue_age - 2 * every
         while True:
             await asyncio.sleep(every)
             now = time.monotonic()
             for connection in list(self.connections):
                 connection.check_reading(now, stall)
+                connection.keep_alive(now)
 
     async def _beat(self) -> None:
         """Heartbeats (:meth:`Connection.beat`), looked after every quarter of the interval:
@@ -1062,6 +1094,7 @@ class Server:
         try:
             async for frame in websocket:
                 connection.beat_at = None  # it lives
+                connection.heard_at = time.monotonic()
                 ref = None
                 message: object = None
                 try:

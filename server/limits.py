@@ -83,6 +83,11 @@ class Limits:
     this long (SPEC.md promises the protocol's figure: tests shorten it)."""
     heartbeat_silence: float = HEARTBEAT_SILENCE_S
     """Seconds such a connection may send nothing after a ``ping`` before it is dropped."""
+    keepalive_every: float = 20.0
+    keepalive_timeout: float = 20.0
+    """A connection silent this long is sent a WebSocket ping, and dropped when its pong has
+    not come the timeout later (websockets' own defaults, kept for every connection by one
+    look of the server's instead of a task each)."""
 
 
 class TokenBucket:

@@ -55,6 +55,13 @@ async def hello(server: Server, token: str, version: int = PROTOCOL_VERSION) -> 
     return websocket
 
 
+async def drain(websocket: ClientConnection) -> None:
+    """Read until the connection closes (ConnectionClosed)."""
+    async with asyncio.timeout(10):
+        while True:
+            await websocket.recv()
+
+
 async def next_message(websocket: ClientConnection) -> ServerMessage:
     async with asyncio.timeout(10):
         return decode_server(await websocket.recv())
@@ -161,3 +168,37 @@ async def test_the_client_library_answers_and_gives_up_a_silent_server(
         await quiet.close()
     assert north.is_connected
     await match.close()
+
+
+@pytest.mark.asyncio
+async def test_one_keepalive_for_all_pings_the_silent_and_drops_the_dead(redis: Redis) -> None:
+    # WebSocket keepalive without heartbeats, kept by the server's one look at its
+    # connections (no task each): a silent connection whose client answers pings stays; one
+    # whose client reads nothing any more (a peer gone without closing) is dropped.
+    await forget_earlier_robots(redis)
+    limits = Limits(keepalive_every=0.2, keepalive_timeout=SILENCE)
+    server = Server(redis, ORGANISER_KEY, robot_delay=0, limits=limits)
+    await server.start()
+    try:
+        created = await create(server, boards=1, spectators="live")
+        assert created.spectator is not None
+        token = Link.parse(created.spectator).token
+        alive, dead = [await connect(server.ws_url, compression=None) for _ in range(2)]
+        for websocket in (alive, dead):
+            await websocket.send(encode(Hello(version=PROTOCOL_VERSION, token=token)))
+            assert isinstance(decode_server(await websocket.recv()), Welcome)
+        assert all(c.websocket.keepalive_task is None for c in server.connections)
+        dead.transport.pause_reading()  # it reads no more: no pong from it
+        async with asyncio.timeout(SILENCE + 10):
+            while len(server.connections) > 1:
+                await asyncio.sleep(0.05)
+        (left,) = server.connections
+        assert left.pinged_at > 0  # pinged, and it answered
+        dead.transport.resume_reading()
+        with pytest.raises(ConnectionClosed):
+            await drain(dead)
+        await asyncio.sleep(3 * 0.2)
+        assert left in server.connections
+        await alive.close()
+    finally:
+        await server.close()
