@@ -18,7 +18,7 @@ still as it read it (:data:`server.store.EVENT_APPEND_SCRIPT`): two processes th
 round end at the same moment begin the next one once. A process that stopped between the
 start and the matches' creation leaves it to the next look, by any process.
 
-What a viewer of the event sees is decided by one function, :func:`server.views.event_view`.
+What a viewer of the event sees is decided by one function, :func:`server.event_views.event_view`.
 """
 
 from __future__ import annotations
@@ -60,12 +60,12 @@ from protocol.messages import (
     StartEventRound,
     Welcome,
 )
+from server.event_views import event_view
 from server.fanout import closing_within, end
 from server.formats import boards_from_pbn, dealt_boards
 from server.matches import fold, now_ms
 from server.records import event_record
 from server.state import BoardSpec, MatchState
-from server.views import event_view
 
 if TYPE_CHECKING:
     from server.app import Connection, Server
