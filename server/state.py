@@ -97,6 +97,9 @@ PLAIN_BOARD_KEYS = (
     "hands",
     "hand_sizes",
     "auction",
+    "contract",
+    "declarer",
+    "dummy",
     "tricks",
     "last_trick",
     "current_trick",
@@ -884,10 +887,9 @@ class MatchState:
 
     def plain(self, table: int, event: StoredEvent, effect: Effect) -> bool:
         """Whether folding ``event`` (just done, doing ``effect``) was a plain call or card:
-        neither the board's first call nor the call that ended its auction, neither the
-        opening lead nor the last card, no claim or undo request standing, no lead face
-        down. It changes nothing but :data:`PLAIN_BOARD_KEYS` of its table's board, in any
-        view."""
+        not the board's first call in a match with a clock (it starts the clock), nor one
+        that ended the board, no claim or undo request standing, no lead face down. It
+        changes nothing but :data:`PLAIN_BOARD_KEYS` of its table's board, in any view."""
         kind = event.get("type")
         board = effect.board
         if table == 0 or kind not in ("call", "card") or board is None or effect.finished:
@@ -896,10 +898,9 @@ class MatchState:
             return False
         if board.claim is not None or self.config.format == "robot-table":
             return False
-        play = board.play
         if kind == "call":
-            return play is None and len(board.auction.calls) > 1
-        return play is not None and play.played_count > 1 and play.face_down_lead is None
+            return len(board.auction.calls) > 1 or self.config.board_ms is None
+        return board.play is not None and board.play.face_down_lead is None
 
     def _apply(self, table: int, kind: str | None, event: StoredEvent) -> Effect:
         if table == 0:

@@ -891,8 +891,6 @@ def _board_data(
     shown = _once(shared, ("board", table, id(board)), lambda: _board_shown(board, table))
     moving = _board_moving(board, shown, viewer, record=record)
     spec = board.spec
-    auction = board.auction
-    play = board.play
     return {
         "table": table,
         "round": board.round,
@@ -904,9 +902,9 @@ def _board_data(
         "hand_sizes": moving["hand_sizes"],
         "deal": shown.deal if board.is_finished or not isinstance(viewer, Seated) else None,
         "auction": moving["auction"],
-        "contract": None if auction.contract is None else str(auction.contract),
-        "declarer": None if auction.declarer is None else auction.declarer.letter,
-        "dummy": None if play is None else play.dummy.letter,
+        "contract": moving["contract"],
+        "declarer": moving["declarer"],
+        "dummy": moving["dummy"],
         "tricks": moving["tricks"],
         "last_trick": moving["last_trick"],
         "current_trick": moving["current_trick"],
@@ -975,6 +973,9 @@ def _board_moving(board: BoardState, shown: _BoardShown, viewer: Seen, *, record
         "auction": shown.auction(
             board, viewer.seat.partner if isinstance(viewer, Seated) else None
         ),
+        "contract": None if auction.contract is None else str(auction.contract),
+        "declarer": None if auction.declarer is None else auction.declarer.letter,
+        "dummy": None if play is None else play.dummy.letter,
         "tricks": shown.tricks if not player or finished else [],
         "last_trick": shown.last_trick if _sees_last_trick(board, viewer) else None,
         "current_trick": shown.current_trick,
