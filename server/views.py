@@ -26,7 +26,7 @@ import logging
 import weakref
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 from pydantic import TypeAdapter
 
@@ -89,9 +89,6 @@ from server.state import (
     StoredEvent,
     TableState,
 )
-
-if TYPE_CHECKING:
-    pass
 
 __all__ = [
     "BOARD_FIELDS",
