@@ -66,6 +66,7 @@ from server.frames import Publication, Sent
 from server.state import (
     EXTRA_EVENTS,
     MATCH_EVENTS,
+    PLAY_EVENTS,
     Analysis,
     BoardSpec,
     BoardState,
@@ -121,21 +122,6 @@ RESUME_POINTS = 4
 """Resume points kept: a resume folds from the latest one before what the viewer missed
 (folding the whole log only when it missed more than these reach back)."""
 
-PLAY_EVENTS = frozenset(
-    {
-        "call",
-        "card",
-        "lead_face_down",
-        "lead_faced",
-        "claim",
-        "answer",
-        "withdraw_claim",
-        "undo_request",
-        "undo_answer",
-        "undo",
-    }
-)
-"""Table events refused once the match is over."""
 WATCH_MODES: tuple[Literal["live", "delayed", "director"], ...] = ("live", "delayed", "director")
 
 

@@ -114,7 +114,7 @@ PLAIN_BOARD_KEYS = (
 )
 """The fields of a board view (in its order) that a plain call or card may change
 (:meth:`MatchState.plain`); nothing else of any view changes with one."""
-TABLE_EVENTS = frozenset(
+PLAY_EVENTS = frozenset(
     {
         "call",
         "card",
@@ -126,15 +126,18 @@ TABLE_EVENTS = frozenset(
         "undo_request",
         "undo_answer",
         "undo",
-        "ask",
-        "explain",
-        "chat",
-        "director_call",
-        "calls_seen",
-        "calls_closed",
-        "presence",
     }
 )
+"""The table events of the play itself (refused once the match is over)."""
+TABLE_EVENTS = PLAY_EVENTS | {
+    "ask",
+    "explain",
+    "chat",
+    "director_call",
+    "calls_seen",
+    "calls_closed",
+    "presence",
+}
 """The table events that, unless they finish a board (or do more: :class:`Effect`), change
 nothing that a player at another table sees: its board, its players' presence, its chat and
 calls to the director (not a name, which the next seats of others show, nor a board's end,
