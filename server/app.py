@@ -586,8 +586,9 @@ class Connection:
     def keep_alive(self, now: float) -> None:
         """WebSocket keepalive, looked after by the server for all its connections at once (a
         task per connection costs memory): a connection silent for ``keepalive_every``
-        seconds is sent a ping, and dropped when its pong has not come ``keepalive_timeout``
-        later (a peer gone without closing: a phone that lost its network)."""
+        seconds (since its last frame or ping) is sent a ping, and dropped when its pong has
+        not come ``keepalive_timeout`` later (a peer gone without closing: a phone that lost
+        its network)."""
         if self.overflowed:
             return
         if self.ping is not None:
@@ -596,7 +597,7 @@ class Connection:
             elif now - self.pinged_at > self.limits.keepalive_timeout:
                 self.drop(f"it answered no ping for {now - self.pinged_at:.0f} s")
             return
-        if now - self.heard_at >= self.limits.keepalive_every:
+        if now - max(self.heard_at, self.pinged_at) >= self.limits.keepalive_every:
             self.pinged_at = now
             self.ping = asyncio.create_task(_pinged(self.websocket), name="keepalive ping")
 
