@@ -14,9 +14,8 @@ from protocol.messages import BoardCompared, PlayerView, Update, WatchView
 from server import frames
 from server.app import Server
 from server.frames import Publication, Sent
-from server.matches import fold
 from server.store import MatchLogs
-from server.views import Player, Viewer, Watcher, receives
+from server.views import Player, Watcher
 from tests.server.harness import (
     analysed,
     assert_live_views_current,
@@ -202,24 +201,6 @@ async def test_the_match_summary_is_never_replaced_whole(server: Server) -> None
     assert all(path.startswith("/match/") for path in paths), paths
 
 
-def publish_all(logs: MatchLogs) -> int:
-    """Every entry of ``logs`` published to every viewer, as the server does (each viewer's
-    updates in a chain); how many updates there were."""
-    viewers: list[Viewer] = [Watcher("live"), Watcher("director"), Watcher("delayed")]
-    viewers += [Player(n) for n in logs.config.movement.players]
-    state = fold(logs.config, logs.tables, ())
-    sent: dict[Viewer, Sent] = {}
-    seqs = dict.fromkeys(viewers, 0)
-    for table, event in logs.watch:
-        effect = state.apply(table, event)
-        publication = Publication(state, table, event, effect)
-        for viewer in viewers:
-            if receives(state, viewer, table, event):
-                seqs[viewer] += 1
-                _frame, sent[viewer] = publication.frame(viewer, seqs[viewer], sent.get(viewer))
-    return sum(seqs.values())
-
-
 def count_built(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the updates built from their event from now on (one item each)."""
     counted: list[int] = []
@@ -239,15 +220,15 @@ def count_built(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 async def test_most_updates_are_built_from_their_event_and_equal_those_made_whole(
     server: Server, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A match of robots played out: its calls and cards (but the first call, the last of the
-    # auction, the opening lead and the last card) are built from the fields they change; in
-    # check mode (the tests') each is made the whole way too, and they are the same.
+    # A match of robots played out: its calls and cards (but those that end a board) are
+    # built from the fields they change; in check mode (the tests') each is made the whole
+    # way too, and they are the same.
     created = await create(server, boards=4, robots=["t1", "t2"], spectators="live")
     director = await Client.connect(created.director)
     await director.wait_for(lambda v: v.match.finished or None, timeout=120)
     assert frames.CHECK
     built = count_built(monkeypatch)
-    updates = publish_all(await logs_of(server, created.match_id))
+    updates = len(check_changes_rebuild_every_view(await logs_of(server, created.match_id)))
     assert len(built) > updates * 2 // 3, (len(built), updates)
     assert frames.MISMATCHES == []
     await director.close()
@@ -270,7 +251,7 @@ async def test_an_update_built_wrong_from_its_event_is_caught_and_not_sent(
         return None if moving is None else {**moving, "turn": None}
 
     monkeypatch.setattr(frames, "board_moving", wrong)
-    publish_all(logs)
+    check_changes_rebuild_every_view(logs)  # the updates sent: those made whole
     assert frames.MISMATCHES
     assert "but made" in frames.MISMATCHES[0]
     frames.MISMATCHES.clear()  # what this test wanted: not a failure of it
