@@ -5,7 +5,8 @@ servers.
     .venv/bin/python -m bench.load [--matches 250] [--seconds 60] [--processes 1]
                                    [--spread match|connection] [--load-processes N]
                                    [--phases human,flat,overload] [--references deltas,views]
-                                   [--quick] [--boards 16] [--create-seconds 900] [--json FILE]
+                                   [--quick] [--boards 16] [--create-seconds 900]
+                                   [--overload-lag MS] [--json FILE]
 
 Starts its own ``redis-server`` (a free loopback port, never the machine's 6379), one or
 more ``duplicate serve`` processes on it, and the load in processes of its own (clients never
@@ -198,9 +199,16 @@ class Child:
 
 
 def start_server(
-    index: int, folder: Path, redis_url: str, key_file: Path, limit: int, cores: set[int] | None
+    index: int,
+    folder: Path,
+    redis_url: str,
+    key_file: Path,
+    limit: int,
+    cores: set[int] | None,
+    options: Sequence[str] = (),
 ) -> tuple[Child, str]:
-    """``duplicate serve`` number ``index`` on the bench's Redis; returns it and its URL."""
+    """``duplicate serve`` number ``index`` on the bench's Redis, with more ``options``;
+    returns it and its URL."""
     port = free_port()
     command = [
         sys.executable, "-m", "duplicate", "serve", "--redis", redis_url,
@@ -208,6 +216,7 @@ def start_server(
         "--organiser-key-file", str(key_file), "--server-robot-delay", "0",
         # All the load comes from 127.0.0.1: a robot host's setting.
         "--max-connections", str(limit), "--max-connections-per-address", str(limit),
+        *options,
     ]  # fmt: skip
     return Child(f"server {index + 1}", command, "Serving on", cores), f"ws://127.0.0.1:{port}/ws"
 
@@ -1000,7 +1009,12 @@ def start_redis(stack: contextlib.ExitStack, folder: Path, cores: Cores) -> Redi
 
 
 def start_servers(
-    stack: contextlib.ExitStack, count: int, folder: Path, redis: RedisProcess, cores: Cores
+    stack: contextlib.ExitStack,
+    count: int,
+    folder: Path,
+    redis: RedisProcess,
+    cores: Cores,
+    options: Sequence[str] = (),
 ) -> tuple[list[Child], list[str], str]:
     """``count`` server processes on the bench's Redis, stopped with the stack; returns them,
     their URLs and the organiser key they share."""
@@ -1013,7 +1027,7 @@ def start_servers(
     urls: list[str] = []
     for index in range(count):
         pinned = cores.servers[index] if cores.servers else None
-        server, url = start_server(index, folder, redis.url, key_file, limit, pinned)
+        server, url = start_server(index, folder, redis.url, key_file, limit, pinned, options)
         stack.callback(server.stop)
         servers.append(server)
         urls.append(url)
@@ -1113,7 +1127,8 @@ def measure(args: argparse.Namespace, run: Run, description: list[str]) -> None:
             f"Redis: our own redis-server on 127.0.0.1:{redis.port}, appendfsync always, its "
             f"files in {folder} ({kind})"
         )
-        servers, urls, key = start_servers(stack, args.processes, folder, redis, cores)
+        overload = [] if args.overload_lag is None else ["--overload-lag", str(args.overload_lag)]
+        servers, urls, key = start_servers(stack, args.processes, folder, redis, cores, overload)
         created, run.creation_seconds = asyncio.run(
             create_matches(
                 urls, key, args.matches, args.boards, args.review_seconds, args.create_seconds
@@ -1182,6 +1197,12 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
         "--references",
         default="deltas,views",
         help="the reference servers to run after ours: deltas, views, both, or none",
+    )
+    parser.add_argument(
+        "--overload-lag",
+        type=float,
+        metavar="MS",
+        help="our servers' --overload-lag (default: duplicate serve's)",
     )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument(

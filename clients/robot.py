@@ -192,30 +192,49 @@ class Robot:
                     # decided again (one that was sent is in doubt, and sent again below).
                     self._acted_at = -1
                 if self.client.in_doubt:
-                    await self._resend()
-                    if self.client.in_doubt:  # the store still cannot take it: wait, again
-                        raise ClientError(ErrorCode.UNAVAILABLE, "an action is still in doubt")
+                    refused = await self._resend()
+                    if self.client.in_doubt:  # the server still cannot take it: wait, again
+                        raise refused or ClientError(
+                            ErrorCode.UNAVAILABLE, "an action is still in doubt"
+                        )
                 delay = 0.1
                 if await self._play():
                     return
             except (ClientError, OSError) as error:
                 if isinstance(error, ClientError) and error.code == ErrorCode.BAD_TOKEN:
                     raise
+                if (
+                    isinstance(error, ClientError)
+                    and error.code == ErrorCode.UNAVAILABLE
+                    and error.retry_after_ms
+                    and self.client is not None
+                    and self.client.is_connected
+                ):
+                    # The server is past what it can serve and says when to come back:
+                    # then, and no later (its action, in doubt, goes again first).
+                    log.info("%s: %s; again in %d ms", self.name, error, error.retry_after_ms)
+                    await asyncio.sleep(error.retry_after_ms / 1000)
+                    continue
                 log.info("%s: connection lost (%s); resuming", self.name, error)
                 if isinstance(error, ClientError) and error.retry_after_ms:
                     delay = max(delay, error.retry_after_ms / 1000)  # as the server asks
                 await asyncio.sleep(delay)  # back off before reconnecting, not before deciding
                 delay = min(delay * 2, 5.0)
 
-    async def _resend(self) -> None:
-        """An action whose answer a drop took (or that the store could not take just then)
-        is sent again: never applied twice."""
+    async def _resend(self) -> ClientError | None:
+        """An action whose answer a drop took (or that the server could not take just then)
+        is sent again: never applied twice. Returns the last refusal that leaves one in
+        doubt (``unavailable``), if any."""
         assert self.client is not None
+        refused = None
         for message, answer in await self.client.resend():
             log.info("%s: %s sent again: %s", self.name, message.type, answer)
+            if isinstance(answer, ClientError) and answer.code == ErrorCode.UNAVAILABLE:
+                refused = answer
         # Whatever came of it, look at the table afresh: a refused or forgotten action is
         # decided again, and nothing waits for an update that may never come.
         self._acted_at = -1
+        return refused
 
     async def close(self) -> None:
         if self.client is not None:

@@ -3344,7 +3344,18 @@ class TerminalTable:
         try:
             reply = await self.client.request(lambda ref: message.model_copy(update={"ref": ref}))
         except ClientError as error:
-            if error.code in UNKNOWN_OUTCOME and self.client.in_doubt:
+            if error.code in UNKNOWN_OUTCOME and self.client.in_doubt and error.retry_after_ms:
+                # A server past what it can serve: nothing was done, and it says when to come
+                # back (SPEC.md section 2).
+                wait = error.retry_after_ms / 1000
+                self.say(
+                    f"The server is busy: your {describe_action(message)} goes again in "
+                    f"{wait:.1f} s (the table never takes it twice)",
+                    "yellow",
+                )
+                await asyncio.sleep(wait)
+                await self._resend()
+            elif error.code in UNKNOWN_OUTCOME and self.client.in_doubt:
                 self.say(
                     "The server could not store it just now: it goes again with your next "
                     "command, or once the connection is back (the table never takes it twice)",

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from server.store import StoreClient
 
 from robots.knowledge import LEVELS
-from server.limits import Limits
+from server.limits import OVERLOAD_LAG, Limits
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
@@ -1172,6 +1172,8 @@ def _limits(args: argparse.Namespace) -> Limits:
     """The server's limits, with the ones the options set."""
     if args.max_connections < 1 or args.max_connections_per_address < 1:
         raise CommandFailed("--max-connections and --max-connections-per-address are at least 1")
+    if args.overload_lag < 0:
+        raise CommandFailed("--overload-lag is 0 (never) or more")
     proxies = frozenset(args.trusted_proxy or ())
     for proxy in proxies:
         try:
@@ -1185,6 +1187,7 @@ def _limits(args: argparse.Namespace) -> Limits:
         # As many as an address may hold may come back at once (a room after a Wi-Fi outage).
         connections_burst=float(args.max_connections_per_address),
         trusted_proxies=proxies,
+        overload_lag=args.overload_lag / 1000 if args.overload_lag > 0 else None,
     )
 
 
@@ -1278,6 +1281,15 @@ def add_commands(commands: argparse._SubParsersAction[argparse.ArgumentParser]) 
         metavar="ADDRESS",
         help="the IP address of a reverse proxy in front of the server (repeatable): a "
         "connection from it counts as coming from the client its X-Forwarded-For names",
+    )
+    p.add_argument(
+        "--overload-lag",
+        type=float,
+        default=OVERLOAD_LAG * 1000,
+        metavar="MS",
+        help="past what the process can serve, actions are refused at once (unavailable, "
+        "with retry_after_ms) while its event loop runs more than this late, sustained "
+        f"(default {OVERLOAD_LAG * 1000:g} ms; 0: never)",
     )
     add_match_options(p)
     p.set_defaults(run=serve)

@@ -1610,7 +1610,8 @@ class Ack(Sent):
 
 class ErrorMessage(Sent):
     """A refused frame or action; nothing was changed. ``ref`` echoes the message's ``ref``;
-    ``retry_after_ms`` (with ``rate_limited``) says when to try again; ``versions`` (with
+    ``retry_after_ms`` (with ``rate_limited``, and with ``unavailable`` from a server past
+    what it can serve) says when to try again; ``versions`` (with
     ``unsupported_version``) the versions the server serves."""
 
     type: Literal["error"] = "error"

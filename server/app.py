@@ -109,6 +109,7 @@ from server.formats import (
 from server.limits import (
     AddressBuckets,
     AddressThrottle,
+    LagWatch,
     Limits,
     RepeatedLogFilter,
     TokenBucket,
@@ -148,6 +149,8 @@ HEARTBEATS_SINCE = 7
 """The version that brought ``hello.heartbeat`` (and the server message ``heartbeat``)."""
 UNKNOWN_TOKENS = "too many unknown tokens from your address: wait retry_after_ms"
 """The close reason (code 1008) after a hello refused for its address's unknown tokens."""
+BUSY = "the server is busy: nothing was done; send it again after retry_after_ms"
+"""The message of an action refused by a process past what it can serve (:class:`LagWatch`)."""
 TOO_FAST = "too many refusals for going too fast: wait retry_after_ms before sending again"
 """The close reason (code 1008) after :attr:`Limits.strikes` refusals in a row."""
 PROTOCOL_LIMIT = MAX_CLIENT_FRAME + 64 * 1024
@@ -660,6 +663,9 @@ class Server:
         self.presence_grace = presence_grace
         """Seconds before a seat whose connection closed shows as away (a blink shows nothing)."""
         self._bad_hellos = AddressThrottle(self.limits.bad_hellos_per_minute, 60.0)
+        self._lag = None if self.limits.overload_lag is None else LagWatch(self.limits.overload_lag)
+        """How late the loop runs, when actions are refused past it (:attr:`Limits.overload_lag`)."""
+        self._lag_watch: asyncio.Task[None] | None = None
         self._lookups_ended: dict[str, asyncio.Event] = {}
         """Set when a lookup of a token from the address ends (:meth:`_hold_lookup`)."""
         limits = self.limits
@@ -768,6 +774,8 @@ class Server:
         self._robot_keeper = asyncio.create_task(self._keep_robots(), name="robot leases")
         self._reading_check = asyncio.create_task(self._check_reading(), name="slow readers")
         self._heartbeats = asyncio.create_task(self._beat(), name="heartbeats")
+        if self._lag is not None:
+            self._lag_watch = asyncio.create_task(self._lag.run(), name="loop lag")
         self.events.start()
 
     async def close(self) -> None:
@@ -778,6 +786,8 @@ class Server:
             await stop(self._reading_check)
         if self._heartbeats is not None:
             await stop(self._heartbeats)
+        if self._lag_watch is not None:
+            await stop(self._lag_watch)
         await self.events.close()
         await self.console.close()
         await stop(*self._analysing.values())
@@ -1127,7 +1137,20 @@ class Server:
                         action.inc()
                     if wait:
                         raise _rate_limited("too many messages from this connection", wait)
-                    await self._dispatch(connection, message, decoded)
+                    lag = self._lag
+                    if action is None or lag is None:
+                        await self._dispatch(connection, message, decoded)
+                    elif lag.admit():
+                        try:
+                            await self._dispatch(connection, message, decoded)
+                        finally:
+                            lag.done()
+                    else:
+                        # Past what the process can serve: refused before any work, and no
+                        # strike (the client did nothing wrong).
+                        raise ProtocolError(
+                            ErrorCode.UNAVAILABLE, BUSY, retry_after_ms=lag.retry_after_ms()
+                        )
                     connection.strikes = 0
                 except ProtocolError as error:
                     if error.code == ErrorCode.RATE_LIMITED and error.retry_after_ms:

@@ -7,8 +7,11 @@ and 18 state them for client authors.
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
+import math
+import random
 import resource
 import time
 from collections import Counter, deque
@@ -20,11 +23,26 @@ from protocol.messages import HEARTBEAT_EVERY_S, HEARTBEAT_SILENCE_S
 __all__ = [
     "AddressBuckets",
     "AddressThrottle",
+    "LagWatch",
     "Limits",
     "RepeatedLogFilter",
     "TokenBucket",
     "client_key",
 ]
+
+
+OVERLOAD_LAG = 0.025
+"""Seconds the event loop may run late, sustained, before ``duplicate serve`` refuses
+actions as ``unavailable`` (its default: :attr:`Limits.overload_lag`). Chosen with
+``bench/load.py`` (250 matches offered twice what the process serves): at 50 ms the
+admitted actions' p99 was about 190 ms, at 25 ms 80 ms, and a human pace refused none."""
+TREND_WEIGHT = 0.1
+"""How much each look's lateness weighs in :class:`LagWatch`'s trend (about the last ten
+looks count)."""
+REFUSED_PER_SERVED = 0.5
+"""Overloaded, the refusals per action served that the wait told to refused clients aims
+at (:meth:`LagWatch._measure`): enough of them come back to keep the process busy, few
+enough that refusing them costs little."""
 
 
 def _descriptor_budget() -> int:
@@ -88,6 +106,12 @@ class Limits:
     """A connection silent this long is sent a WebSocket ping, and dropped when its pong has
     not come the timeout later (websockets' own defaults, kept for every connection by one
     look of the server's instead of a task each)."""
+    overload_lag: float | None = None
+    """Past what the process can serve, an action is refused at once, before any work, with
+    ``unavailable`` and ``retry_after_ms`` (no strike): while its event loop runs late by
+    more than this, sustained, or the actions under way would hold it that long
+    (:class:`LagWatch`). None: never (an in-process server shares its loop with whatever
+    runs beside it, tests included); ``duplicate serve`` sets :data:`OVERLOAD_LAG`."""
 
 
 class TokenBucket:
@@ -226,6 +250,154 @@ class AddressThrottle:
         self._seen.setdefault(address, deque()).append(now)
         if len(self._seen) > 100_000:  # a bound on what an attacker with many addresses costs
             self._seen.pop(next(iter(self._seen)))
+
+
+class LagWatch:
+    """How late the event loop runs, looked at every ``every`` seconds: whether the process
+    is past what it can serve, and so whether an action may start (:meth:`admit`), and how
+    long a refused client should wait (:meth:`retry_after_ms`).
+
+    A look that comes late measures the work the loop had queued before it: actions waiting
+    in sockets, updates to build and send. What counts is the trend, the looks' lateness
+    averaged over the last ten or so (each weighs :data:`TREND_WEIGHT`): a blip (a garbage
+    collection, a burst of boards ending at once) moves it little, and nothing is refused.
+    Once the trend is past ``limit`` the process is overloaded, and stays so while it is
+    past half the limit or actions are being refused, and ``hold`` seconds more (refusing
+    keeps the loop on time: the overload is over when no more comes than is let in).
+    Meanwhile an action is refused when the loop runs more than ``limit`` late (its last
+    look did, or the look due has been waiting that long: the loop is in a long turn), and
+    when the actions under way would take the loop more than ``limit`` to finish at what
+    an action has cost lately (most of an action's work, its updates, comes after its
+    store's answer, in a later turn: counting only the turn under way would let in a
+    turn's worth of actions whose updates then hold up the next).
+
+    >>> watch = LagWatch(limit=0.025, every=0.02, now=0.0)
+    >>> watch.look(0.2), watch.admit(0.21)  # one look 180 ms late: a blip
+    (None, True)
+    >>> watch.done()
+    >>> for n in range(1, 4):  # a turn of 100 ms at each look: an overload
+    ...     watch.look(0.2 + n * 0.12)
+    >>> watch.admit(0.561)
+    False
+    >>> watch.look(0.58), watch.admit(0.59), watch.admit(0.65)  # a turn 70 ms long
+    (None, True, False)
+    >>> watch.done(), watch.under_way
+    (None, 0)
+    >>> watch.cost = 0.005  # 5 ms an action: five under way fill the limit
+    >>> [watch.admit(0.59) for _ in range(6)]
+    [True, True, True, True, True, False]
+    >>> for n in range(1, 61):  # 1.2 s of looks on time: over
+    ...     watch.look(0.58 + n * 0.02)
+    >>> watch.admit(1.78)
+    True
+    """
+
+    __slots__ = (
+        "_cpu",
+        "_late",
+        "_looked_at",
+        "_measured_at",
+        "_refused",
+        "_served",
+        "_trend",
+        "_until",
+        "cost",
+        "every",
+        "hold",
+        "limit",
+        "under_way",
+        "wait",
+    )
+
+    def __init__(
+        self, limit: float, every: float = 0.02, hold: float = 1.0, now: float | None = None
+    ) -> None:
+        self.limit = limit
+        self.every = every
+        self.hold = hold
+        self._looked_at = time.monotonic() if now is None else now
+        self._late = 0.0
+        self._trend = 0.0
+        self._until = float("-inf")
+        self.under_way = 0
+        """Actions admitted and not yet answered."""
+        self.cost = 0.002
+        """The process's CPU seconds per action served, lately (measured every second)."""
+        self.wait = 4 * limit
+        """The mean of the waits refused clients are told, lately (:meth:`_measure`)."""
+        self._served = 0
+        self._refused = 0
+        self._cpu = time.process_time()
+        self._measured_at = self._looked_at
+
+    def look(self, now: float) -> None:
+        """Note a look at ``now``, due ``every`` after the one before (and once a second,
+        :meth:`_measure`)."""
+        late = max(0.0, now - self._looked_at - self.every)
+        self._trend += TREND_WEIGHT * (late - self._trend)
+        if self._trend > self.limit or (now < self._until and self._trend > self.limit / 2):
+            self._until = now + self.hold
+        self._late = late
+        self._looked_at = now
+        self._measure(now)
+
+    def lag(self, now: float | None = None) -> float:
+        """How late the loop runs: its last look's lateness, or the time the look due now
+        has been waiting (the loop is in a long turn), whichever is more."""
+        now = time.monotonic() if now is None else now
+        return max(self._late, now - self._looked_at - self.every)
+
+    def admit(self, now: float | None = None) -> bool:
+        """Whether an action arriving now may start (then :meth:`done` once it is
+        answered), or is to be refused."""
+        now = time.monotonic() if now is None else now
+        if now < self._until and (
+            self.lag(now) > self.limit or (self.under_way + 1) * self.cost > self.limit
+        ):
+            self._until = now + self.hold  # more comes than is let in: it lasts
+            return False
+        self.under_way += 1
+        return True
+
+    def done(self) -> None:
+        """An admitted action was answered."""
+        self.under_way -= 1
+        self._served += 1
+
+    def _measure(self, now: float) -> None:
+        """Once a second: what an action has cost lately (the process's CPU over the actions
+        served, when enough were to tell: a quiet process keeps what it knew), and how long
+        refused clients are told to wait. That wait is what spreads their coming back over
+        what the process serves: while they are refused more often than
+        :data:`REFUSED_PER_SERVED` a served action, each refusal costing work for nothing,
+        it grows; once they are not, it shrinks back (from twice the limit to 5 s, by at
+        most half or twice a second)."""
+        if now - self._measured_at < 1.0:
+            return
+        cpu = time.process_time()
+        if self._served >= 20:
+            self.cost = max(1e-4, (cpu - self._cpu) / self._served)
+        ratio = self._refused / max(1, self._served) / REFUSED_PER_SERVED
+        shortest = 2 * self.limit
+        self.wait = min(5.0, max(shortest, self.wait * min(2.0, max(0.5, math.sqrt(ratio)))))
+        self._served = 0
+        self._refused = 0
+        self._cpu = cpu
+        self._measured_at = now
+
+    def retry_after_ms(self) -> int:
+        """How long a refused client should wait (:meth:`_measure`), in milliseconds: half
+        to one and a half times :attr:`wait` (many refused at once do not all come back at
+        once), from the limit to 5 s."""
+        self._refused += 1
+        wait = self.wait * random.uniform(0.5, 1.5)
+        return max(1, round(1000 * min(5.0, max(self.limit, wait))))
+
+    async def run(self) -> None:
+        """Look every ``every`` seconds, until cancelled."""
+        while True:
+            await asyncio.sleep(self.every)
+            self.look(time.monotonic())
 
 
 class RepeatedLogFilter(logging.Filter):

@@ -19,7 +19,8 @@ const BACKOFF_MS = [500, 1000, 2000, 4000, 8000, 15000];
 /** Silence after which a connection with heartbeats is dead (SPEC.md: HEARTBEAT_SILENCE_S). */
 const HEARTBEAT_SILENCE_MS = 10000;
 const WATCH_EVERY_MS = 1000;
-/** How long an action the store could not take waits before it is sent again. */
+/** How long an action the store could not take waits before it is sent again, unless the
+ * refusal says (`retry_after_ms`: a server past what it can serve, SPEC.md section 2). */
 const RESEND_AFTER_MS = 2000;
 /** Refusals after which the server cannot say whether it stored the action (SPEC.md 6). */
 const UNKNOWN_OUTCOME = new Set(["unavailable", "internal"]);
@@ -269,7 +270,7 @@ export class Connection {
       // The server cannot tell whether its store took it: in doubt, sent again shortly.
       this.inDoubt.push(request);
       clearTimeout(this.resendTimer);
-      this.resendTimer = setTimeout(() => this.resendInDoubt(), RESEND_AFTER_MS);
+      this.resendTimer = setTimeout(() => this.resendInDoubt(), message.retry_after_ms ?? RESEND_AFTER_MS);
       this.handlers.refused({ ...message, message: t("The server could not store your {what} just now: it is sent again in a moment.", { what: request.label }) });
     } else if (request) this.handlers.answer(message, request);
     else if (message.type === "error") this.handlers.refused(message);

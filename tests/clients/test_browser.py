@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -663,12 +664,22 @@ async def test_a_call_whose_answer_the_drop_took_is_made_once_and_not_sent_again
     assert_no_script_errors(page)
 
 
+@pytest.mark.parametrize(
+    ("message", "retry_after_ms"),
+    [
+        ("the store is unavailable; try again", None),
+        ("the server is busy: nothing was done; send it again after retry_after_ms", 4000),
+    ],
+)
 async def test_a_call_the_store_could_not_take_is_sent_again_once_it_can(
-    server: Server, browser: Browser
+    server: Server, browser: Browser, message: str, retry_after_ms: int | None
 ) -> None:
-    # The fault: the server's store is down when North calls (the test answers for the
-    # server, as it would: `unavailable`); a moment later it is back.
+    # The fault: the server's store is down when North calls, or the server is past what it
+    # can serve and says when to come back (the test answers for the server, as it would:
+    # `unavailable`); a moment later it can. The call goes again, with its action id, when
+    # the refusal said, or 2 s later when it did not.
     sent: list[dict[str, Any]] = []
+    sent_at: list[float] = []
     store_down = False
 
     async def network(socket: WebSocketRoute) -> None:
@@ -678,14 +689,15 @@ async def test_a_call_the_store_could_not_take_is_sent_again_once_it_can(
             nonlocal store_down
             frame = msgpack.unpackb(message) if isinstance(message, bytes) else {}
             sent.append(frame)
+            sent_at.append(time.monotonic())
             if store_down and frame.get("type") == "call":
                 store_down = False
                 unavailable = {
                     "type": "error",
                     "code": "unavailable",
-                    "message": "the store is unavailable; try again",
+                    "message": message,
                     "ref": frame["ref"],
-                    "retry_after_ms": None,
+                    "retry_after_ms": retry_after_ms,
                 }
                 socket.send(msgpack.packb(unavailable))
                 return
@@ -703,6 +715,8 @@ async def test_a_call_the_store_could_not_take_is_sent_again_once_it_can(
     calls = [frame for frame in sent if frame.get("type") == "call"]
     assert [frame["call"] for frame in calls] == ["3NT", "3NT"]
     assert calls[0]["action_id"] == calls[1]["action_id"]
+    first, again = (sent_at[n] for n, frame in enumerate(sent) if frame.get("type") == "call")
+    assert again - first >= (retry_after_ms or 2000) / 1000 - 0.05
     await concede(page)
     assert_no_script_errors(page)
 

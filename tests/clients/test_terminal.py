@@ -93,6 +93,7 @@ from protocol.messages import (
     WithdrawConcession,
 )
 from server.app import Connection, Server
+from server.limits import LagWatch
 from server.views import Player
 from tests.server.harness import create, one_board
 
@@ -508,6 +509,49 @@ async def test_a_call_whose_answer_the_drop_took_is_sent_again_and_made_once(
     assert made.count("1NT") == 1
     terminal.type("quit")
     assert await terminal.exit_status() == 0
+
+
+@pytest.mark.asyncio
+async def test_a_call_the_busy_server_refused_goes_again_when_it_says(server: Server) -> None:
+    # The server, past what it can serve, refuses North's call at once (`unavailable`, with
+    # retry_after_ms): the terminal says so, waits as told, and sends it again; it is made.
+    # (Table 2 has nobody: North's call is the first action the server sees.)
+    created = await create(server, boards=1, robots=["1E", "1S", "1W"], deals_pbn=one_board())
+    link = next(s.link for s in created.seats if (s.table, s.seat) == (1, "N"))
+    assert link is not None
+
+    class Busy(LagWatch):
+        refused = 0
+
+        def admit(self, now: float | None = None) -> bool:
+            if not self.refused:
+                self.refused += 1
+                return False
+            return super().admit(now)
+
+        def retry_after_ms(self) -> int:
+            return 1500
+
+    async with running(link) as terminal:
+        seq, _screen = await terminal.latest_screen(after_seq=0)
+        ours = await connection_of(server, Player(1))
+        busy = Busy(limit=0.05)
+        server._lag = busy
+        mark = terminal.type("1nt")
+        await terminal.expect("The server is busy: your call 1NT goes again in 1.5 s", mark)
+        await terminal.expect("Your call 1NT was sent again and is done", mark)
+        _, screen = await terminal.latest_screen(after_seq=seq, matching="#1 1NT")
+        assert "#1 1NT" in screen
+        assert busy.refused == 1
+        runtime = ours.runtime
+        assert runtime is not None
+        board = runtime.state.tables[1].current
+        assert board is not None
+        made = [str(call) for call in board.auction.calls]  # the robots may have passed since
+        assert made[0] == "1NT"
+        assert made.count("1NT") == 1
+        terminal.type("quit")
+        assert await terminal.exit_status() == 0
 
 
 class TestParsing:

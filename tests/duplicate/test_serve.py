@@ -21,7 +21,7 @@ import pytest
 from clients.client import Client
 from duplicate.cli import build_parser
 from duplicate.serving import REDIS_CONNECTIONS, CommandFailed, _limits, _redis_client
-from server.limits import Limits
+from server.limits import OVERLOAD_LAG, Limits
 from server.redis_process import RedisProcess, free_port
 
 LINK = re.compile(r"^\s+([NESW])\s+team ([AB])\s+(http://\S+/play#\S+)$")
@@ -569,6 +569,11 @@ class TestLimitOptions:
         limits = self.limits()
         assert limits.max_connections_per_address == Limits().max_connections_per_address
         assert limits.trusted_proxies == frozenset()
+        assert limits.overload_lag == OVERLOAD_LAG  # on: past what it can serve, it refuses
+
+    def test_overload_lag(self) -> None:
+        assert self.limits("--overload-lag", "20").overload_lag == 0.02
+        assert self.limits("--overload-lag", "0").overload_lag is None  # never refuse
 
     def test_a_robot_host_may_hold_and_open_many_connections(self) -> None:
         limits = self.limits("--max-connections", "5000", "--max-connections-per-address", "500")
@@ -581,7 +586,11 @@ class TestLimitOptions:
 
     @pytest.mark.parametrize(
         "options",
-        [("--trusted-proxy", "proxy.example"), ("--max-connections", "0")],
+        [
+            ("--trusted-proxy", "proxy.example"),
+            ("--max-connections", "0"),
+            ("--overload-lag", "-1"),
+        ],
     )
     def test_bad_values_are_refused_in_words(self, options: tuple[str, str]) -> None:
         with pytest.raises(CommandFailed):

@@ -29,6 +29,7 @@ import json
 import random
 import sys
 import tempfile
+import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +61,7 @@ from protocol.messages import (
 )
 from server.analysis import Analyst
 from server.app import Server
+from server.limits import OVERLOAD_LAG, Limits
 from server.redis_process import RedisProcess
 from server.state import Analysis, BoardSpec, MatchConfig
 
@@ -1094,6 +1096,53 @@ async def refusals(server: RecordingServer, record: Recorder) -> None:
     await replaced.close()
 
 
+async def overloaded(redis: Redis, record: Recorder) -> None:
+    """A server past what it can serve (its loop held 120 ms a turn here, as a flood of
+    actions would hold it): a player's call is refused at once, ``unavailable`` with
+    ``retry_after_ms``, and the same call (its ``action_id``), sent again once the server
+    keeps time, is taken."""
+    record.at("overload")
+    limits = Limits(overload_lag=OVERLOAD_LAG)
+    server = RecordingServer(redis, ORGANISER_KEY, robot_delay=0, limits=limits)
+    server.held.released.set()  # its match is analysed before anyone plays
+    await server.start()
+    loop = asyncio.get_running_loop()
+    holding = True
+
+    def hold() -> None:
+        time.sleep(0.12)
+        if holding:
+            loop.call_soon(hold)
+
+    try:
+        organiser = await Client.connect(Link(server.ws_url, ORGANISER_KEY))
+        created = await organiser.create_match(boards=1, deals_pbn=one_board_pbn())
+        await organiser.close()
+        await server.analysed(created.match_id)
+        north = next(s for s in created.seats if (s.table, s.seat) == (1, "N"))
+        assert north.link is not None
+        player = await raw(server, record, "raw-N1-busy", Link.parse(north.link).token)
+        loop.call_soon(hold)
+        await asyncio.sleep(1.0)  # every look of the server's at its loop comes late
+        call = {"type": "call", "call": "1S", "alert": None, "ref": 7, "action_id": "5f3a9c21-7"}
+        answer = await player.ask(dict(call))
+        assert answer["code"] == "unavailable", answer
+        assert answer["retry_after_ms"], answer
+        holding = False
+        while answer["type"] == "error":
+            assert answer["code"] == "unavailable", answer
+            # At least as long as told: long enough for the loop to show it keeps time.
+            await asyncio.sleep(max(answer["retry_after_ms"] / 1000, 0.2))
+            call["ref"] += 1
+            answer = await player.ask(dict(call))
+        assert answer["type"] == "ack", answer
+        assert not answer["repeated"], answer
+        await player.close()
+    finally:
+        holding = False
+        await server.close()
+
+
 def one_board_pbn() -> str:
     """The first recorded match's deal, as a deal file of one board."""
     return DEALS
@@ -1319,6 +1368,7 @@ async def main(out: Path) -> None:
                 await face_down_match(server, record)
                 await heartbeats(server, record)
                 await refusals(server, record)
+                await overloaded(redis, record)
                 await console_after(server, record)
                 await event_story(server, record)
                 await series_match(server, record)

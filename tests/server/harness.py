@@ -535,6 +535,10 @@ class ServeProcess:
                     str(data),
                     "--server-robot-delay",
                     "0",
+                    # Tests act as fast as answered, beside other tests: never refused for
+                    # an overload (tests/server/test_hostile.py makes one on purpose).
+                    "--overload-lag",
+                    "0",
                 ],
                 cwd=ROOT,
                 env=environment,

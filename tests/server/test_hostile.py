@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import socket
 import time
@@ -22,14 +23,15 @@ from clients.client import Client, ClientError, Link
 from protocol.codec import decode_server, encode
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PROTOCOL_VERSION, Ack, ErrorMessage, Hello, Update
-from server.app import TOO_FAST, UNKNOWN_TOKENS, Connection, Server
-from server.limits import Limits
+from server.app import BUSY, TOO_FAST, UNKNOWN_TOKENS, Connection, Server
+from server.limits import OVERLOAD_LAG, LagWatch, Limits
 from server.matches import EXTRA_LIMIT, PRESENCE_LIMIT
 from server.sockets import send_queue
 from server.store import Grant, Store
 from server.views import Player
 from tests.conftest import ORGANISER_KEY, TEST_LIMITS, forget_earlier_robots
 from tests.server.harness import (
+    analysed,
     bid,
     board_view,
     create,
@@ -792,3 +794,111 @@ async def test_repeated_log_lines_are_summarised(redis: Redis) -> None:
     finally:
         await server.close()
         root.removeHandler(handler)
+
+
+@pytest.mark.asyncio
+async def test_an_overloaded_server_refuses_actions_at_once_and_takes_them_when_it_can(
+    redis: Redis,
+) -> None:
+    # Past what the process can serve (its loop late at every look: here a callback holds
+    # it 120 ms a turn), an action is refused before any work: `unavailable` with
+    # retry_after_ms, nothing stored, no strike (more refusals than the strikes that close a
+    # connection too fast, and it stays open); a ping is still answered. Once the loop
+    # keeps time again the action, sent again as the refusal says, is applied once.
+    limits = dataclasses.replace(TEST_LIMITS, overload_lag=OVERLOAD_LAG)
+    server = await started(redis, limits)
+    loop = asyncio.get_running_loop()
+    holding = True
+
+    def hold() -> None:
+        time.sleep(0.12)
+        if holding:
+            loop.call_soon(hold)
+
+    created = await create(server, boards=1, deals_pbn=DEALS)
+    match = await seat_everyone(server, created)
+    try:
+        north = match.table(1)["N"]
+        await board_view(north, 1)
+        await analysed(server, created.match_id)  # nothing more comes by itself
+        logged = await stored_events(redis, created.match_id, 1)
+        loop.call_soon(hold)
+        await asyncio.sleep(1.0)  # turns of 120 ms: every look late, the trend past the limit
+        refusals: list[ClientError] = []
+        for _ in range(limits.strikes + 2):
+            with pytest.raises(ClientError) as refused:
+                await north.call("P")
+            refusals.append(refused.value)
+        assert {(r.code, r.message) for r in refusals} == {(ErrorCode.UNAVAILABLE, BUSY)}
+        shortest = round(OVERLOAD_LAG * 1000)  # the limit: SPEC.md section 2
+        assert all(r.retry_after_ms and shortest <= r.retry_after_ms <= 5000 for r in refusals)
+        await north.ping()
+        assert await stored_events(redis, created.match_id, 1) == logged
+        assert len(north.in_doubt) == limits.strikes + 2
+        holding = False
+        answers: list[Ack | ClientError] = []
+        async with asyncio.timeout(10):
+            while north.in_doubt:
+                await asyncio.sleep(max(r.retry_after_ms or 0 for r in refusals) / 1000)
+                for _message, answer in await north.resend():
+                    if isinstance(answer, ClientError) and answer.code == ErrorCode.UNAVAILABLE:
+                        refusals.append(answer)
+                    else:
+                        answers.append(answer)
+        # The first pass is applied, the others' moment has passed (it took).
+        applied = [a for a in answers if isinstance(a, Ack)]
+        assert len(applied) == 1
+        assert not applied[0].repeated
+        assert {a.code for a in answers if isinstance(a, ClientError)} == {"moved_on"}
+        calls = await stored_events(redis, created.match_id, 1, "call")
+        assert [c["call"] for c in calls] == ["P"]
+        assert north.is_connected
+        refused_total = server.metrics.registry.get_sample_value(
+            "duplicate_refusals_total", {"code": ErrorCode.UNAVAILABLE.value}
+        )
+        assert refused_total == len(refusals)
+    finally:
+        holding = False
+        await match.close()
+        await server.close()
+
+
+@pytest.mark.asyncio
+async def test_robots_refused_by_an_overloaded_server_send_again_and_lose_nothing(
+    redis: Redis,
+) -> None:
+    # The server's robots are refused as anyone is when the process is past what it can
+    # serve (here every other action): each sends its action again when told, the match is
+    # played to its end, and no robot was refused anything else.
+    server = await started(redis, TEST_LIMITS)
+
+    class EveryOther(LagWatch):
+        asked = 0
+
+        def admit(self, now: float | None = None) -> bool:
+            self.asked += 1
+            return self.asked % 2 == 0 and super().admit(now)
+
+        def retry_after_ms(self) -> int:
+            return 10
+
+    busy = EveryOther(limit=OVERLOAD_LAG)
+    server._lag = busy
+    try:
+        created = await create(server, boards=2, robots=["t1", "t2"], review_seconds=0)
+        runtime = await server.runtime(created.match_id)
+        async with asyncio.timeout(120):
+            while not runtime.state.finished:
+                await asyncio.sleep(0.05)
+        refused = server.metrics.registry.get_sample_value(
+            "duplicate_refusals_total", {"code": ErrorCode.UNAVAILABLE.value}
+        )
+        assert refused == busy.asked // 2 + busy.asked % 2
+        assert refused > 100  # two boards' calls and cards, each refused once
+        robots = [r for r in server.robot_players if created.match_id in r.name]
+        assert len(robots) == 8
+        assert [robot.errors for robot in robots] == [[]] * 8
+        for table in (1, 2):
+            assert [board for board, *_ in runtime.state.tables[table].results] == [1, 2]
+    finally:
+        await server.close()

@@ -6,7 +6,7 @@ import logging
 
 import pytest
 
-from server.limits import AddressThrottle, Limits, RepeatedLogFilter, TokenBucket
+from server.limits import AddressThrottle, LagWatch, Limits, RepeatedLogFilter, TokenBucket
 
 
 class TestTokenBucket:
@@ -94,3 +94,73 @@ def test_the_default_limits_leave_room_for_a_club() -> None:
     assert limits.connections_burst >= 16  # all of them reconnecting at once
     assert limits.hello_timeout >= 5
     assert limits.actions_per_second >= 5  # no person acts faster
+
+
+def looks_on_time(watch: LagWatch, start: float, seconds: float) -> float:
+    """``watch``'s looks every ``every`` from ``start`` for ``seconds``; the time after."""
+    now = start
+    for _ in range(round(seconds / watch.every)):
+        now += watch.every
+        watch.look(now)
+    return now
+
+
+def test_an_overload_is_the_loop_late_look_after_look_not_once() -> None:
+    watch = LagWatch(limit=0.025, every=0.02, now=0.0)
+    watch.look(0.2)  # one turn of 200 ms: a blip, nothing refused
+    assert watch.admit(0.2 + watch.every + 0.05)
+    watch.done()
+    now = looks_on_time(watch, 0.2, 0.2)
+    for _ in range(2):  # turns of 80 ms, look after look: still a blip
+        now += 0.08
+        watch.look(now)
+    assert watch.admit(now)
+    watch.done()
+    for _ in range(3):  # ... until the trend is past the limit: refused
+        now += 0.08
+        watch.look(now)
+    assert not watch.admit(now)
+    # Looks on time, but the overload lasts: admitted while the loop keeps time, refused
+    # once the turn under way is past the limit.
+    now = looks_on_time(watch, now, 0.1)
+    assert watch.admit(now)
+    assert not watch.admit(now + watch.every + 0.03)
+    watch.done()
+    # A second of looks on time and the trend down: over, even a long turn is served.
+    now = looks_on_time(watch, now, 1.2)
+    assert watch.admit(now + 0.5)
+
+
+def test_in_an_overload_the_actions_under_way_are_bounded_by_their_cost() -> None:
+    watch = LagWatch(limit=0.05, every=0.02, now=0.0)
+    for _ in range(20):  # outside an overload nothing is bounded
+        assert watch.admit(0.0)
+    for _ in range(20):
+        watch.done()
+    watch.look(0.6)
+    watch.look(0.62)  # an overload, and the loop keeps time now
+    watch.cost = 0.01
+    admitted = 0
+    while watch.admit(0.62):
+        admitted += 1
+    assert admitted == 5  # 5 under way x 10 ms fill the limit
+    watch.done()
+    assert watch.admit(0.62)  # one answered: another may start
+
+
+def test_refused_clients_wait_longer_while_they_outnumber_the_served() -> None:
+    watch = LagWatch(limit=0.05, every=0.02, now=0.0)
+    first = watch.wait
+    for _ in range(100):
+        assert watch.admit(0.0)
+        watch.done()
+    waits = [watch.retry_after_ms() for _ in range(400)]
+    assert all(first * 500 <= wait <= first * 1500 for wait in waits)  # spread out
+    now = looks_on_time(watch, 0.0, 1.0)
+    assert watch.wait == pytest.approx(2 * first)  # four refused to one served: twice, no more
+    for _ in range(100):
+        watch.retry_after_ms()
+    now = looks_on_time(watch, now, 1.0)
+    assert watch.wait == pytest.approx(4 * first)  # none served: twice, no more
+    looks_on_time(watch, now, 10.0)  # nobody refused: down to twice the limit
+    assert watch.wait == pytest.approx(2 * watch.limit)
