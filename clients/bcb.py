@@ -755,6 +755,9 @@ class BcbSeat:
         assert client is not None
         delay = max((error.retry_after_ms or 0) / 1000, 0.1)
         async with self._reconnecting:
+            if error.code == ErrorCode.UNAVAILABLE and error.retry_after_ms:
+                # A server past what it can serve says when to send again: not before.
+                await asyncio.sleep(delay)
             while True:
                 try:
                     if not client.is_connected:

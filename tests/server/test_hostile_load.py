@@ -22,7 +22,8 @@ from server.redis_process import free_port
 from tests.server.harness import STRONG_NORTH, one_board
 
 ROOT = Path(__file__).resolve().parents[2]
-SECONDS = 8.0
+SECONDS = 24.0
+"""Long enough for some 200 actions of North's: a p99 of fewer is their slowest one."""
 BASELINE_SECONDS = 4.0
 KEY = "hostile-test-organiser-key"
 pytestmark = pytest.mark.alone  # measures times: see pyproject.toml
