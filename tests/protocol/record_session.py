@@ -29,7 +29,6 @@ import json
 import random
 import sys
 import tempfile
-import time
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -64,6 +63,7 @@ from server.app import Server
 from server.limits import OVERLOAD_LAG, Limits
 from server.redis_process import RedisProcess
 from server.state import Analysis, BoardSpec, MatchConfig
+from tests.server.harness import loop_held
 
 ORGANISER_KEY = "organiser-secret"
 DEALS = (
@@ -1106,14 +1106,6 @@ async def overloaded(redis: Redis, record: Recorder) -> None:
     server = RecordingServer(redis, ORGANISER_KEY, robot_delay=0, limits=limits)
     server.held.released.set()  # its match is analysed before anyone plays
     await server.start()
-    loop = asyncio.get_running_loop()
-    holding = True
-
-    def hold() -> None:
-        time.sleep(0.12)
-        if holding:
-            loop.call_soon(hold)
-
     try:
         organiser = await Client.connect(Link(server.ws_url, ORGANISER_KEY))
         created = await organiser.create_match(boards=1, deals_pbn=one_board_pbn())
@@ -1122,13 +1114,12 @@ async def overloaded(redis: Redis, record: Recorder) -> None:
         north = next(s for s in created.seats if (s.table, s.seat) == (1, "N"))
         assert north.link is not None
         player = await raw(server, record, "raw-N1-busy", Link.parse(north.link).token)
-        loop.call_soon(hold)
-        await asyncio.sleep(1.0)  # every look of the server's at its loop comes late
         call = {"type": "call", "call": "1S", "alert": None, "ref": 7, "action_id": "5f3a9c21-7"}
-        answer = await player.ask(dict(call))
+        with loop_held():
+            await asyncio.sleep(1.0)  # every look of the server's at its loop comes late
+            answer = await player.ask(dict(call))
         assert answer["code"] == "unavailable", answer
         assert answer["retry_after_ms"], answer
-        holding = False
         while answer["type"] == "error":
             assert answer["code"] == "unavailable", answer
             # At least as long as told: long enough for the loop to show it keeps time.
@@ -1139,7 +1130,6 @@ async def overloaded(redis: Redis, record: Recorder) -> None:
         assert not answer["repeated"], answer
         await player.close()
     finally:
-        holding = False
         await server.close()
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -11,7 +12,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
@@ -49,6 +50,26 @@ def http_get(url: str) -> tuple[int, str, bytes]:
     except urllib.error.HTTPError as error:
         with error:
             return error.code, error.headers["Content-Type"], error.read()
+
+
+@contextlib.contextmanager
+def loop_held(each_turn: float = 0.12) -> Iterator[None]:
+    """Hold the running event loop ``each_turn`` seconds at every turn until the block
+    ends: a process past what it can serve, as its loop sees it (every look of a
+    :class:`server.limits.LagWatch` comes late)."""
+    loop = asyncio.get_running_loop()
+    holding = True
+
+    def hold() -> None:
+        time.sleep(each_turn)
+        if holding:
+            loop.call_soon(hold)
+
+    loop.call_soon(hold)
+    try:
+        yield
+    finally:
+        holding = False
 
 
 async def stored_events(

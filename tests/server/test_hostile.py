@@ -35,6 +35,7 @@ from tests.server.harness import (
     bid,
     board_view,
     create,
+    loop_held,
     one_board,
     play_cards,
     player_updates,
@@ -807,14 +808,6 @@ async def test_an_overloaded_server_refuses_actions_at_once_and_takes_them_when_
     # keeps time again the action, sent again as the refusal says, is applied once.
     limits = dataclasses.replace(TEST_LIMITS, overload_lag=OVERLOAD_LAG)
     server = await started(redis, limits)
-    loop = asyncio.get_running_loop()
-    holding = True
-
-    def hold() -> None:
-        time.sleep(0.12)
-        if holding:
-            loop.call_soon(hold)
-
     created = await create(server, boards=1, deals_pbn=DEALS)
     match = await seat_everyone(server, created)
     try:
@@ -822,20 +815,19 @@ async def test_an_overloaded_server_refuses_actions_at_once_and_takes_them_when_
         await board_view(north, 1)
         await analysed(server, created.match_id)  # nothing more comes by itself
         logged = await stored_events(redis, created.match_id, 1)
-        loop.call_soon(hold)
-        await asyncio.sleep(1.0)  # turns of 120 ms: every look late, the trend past the limit
         refusals: list[ClientError] = []
-        for _ in range(limits.strikes + 2):
-            with pytest.raises(ClientError) as refused:
-                await north.call("P")
-            refusals.append(refused.value)
-        assert {(r.code, r.message) for r in refusals} == {(ErrorCode.UNAVAILABLE, BUSY)}
-        shortest = round(OVERLOAD_LAG * 1000)  # the limit: SPEC.md section 2
-        assert all(r.retry_after_ms and shortest <= r.retry_after_ms <= 5000 for r in refusals)
-        await north.ping()
-        assert await stored_events(redis, created.match_id, 1) == logged
-        assert len(north.in_doubt) == limits.strikes + 2
-        holding = False
+        with loop_held():
+            await asyncio.sleep(1.0)  # every look late: the trend past the limit
+            for _ in range(limits.strikes + 2):
+                with pytest.raises(ClientError) as refused:
+                    await north.call("P")
+                refusals.append(refused.value)
+            assert {(r.code, r.message) for r in refusals} == {(ErrorCode.UNAVAILABLE, BUSY)}
+            shortest = round(OVERLOAD_LAG * 1000)  # the limit: SPEC.md section 2
+            assert all(r.retry_after_ms and shortest <= r.retry_after_ms <= 5000 for r in refusals)
+            await north.ping()
+            assert await stored_events(redis, created.match_id, 1) == logged
+            assert len(north.in_doubt) == limits.strikes + 2
         answers: list[Ack | ClientError] = []
         async with asyncio.timeout(10):
             while north.in_doubt:
@@ -858,7 +850,6 @@ async def test_an_overloaded_server_refuses_actions_at_once_and_takes_them_when_
         )
         assert refused_total == len(refusals)
     finally:
-        holding = False
         await match.close()
         await server.close()
 
