@@ -55,6 +55,14 @@ async def started(redis: Redis, limits: Limits, **options: object) -> Server:
     return server
 
 
+def refusals_counted(server: Server, code: ErrorCode) -> float:
+    """The refusals with ``code`` the server's metrics have counted."""
+    value = server.metrics.registry.get_sample_value(
+        "duplicate_refusals_total", {"code": code.value}
+    )
+    return value or 0.0
+
+
 @pytest_asyncio.fixture
 async def strict(redis: Redis) -> AsyncIterator[Server]:
     """A server with the default limits (and quick hellos, a quick presence grace)."""
@@ -126,12 +134,6 @@ async def test_frames_that_cannot_be_read_count_against_the_frame_rate(redis: Re
     limits = Limits(frames_per_second=1.0, frames_burst=50.0)
     server = await started(redis, limits)
 
-    def refused(code: ErrorCode) -> float:
-        value = server.metrics.registry.get_sample_value(
-            "duplicate_refusals_total", {"code": code.value}
-        )
-        return value or 0.0
-
     try:
         answers: list[ErrorMessage] = []
         async with connect(server.ws_url, compression=None) as flood:
@@ -151,9 +153,12 @@ async def test_frames_that_cannot_be_read_count_against_the_frame_rate(redis: Re
         # The server answered the burst of 50 frames (and a few more, refilled meanwhile),
         # then refused 10 for the rate; the next one too fast closed the connection and the
         # rest was never read. Every answer the server sent reached the client, in order.
-        assert refused(ErrorCode.RATE_LIMITED) == limits.strikes
-        assert 50 <= refused(ErrorCode.MALFORMED) < 60
-        sent = int(refused(ErrorCode.RATE_LIMITED) + refused(ErrorCode.MALFORMED))
+        assert refusals_counted(server, ErrorCode.RATE_LIMITED) == limits.strikes
+        assert 50 <= refusals_counted(server, ErrorCode.MALFORMED) < 60
+        sent = int(
+            refusals_counted(server, ErrorCode.RATE_LIMITED)
+            + refusals_counted(server, ErrorCode.MALFORMED)
+        )
         codes = [answer.code for answer in answers]
         assert len(codes) == sent
         assert codes[:50] == [ErrorCode.MALFORMED] * 50
@@ -845,10 +850,7 @@ async def test_an_overloaded_server_refuses_actions_at_once_and_takes_them_when_
         calls = await stored_events(redis, created.match_id, 1, "call")
         assert [c["call"] for c in calls] == ["P"]
         assert north.is_connected
-        refused_total = server.metrics.registry.get_sample_value(
-            "duplicate_refusals_total", {"code": ErrorCode.UNAVAILABLE.value}
-        )
-        assert refused_total == len(refusals)
+        assert refusals_counted(server, ErrorCode.UNAVAILABLE) == len(refusals)
     finally:
         await match.close()
         await server.close()
@@ -881,9 +883,7 @@ async def test_robots_refused_by_an_overloaded_server_send_again_and_lose_nothin
         async with asyncio.timeout(120):
             while not runtime.state.finished:
                 await asyncio.sleep(0.05)
-        refused = server.metrics.registry.get_sample_value(
-            "duplicate_refusals_total", {"code": ErrorCode.UNAVAILABLE.value}
-        )
+        refused = refusals_counted(server, ErrorCode.UNAVAILABLE)
         assert refused == busy.asked // 2 + busy.asked % 2
         assert refused > 100  # two boards' calls and cards, each refused once
         robots = [r for r in server.robot_players if created.match_id in r.name]
