@@ -712,9 +712,9 @@ class Server:
         first decision; ended with the server)."""
         self.robot_players: list[Robot] = []
         """Every robot this server started (for inspection: a correct robot has no errors)."""
-        self._robot_keeper: asyncio.Task[None] | None = None
+        self._lease_keeper: asyncio.Task[None] | None = None
         self._closing = asyncio.Event()
-        """Set when the server closes: the robots' keeper ends between two of its looks."""
+        """Set when the server closes: the leases' keeper ends between two of its looks."""
         self._reading_check: asyncio.Task[None] | None = None
         self._heartbeats: asyncio.Task[None] | None = None
         self.analyst = Analyst.shared()
@@ -725,6 +725,8 @@ class Server:
         self._analysing: dict[str, asyncio.Task[None]] = {}
         """The double-dummy analysis under way of each match's boards (off the creation
         path: a comparison shows it once it is there)."""
+        self._analysis_leases: set[str] = set()
+        """The matches whose analysis lease this process holds (:meth:`_keep_leases`)."""
         self.stopping = False
         """Set once :meth:`close` begins: a request still being answered starts no task
         (a robot, an analysis, the organisers' list) that would outlive the server."""
@@ -771,7 +773,7 @@ class Server:
             self.public_url = f"http://{self.host}:{self.port}"
         log.info("serving on %s", self.public_url)
         await self.resume_robots()
-        self._robot_keeper = asyncio.create_task(self._keep_robots(), name="robot leases")
+        self._lease_keeper = asyncio.create_task(self._keep_leases(), name="leases")
         self._reading_check = asyncio.create_task(self._check_reading(), name="slow readers")
         self._heartbeats = asyncio.create_task(self._beat(), name="heartbeats")
         if self._lag is not None:
@@ -780,8 +782,8 @@ class Server:
 
     async def close(self) -> None:
         self.stopping = True
-        if self._robot_keeper is not None:  # between two looks, not in the middle of one
-            await end(self._closing, self._robot_keeper)
+        if self._lease_keeper is not None:  # between two looks, not in the middle of one
+            await end(self._closing, self._lease_keeper)
         if self._reading_check is not None:
             await stop(self._reading_check)
         if self._heartbeats is not None:
@@ -2056,13 +2058,13 @@ class Server:
             wait = ANALYSIS_LEASE  # after a failure
             try:
                 if await self.store.claim_analysis(match_id, process, ANALYSIS_LEASE):
-                    keeping = asyncio.create_task(self._keep_analysis_lease(match_id))
+                    self._analysis_leases.add(match_id)  # renewed by _keep_leases
                     try:
                         found = await self.analyst.analyse(boards)
                         runtime = await self.runtime(match_id)
                         await runtime.note_analyses(found)  # once, whoever else logs it
                     finally:
-                        await stop(keeping)
+                        self._analysis_leases.discard(match_id)
                         with contextlib.suppress(RedisError, OSError):
                             await self.store.release_analysis(match_id, process)
                     return
@@ -2086,15 +2088,18 @@ class Server:
             if not boards:
                 return
 
-    async def _keep_analysis_lease(self, match_id: str) -> None:
-        """Renew the analysis lease every heartbeat while the analysis runs; a lease lost
-        (the store lost it, or this process stalled past it) is taken again if it is free."""
+    async def _keep_analysis_leases(self) -> None:
+        """Renew the analysis leases this process holds, all in one go (one round trip for
+        however many matches: no task or command per match); a lease lost (the store lost
+        it, or this process stalled past it) is taken again if it is free."""
+        holding = sorted(self._analysis_leases)
+        if not holding:
+            return
         process = self.fanout.process
-        while True:
-            await asyncio.sleep(HEARTBEAT)
-            with contextlib.suppress(RedisError, OSError):
-                if not await self.store.renew_analysis(match_id, process, ANALYSIS_LEASE):
-                    await self.store.claim_analysis(match_id, process, ANALYSIS_LEASE)
+        held = await self.store.renew_analyses(holding, process, ANALYSIS_LEASE)
+        for match_id, still in zip(holding, held, strict=True):
+            if not still and match_id in self._analysis_leases:
+                await self.store.claim_analysis(match_id, process, ANALYSIS_LEASE)
 
     # -- the server's robots -------------------------------------------------------------
 
@@ -2183,13 +2188,18 @@ class Server:
             if config is not None:
                 await self._start_robots(config, nonces)
 
-    async def _keep_robots(self) -> None:
-        """Every heartbeat, renew the leases on the robots this process plays (a robot whose
-        lease is gone stops: its seat was given away, or another process took it over after
-        this one stalled), and every few, take up the robots nobody plays."""
+    async def _keep_leases(self) -> None:
+        """Every heartbeat, renew the leases this process holds, each kind in one go: on the
+        analyses under way (:meth:`_keep_analysis_leases`) and on the robots it plays (a
+        robot whose lease is gone stops: its seat was given away, or another process took it
+        over after this one stalled); and every few, take up the robots nobody plays."""
         beats = 0
         while not await closing_within(self._closing, HEARTBEAT):
             beats += 1
+            try:
+                await self._keep_analysis_leases()
+            except (RedisError, OSError) as error:
+                log.warning("analysis leases: store unavailable: %s", error)
             try:
                 playing = sorted(self.robots)
                 if playing:

@@ -488,13 +488,21 @@ class Store:
     ) -> list[bool]:
         """Extend the leases ``process`` holds on the robots of ``seats`` (match id, seat);
         False where it holds it no more (the seat was given away, or it expired)."""
-        # Each on its own (a cluster runs no script in a pipeline), all at once.
-        done = await asyncio.gather(
-            *(
-                self._renew(keys=[_robot_lease(match_id, seat)], args=[process, int(ttl * 1000)])
-                for match_id, seat in seats
-            )
-        )
+        keys = [_robot_lease(match_id, seat) for match_id, seat in seats]
+        return await self._renew_all(keys, process, ttl)
+
+    async def _renew_all(self, keys: list[str], process: str, ttl: float) -> list[bool]:
+        """Extend the leases ``keys`` that ``process`` holds by ``ttl`` seconds, all at once:
+        in one pipeline, one round trip however many (a cluster runs no script in a
+        pipeline: there each on its own, all at once); False where it holds one no more."""
+        args: list[str | int] = [process, int(ttl * 1000)]
+        if isinstance(self.redis, RedisCluster):
+            done = await asyncio.gather(*(self._renew(keys=[key], args=args) for key in keys))
+        else:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for key in keys:
+                    await self._renew(keys=[key], args=args, client=pipe)
+                done = await pipe.execute()
         return [bool(held) for held in done]
 
     async def release_robot(self, match_id: str, seat: str, process: str) -> None:
@@ -567,10 +575,11 @@ class Store:
             return float("inf")
         return max(left, 0) / 1000
 
-    async def renew_analysis(self, match_id: str, process: str, ttl: float) -> bool:
-        """Extend the analysis lease ``process`` holds; False if it holds it no more."""
-        key = _analysis_lease(match_id)
-        return bool(await self._renew(keys=[key], args=[process, int(ttl * 1000)]))
+    async def renew_analyses(self, match_ids: list[str], process: str, ttl: float) -> list[bool]:
+        """Extend the analysis leases ``process`` holds on ``match_ids``; False where it holds
+        one no more (it ran out while this process stalled, or the store lost it)."""
+        keys = [_analysis_lease(match_id) for match_id in match_ids]
+        return await self._renew_all(keys, process, ttl)
 
     async def release_analysis(self, match_id: str, process: str) -> None:
         """Give up the analysis lease (the analysis is logged, or failed)."""

@@ -110,6 +110,9 @@ __all__ = [
     "view_of",
 ]
 
+SEATS = tuple(Seat)
+"""The seats in order, N E S W (iterating a tuple costs less than the enum's)."""
+
 log = logging.getLogger(__name__)
 
 CHAT_LINES = 50
@@ -784,6 +787,9 @@ class _BoardShown:
     tricks_ns: int
     tricks_ew: int
     result: Data | None
+    contract: str | None
+    declarer: str | None
+    dummy: str | None
     auctions: dict[Seat | None, list[Data]]
     """The auction by the seat whose alerts the viewer may not see (None: all)."""
 
@@ -842,6 +848,7 @@ def _board_shown(board: BoardState, table: int) -> _BoardShown:
             "deciders": [s.letter for s in sorted(request.deciders)],
             "accepted": [s.letter for s in sorted(request.accepted)],
         }
+    contract, declarer = board.auction.contract, board.auction.declarer
     return _BoardShown(
         held=held,
         hand_sizes={s.letter: held[s].bit_count() for s in Seat},
@@ -859,6 +866,9 @@ def _board_shown(board: BoardState, table: int) -> _BoardShown:
             if board.result is None
             else _result_data(table, spec.number, board.result, board.decided, board.round)
         ),
+        contract=None if contract is None else str(contract),
+        declarer=None if declarer is None else declarer.letter,
+        dummy=None if play is None else play.dummy.letter,
         auctions={},
     )
 
@@ -965,14 +975,14 @@ def _board_moving(board: BoardState, shown: _BoardShown, viewer: Seen, *, record
 
     return {
         "phase": board.phase,
-        "hands": {s.letter: _cards(held[s]) for s in Seat if s in visible},
+        "hands": {s.letter: _cards(held[s]) for s in SEATS if s in visible},
         "hand_sizes": shown.hand_sizes,
         "auction": shown.auction(
             board, viewer.seat.partner if isinstance(viewer, Seated) else None
         ),
-        "contract": None if auction.contract is None else str(auction.contract),
-        "declarer": None if auction.declarer is None else auction.declarer.letter,
-        "dummy": None if play is None else play.dummy.letter,
+        "contract": shown.contract,
+        "declarer": shown.declarer,
+        "dummy": shown.dummy,
         "tricks": shown.tricks if not player or finished else [],
         "last_trick": shown.last_trick if _sees_last_trick(board, viewer) else None,
         "current_trick": shown.current_trick,

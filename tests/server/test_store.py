@@ -239,3 +239,24 @@ async def test_a_finished_match_is_offered_no_robots_whatever_is_logged_after(
     await store.append(match_id, 1, presence, None, [], 1, (1,), length)
     assert match_id not in await store.robot_matches()
     assert not await redis.sismember(ROBOT_MATCHES_KEY, match_id)
+
+
+@pytest.mark.asyncio
+async def test_leases_are_renewed_in_one_go_only_where_the_process_holds_them(
+    redis: Redis,
+) -> None:
+    # One call renews the analysis leases of many matches (a pipeline: the keeper sends no
+    # command per match); each is extended only where this process still holds it.
+    store = Store(redis)
+    matches = [secrets.token_hex(4) for _ in range(5)]
+    for match_id in matches[:3]:
+        assert await store.claim_analysis(match_id, "this", 1.0)
+    assert await store.claim_analysis(matches[3], "another", 1.0)  # taken over meanwhile
+    # matches[4]: its lease ran out (nobody holds it)
+    held = await store.renew_analyses(matches, "this", 60.0)
+    assert held == [True, True, True, False, False]
+    for match_id in matches[:3]:
+        assert await store.analysis_lease_left(match_id) > 50
+    assert await store.analysis_lease_left(matches[3]) <= 1.0  # another's, untouched
+    assert await store.analysis_lease_left(matches[4]) == 0  # not taken by a renewal
+    assert await store.renew_analyses([], "this", 60.0) == []
