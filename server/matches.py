@@ -756,13 +756,16 @@ class MatchRuntime:
         applied already (then nothing is done again). Raises ProtocolError, changing nothing.
 
         What can be refused is refused before waiting for the match's lock: how long a
-        refusal takes then tells nothing of what the other table is doing."""
+        refusal takes then tells nothing of what the other table is doing. (A lock that is
+        free, with no news to read first, is taken at once: the same checks under it, the
+        laws in the fold itself, refuse as soon, and an action that is accepted is not
+        tried twice.)"""
         key = None if action.action_id is None else (viewer, action.action_id)
         if key is not None and key in self._acked:
             return self._acked[key], True
         if isinstance(action, AdjustScore | VoidBoard):
             self._require_director(viewer)
-        elif not self._stale:  # a stale state is read back first, under the lock
+        elif self._waits():
             self._check(viewer, action, *self._event_for(viewer, action))
 
         async def attempt() -> tuple[int, bool]:
@@ -782,6 +785,12 @@ class MatchRuntime:
 
         async with self.holding():
             return await self._retrying(attempt)
+
+    def _waits(self) -> bool:
+        """Whether an action would wait before the state is tried under the lock: the lock
+        is held, or news is to be read first. (A stale state is read back under the lock
+        before anything is checked: nothing can be refused before that.)"""
+        return not self._stale and (self.lock.locked() or self._news > len(self.watch))
 
     async def _retrying(self, attempt: Callable[[], Awaitable[T]]) -> T:
         """Run ``attempt`` (under the lock) against the state as the store has it: when
