@@ -24,8 +24,13 @@ from typing import Any, Protocol
 __all__ = ["SendQueue", "SheddingSocket", "discard_on_close", "listening", "send_queue"]
 
 _TCP_INFO_SIZE = 232
+_UNACKED_AT = 24
+"""Where ``tcpi_unacked`` (a u32: segments sent and not acknowledged) sits in Linux's
+``struct tcp_info``."""
 _BYTES_ACKED_AT = 120
 """Where ``tcpi_bytes_acked`` (a u64) sits in Linux's ``struct tcp_info`` (since 4.1)."""
+_NOTSENT_AT = 144
+"""Where ``tcpi_notsent_bytes`` (a u32) sits in Linux's ``struct tcp_info`` (since 4.6)."""
 
 
 class HasFileno(Protocol):
@@ -56,11 +61,20 @@ def send_queue(sock: HasFileno) -> SendQueue | None:
         fd = sock.fileno()
         if fd < 0:
             return None
-        unsent = struct.unpack("i", fcntl.ioctl(fd, termios.TIOCOUTQ, b"\0\0\0\0"))[0]
         info = sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, _TCP_INFO_SIZE)
+        if len(info) < _BYTES_ACKED_AT + 8:
+            return None
+        # Most looks find nothing held (nothing in flight, nothing unsent): one system call
+        # then, not two. The bytes held are asked for only when some are.
+        if (
+            len(info) >= _NOTSENT_AT + 4
+            and struct.unpack_from("I", info, _UNACKED_AT)[0] == 0
+            and struct.unpack_from("I", info, _NOTSENT_AT)[0] == 0
+        ):
+            unsent = 0
+        else:
+            unsent = struct.unpack("i", fcntl.ioctl(fd, termios.TIOCOUTQ, b"\0\0\0\0"))[0]
     except OSError:
-        return None
-    if len(info) < _BYTES_ACKED_AT + 8:
         return None
     (acknowledged,) = struct.unpack_from("Q", info, _BYTES_ACKED_AT)
     return SendQueue(unsent, acknowledged)
