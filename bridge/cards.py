@@ -458,7 +458,7 @@ class Deal:
 
     def owner(self, card: Card) -> Seat:
         """The seat dealt ``card``."""
-        for seat, hand in zip(Seat, self._hands, strict=True):
+        for seat, hand in zip(_SEATS, self._hands, strict=True):
             if hand.mask & card.bit:
                 return seat
         raise AssertionError("a complete deal holds every card")  # pragma: no cover

@@ -233,6 +233,11 @@ class Play:
         return tuple((self.deal.owner(card), card) for card in self._history)
 
     @property
+    def played_cards(self) -> tuple[Card, ...]:
+        """Every card played, in order (:attr:`cards_played` without the seats)."""
+        return tuple(self._history)
+
+    @property
     def played_count(self) -> int:
         """How many cards have been played (taken back ones not counted)."""
         return len(self._history)

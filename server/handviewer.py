@@ -48,7 +48,7 @@ def lin_board(
         calls.append(LinCall(call, alert is not None, lin_text(alert or "")))
         seat = seat.next
     play = board.play
-    cards = () if play is None else tuple(card for _, card in play.cards_played)
+    cards = () if play is None else play.played_cards
     claim = None
     result = board.result
     if (

@@ -1465,7 +1465,7 @@ class MatchState:
         """Take back the board's last call or card."""
         board.taken_back = board.last_action()
         play = board.play
-        if play is not None and play.cards_played:
+        if play is not None and play.played_count:
             play.undo()
             if board.claim is not None and board.claim.status != "pending":
                 board.claim = None

@@ -708,14 +708,17 @@ def _visible_hands(board: BoardState, viewer: Seen) -> set[Seat]:
     return seen
 
 
-def _sees_last_trick(board: BoardState, viewer: Seen) -> bool:
+def _last_trick_hidden(board: BoardState) -> frozenset[Seat]:
     """Law 66: a player may look at the last quitted trick until their side has played to
-    the next one (dummy's cards count for declarer's side)."""
-    if not isinstance(viewer, Seated) or board.is_finished or board.play is None:
-        return True
+    the next one (dummy's cards count for declarer's side): the players who may not now
+    (watchers always may)."""
+    if board.is_finished or board.play is None:
+        return frozenset()
     current = board.play.current_trick
-    side = {viewer.seat, viewer.seat.partner}
-    return current is None or not any(seat in side for seat, _card in current.plays())
+    if current is None:
+        return frozenset()
+    played = {seat for seat, _card in current.plays()}
+    return frozenset(seat for seat in SEATS if seat in played or seat.partner in played)
 
 
 def _actions(board: BoardState, viewer: Seen) -> list[Action]:
@@ -787,6 +790,8 @@ class _BoardShown:
     tricks_ns: int
     tricks_ew: int
     result: Data | None
+    last_trick_hidden: frozenset[Seat]
+    """The players who may not look at the last trick now (:func:`_last_trick_hidden`)."""
     contract: str | None
     declarer: str | None
     dummy: str | None
@@ -866,6 +871,7 @@ def _board_shown(board: BoardState, table: int) -> _BoardShown:
             if board.result is None
             else _result_data(table, spec.number, board.result, board.decided, board.round)
         ),
+        last_trick_hidden=_last_trick_hidden(board),
         contract=None if contract is None else str(contract),
         declarer=None if declarer is None else declarer.letter,
         dummy=None if play is None else play.dummy.letter,
@@ -984,7 +990,11 @@ def _board_moving(board: BoardState, shown: _BoardShown, viewer: Seen, *, record
         "declarer": shown.declarer,
         "dummy": shown.dummy,
         "tricks": shown.tricks if not player or finished else [],
-        "last_trick": shown.last_trick if _sees_last_trick(board, viewer) else None,
+        "last_trick": (
+            None
+            if isinstance(viewer, Seated) and viewer.seat in shown.last_trick_hidden
+            else shown.last_trick
+        ),
         "current_trick": shown.current_trick,
         "turn": None if turn is None else turn.letter,
         "acting": None if acting is None else acting.letter,
@@ -1008,7 +1018,7 @@ def _handviewer(state: MatchState, board: BoardState, table: int, viewer: Seen) 
         tuple(state.people[sitting.player(seat)].name for seat in Seat),
         tuple(board.alerts.items()),
         len(board.auction.calls),
-        0 if board.play is None else len(board.play.cards_played),
+        0 if board.play is None else board.play.played_count,
         board.result,
         board.decided,  # the records' words on a ruling or an assigned result...
         None if board.claim is None else (board.claim.status, board.claim.statement),
