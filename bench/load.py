@@ -4,7 +4,8 @@ servers.
 
     .venv/bin/python -m bench.load [--matches 250] [--seconds 60] [--processes 1]
                                    [--spread match|connection] [--load-processes N]
-                                   [--phases human,flat,overload] [--references deltas,views]
+                                   [--phases quiet,human,flat,overload]
+                                   [--references deltas,views]
                                    [--quick] [--boards 16] [--create-seconds 900]
                                    [--overload-lag MS] [--json FILE]
 
@@ -15,7 +16,8 @@ players and watched by one live spectator (``bench/load_clients.py``). The match
 created through the protocol, as the organiser, and timed; creation stops after
 ``--create-seconds`` and the load plays the matches made by then.
 
-Phases, each ``--seconds`` measured after a warm-up: ``human`` (each player acts about 2 s,
+Phases, each ``--seconds`` measured after a warm-up: ``quiet`` (every connection open, no
+match acting: what the server and Redis do on their own), ``human`` (each player acts about 2 s,
 jittered, after it becomes its turn), ``flat`` (at once) and ``overload`` (after ``flat``:
 about twice the load the server just served flat out is offered). The load is a closed
 loop (a table's next action waits for the update of the one before), so flat out offers
@@ -40,8 +42,8 @@ p50/p99/max from an action to its ack, to its last viewer (the table's four play
 spectator), and from the action that finished a board at its last table (the fourth
 ``next_board``, ending its review) to the last of the nine viewers receiving the comparison;
 refusals by code, and how soon they came; server and Redis CPU (``/proc``) per action and per
-frame received, and our server's CPU per frame against each reference's; the load's own
-CPU. Memory is the server processes' whole RSS over their connections ("all included").
+frame received, and our server's CPU per frame against each reference's; server and Redis
+CPU in all, and the commands Redis served a second (``INFO``); the load's own CPU. Memory is the server processes' whole RSS over their connections ("all included").
 Then one line per target of issue #27: PASS, FAIL, or SKIP when this run cannot show it
 (fewer matches than the target's size, several processes, no reference). A CPU ratio is
 shown only by a run of at least its size (fixed costs weigh more on fewer matches); a
@@ -127,6 +129,13 @@ TARGET_OVERLOAD_P99_MS = 100.0
 TARGET_COMPARE_P99_MS = 10.0
 TARGET_CREATE_SECONDS = 20.0
 TARGET_SCALING = 1.8
+TARGET_QUIET_COMMANDS = 10.0
+"""Redis commands a second, at most, while no match acts, with 250 matches: nothing per
+match on a timer (issue #27, item 3). A process's own looks take some 3 a second (its
+heartbeat and the look at the processes alive every 2 s, the events' rounds every second,
+the robots nobody plays every 4 s); the analyses still coming in (each a few commands, once
+per match) take the rest. A look at each match once a minute would take 4 more."""
+TARGET_QUIET_MATCHES = 250
 
 
 # -- processes ---------------------------------------------------------------------------
@@ -420,6 +429,8 @@ class Phase:
     connections: int = 0
     offered: float | None = None
     """The actions per second offered, when the phase sets it (overload)."""
+    redis_commands: int | None = None
+    """The commands Redis served in the measured window (None: not counted)."""
 
     def total(self, name: str) -> Any:
         values = [tally[name] for tally in self.tallies]
@@ -483,27 +494,45 @@ def run_phase(
     seconds: float,
     warmup: float,
     pids: list[int],
-    redis_pid: int | None,
+    redis: RedisProcess | None,
     matches: frozenset[int] | None = None,
 ) -> Phase:
     """One phase: the load acts for ``warmup + seconds``, the last ``seconds`` measured."""
     start = time.monotonic()
     order = PhaseOrder(label, pace, start + warmup, start + warmup + seconds, matches)
     load.send("phase", [order] * len(load.pipes))
+    redis_pid = None if redis is None or redis.process is None else redis.process.pid
 
     def cpu() -> tuple[float, float]:
-        redis = 0.0 if redis_pid is None else cpu_seconds(redis_pid)
-        return sum(cpu_seconds(pid) for pid in pids), redis
+        used = 0.0 if redis_pid is None else cpu_seconds(redis_pid)
+        return sum(cpu_seconds(pid) for pid in pids), used
 
     time.sleep(max(0.0, order.measure_from - time.monotonic()))
+    commands_before = redis_commands(redis)
     server_before, redis_before = cpu()
     time.sleep(max(0.0, order.until - time.monotonic()))
     server_after, redis_after = cpu()
+    commands_after = redis_commands(redis)
     rss = sum(rss_bytes(pid) for pid in pids)
     tallies = load.answers(timeout=120)
-    return Phase(
+    phase = Phase(
         label, seconds, tallies, server_after - server_before, redis_after - redis_before, rss
     )
+    if commands_before is not None and commands_after is not None:
+        # Less the two INFO commands that counted them.
+        phase.redis_commands = commands_after - commands_before - 1
+    return phase
+
+
+def redis_commands(redis: RedisProcess | None) -> int | None:
+    """The commands ``redis`` has served since it started (None: no Redis of ours)."""
+    if redis is None:
+        return None
+    import redis as redis_py  # the synchronous client: the bench's own process has no loop
+
+    with redis_py.Redis.from_url(redis.url) as client:
+        stats: dict[str, Any] = client.info("stats")
+    return int(stats["total_commands_processed"])
 
 
 def connect(load: Load, specs: list[MatchSpec]) -> tuple[int, float, Counter[str]]:
@@ -584,6 +613,7 @@ def rows(phase: Phase, references: dict[str, Phase | None] | None) -> list[str]:
         return "-" if found is None else f"{found:.2f}x"
 
     ours = references is not None
+    commands = phase.redis_commands
     return [
         "-" if phase.offered is None else f"{phase.offered:.0f}",
         f"{phase.actions_per_second:.0f}",
@@ -600,6 +630,9 @@ def rows(phase: Phase, references: dict[str, Phase | None] | None) -> list[str]:
         per(phase.redis_cpu, frames, 1e6) if ours else "-",
         ratio("deltas"),
         ratio("views"),
+        f"{100 * phase.server_cpu / phase.seconds:.1f}%",
+        f"{100 * phase.redis_cpu / phase.seconds:.1f}%" if ours else "-",
+        "-" if commands is None else f"{commands / phase.seconds:.1f}",
         f"{100 * phase.total('load_cpu') / phase.seconds:.0f}%",
         f"{phase.total('boards_finished')}",
         f"{phase.total('compared')}/{phase.total('compared_partly')}"
@@ -625,6 +658,9 @@ ROW_NAMES = [
     "Redis CPU us per frame",
     "server CPU per frame / deltas'",
     "server CPU per frame / views'",
+    "server CPU (% of one core)",
+    "Redis CPU (% of one core)",
+    "Redis commands/s",
     "load CPU (% of one core)",
     "boards finished",
     "comparisons: all/partly/untimed",
@@ -660,6 +696,8 @@ def verdicts(run: Run) -> list[Verdict]:
     found = [
         *(_cpu_target(run, name, size) for name in ("human", "flat") for size in TARGET_SIZES),
         _human_cpu_target(run),
+        _quiet_target(run),
+        _idle_cost_target(run),
         _viewer_target(run),
         _refusals_target(run),
         _flat_share_target(run),
@@ -719,6 +757,40 @@ def _human_cpu_target(run: Run) -> Verdict | None:
     if per is None:
         return Verdict("SKIP", text)
     return Verdict(_status(per * 1000 <= TARGET_HUMAN_CPU_MS), text)
+
+
+def _quiet_target(run: Run) -> Verdict | None:
+    quiet = run.ours.get("quiet")
+    if quiet is None or quiet.redis_commands is None:
+        return None
+    rate = quiet.redis_commands / quiet.seconds
+    text = (
+        f"quiet, {TARGET_QUIET_MATCHES} matches: Redis commands/s <= "
+        f"{TARGET_QUIET_COMMANDS:g}, nothing per match on a timer (measured {rate:.1f} with "
+        f"{run.created} matches; server CPU "
+        f"{100 * quiet.server_cpu / quiet.seconds:.1f}% of a core, Redis "
+        f"{100 * quiet.redis_cpu / quiet.seconds:.1f}%)"
+    )
+    shown = _of_size(run, TARGET_QUIET_MATCHES)
+    return Verdict(_status(rate <= TARGET_QUIET_COMMANDS, shown), text)
+
+
+def _idle_cost_target(run: Run) -> Verdict | None:
+    human, flat = run.ours.get("human"), run.ours.get("flat")
+    if human is None or flat is None:
+        return None
+    acked = human.total("acked"), flat.total("acked")
+    paced, fast = (
+        (phase.redis_cpu / count if count else None)
+        for phase, count in zip((human, flat), acked, strict=True)
+    )
+    text = (
+        f"Redis CPU per action at a human pace <= flat out's (measured "
+        f"{_us(paced)} against {_us(fast)})"
+    )
+    if paced is None or fast is None:
+        return Verdict("SKIP", text)
+    return Verdict(_status(paced <= fast), text)
 
 
 def _viewer_target(run: Run) -> Verdict | None:
@@ -851,6 +923,10 @@ def _ms(value: float | None) -> str:
     return "-" if value is None else f"{value:.1f} ms"
 
 
+def _us(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds * 1e6:.0f} us"
+
+
 def figures(run: Run, lines: list[Verdict]) -> dict[str, Any]:
     """The run's figures as plain data (``--json``): each phase's totals, ours and each
     reference's, and the targets."""
@@ -873,6 +949,7 @@ def figures(run: Run, lines: list[Verdict]) -> dict[str, Any]:
             "offered_per_second": phase.offered,
             "server_cpu": phase.server_cpu,
             "redis_cpu": phase.redis_cpu,
+            "redis_commands": phase.redis_commands,
             "server_cpu_per_frame": phase.cpu_per_frame(),
         }
 
@@ -956,12 +1033,14 @@ def interrupted_as_error() -> Iterator[None]:
 
 
 PHASES = {
+    "quiet": ("quiet", HUMAN_PACE),
     "human": ("human pace", HUMAN_PACE),
     "flat": ("flat out", 0.0),
     "overload": ("overload", None),
 }
 """Each phase's label and pace (the seconds a player takes to act, on average; None: set by
-the flat-out phase before it, :func:`overload_pace`)."""
+the flat-out phase before it, :func:`overload_pace`). In the quiet phase no match acts:
+every connection open, nothing played."""
 REFERENCE_PHASES = ("human", "flat")
 """The phases each reference plays (it refuses nothing: overloading it shows nothing)."""
 
@@ -972,7 +1051,7 @@ class Stage:
 
     load: Load
     pids: list[int]
-    redis_pid: int | None
+    redis: RedisProcess | None
     seconds: float
     warmup: float
 
@@ -987,8 +1066,9 @@ class Stage:
             label = f"{name}, 1 process"
         chosen = own if pace is None else pace
         assert chosen is not None, f"the {name} phase needs a pace"
+        matches = frozenset() if name == "quiet" else only
         return run_phase(
-            self.load, label, chosen, self.seconds, self.warmup, pids, self.redis_pid, only
+            self.load, label, chosen, self.seconds, self.warmup, pids, self.redis, matches
         )
 
     def close(self) -> None:
@@ -1146,8 +1226,7 @@ def measure(args: argparse.Namespace, run: Run, description: list[str]) -> None:
         stack.callback(load.stop)
         specs = spread(created, urls, args.spread)
         run.connections, run.connect_seconds, run.failures = connect(load, specs)
-        assert redis.process is not None
-        stage = Stage(load, pids, redis.process.pid, args.seconds, args.warmup)
+        stage = Stage(load, pids, redis, args.seconds, args.warmup)
         play_ours(args, run, stage, created, description)
         stage.close()
         for server in servers:
@@ -1177,8 +1256,9 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--phases",
-        default="human,flat,overload",
-        help="some of human, flat, overload (overload comes after flat and needs it)",
+        default="quiet,human,flat,overload",
+        help="some of quiet, human, flat, overload (overload comes after flat and needs it; "
+        "in quiet no match acts)",
     )
     parser.add_argument(
         "--boards",
@@ -1217,7 +1297,7 @@ def options(argv: list[str] | None = None) -> argparse.Namespace:
         args.boards = QUICK_BOARDS if args.quick else BOARDS
     phases = args.phases.split(",")
     if set(phases) - set(PHASES) or len(set(phases)) < len(phases):
-        parser.error("--phases takes some of human, flat and overload, each once")
+        parser.error("--phases takes some of quiet, human, flat and overload, each once")
     if "overload" in phases and (
         "flat" not in phases or phases.index("flat") > phases.index("overload")
     ):

@@ -167,19 +167,20 @@ WELCOMED_KEPT = 100_000
 ROBOT_LEASE = 5 * HEARTBEAT
 """Seconds a process's lease on playing a seat's robot lasts unless renewed (every
 heartbeat): after a process dies, another takes its robots over within about this."""
-ANALYSIS_LEASE = 5 * HEARTBEAT
-"""Seconds a process's lease on working out a match's double-dummy analysis lasts unless
-renewed (every heartbeat while it works): one process analyses a match, and when it dies
-another that holds the match (or this one, restarted, once it loads it) takes over as soon
-as the lease runs out: within this of the death."""
+ANALYSIS_LOOK = 5 * HEARTBEAT / 2
+"""Seconds between a process's looks at the lease on a match's double-dummy analysis that
+another process holds (and after a failure, before it tries again). One process analyses a
+match: its lease stands while that process lives (its heartbeat; nothing is renewed per
+match), and when it dies another that holds the match (or this one, restarted, once it
+loads it) takes over at its next look after the death is seen (``ALIVE_FOR``)."""
+ANALYSIS_LEASE_TTL = 24 * 3600.0
+"""Seconds after which the store forgets an analysis lease all the same (one whose holder
+died, in a match no process loads again): far longer than any analysis waits for its turn."""
 ANALYSIS_ATTEMPTS = 3
 """Analyses a process asks of its worker for a match before it gives up on it (the worker
-died each time, or the solver refused a deal), a lease's time apart: another process that
-holds or loads the match then tries, or this one once restarted. A store that cannot be
-reached is waited for as long as it takes."""
-LEASE_WAIT_LEAST = 0.05
-"""Seconds a process waiting for another's analysis lease waits at the least before it asks
-again (the lease was running out just as it asked)."""
+died each time, or the solver refused a deal), a look apart: another process that holds or
+loads the match then tries, or this one once restarted. A store that cannot be reached is
+waited for as long as it takes."""
 STORE_CHECKED_FOR = 1.0
 """Seconds ``/health`` answers from its last PING of the store: a flood of health checks is
 not a flood of PINGs."""
@@ -712,9 +713,9 @@ class Server:
         first decision; ended with the server)."""
         self.robot_players: list[Robot] = []
         """Every robot this server started (for inspection: a correct robot has no errors)."""
-        self._lease_keeper: asyncio.Task[None] | None = None
+        self._robot_keeper: asyncio.Task[None] | None = None
         self._closing = asyncio.Event()
-        """Set when the server closes: the leases' keeper ends between two of its looks."""
+        """Set when the server closes: the robots' keeper ends between two of its looks."""
         self._reading_check: asyncio.Task[None] | None = None
         self._heartbeats: asyncio.Task[None] | None = None
         self.analyst = Analyst.shared()
@@ -725,8 +726,6 @@ class Server:
         self._analysing: dict[str, asyncio.Task[None]] = {}
         """The double-dummy analysis under way of each match's boards (off the creation
         path: a comparison shows it once it is there)."""
-        self._analysis_leases: set[str] = set()
-        """The matches whose analysis lease this process holds (:meth:`_keep_leases`)."""
         self.stopping = False
         """Set once :meth:`close` begins: a request still being answered starts no task
         (a robot, an analysis, the organisers' list) that would outlive the server."""
@@ -773,7 +772,7 @@ class Server:
             self.public_url = f"http://{self.host}:{self.port}"
         log.info("serving on %s", self.public_url)
         await self.resume_robots()
-        self._lease_keeper = asyncio.create_task(self._keep_leases(), name="leases")
+        self._robot_keeper = asyncio.create_task(self._keep_robots(), name="robot leases")
         self._reading_check = asyncio.create_task(self._check_reading(), name="slow readers")
         self._heartbeats = asyncio.create_task(self._beat(), name="heartbeats")
         if self._lag is not None:
@@ -782,8 +781,8 @@ class Server:
 
     async def close(self) -> None:
         self.stopping = True
-        if self._lease_keeper is not None:  # between two looks, not in the middle of one
-            await end(self._closing, self._lease_keeper)
+        if self._robot_keeper is not None:  # between two looks, not in the middle of one
+            await end(self._closing, self._robot_keeper)
         if self._reading_check is not None:
             await stop(self._reading_check)
         if self._heartbeats is not None:
@@ -2048,27 +2047,24 @@ class Server:
     async def _analyse(self, match_id: str, boards: tuple[BoardSpec, ...]) -> None:
         """Analyse the boards under the match's analysis lease and log the analysis, in
         whatever state the match is (one that is over gets it too). Another process that
-        holds the match (it loaded it too) waits while the lease stands, and takes over the
-        moment it runs out (its holder died, or gave up). What fails (the store, the worker)
-        is tried again a lease later, until the analysis is logged, here or by another
-        process; the worker at most ANALYSIS_ATTEMPTS times."""
+        holds the match (it loaded it too) waits while the lease's holder lives, and takes
+        over at its first look after the holder died or gave the lease up. What fails (the
+        store, the worker) is tried again a look later, until the analysis is logged, here
+        or by another process; the worker at most ANALYSIS_ATTEMPTS times."""
         process = self.fanout.process
         failures = 0
         while True:
-            wait = ANALYSIS_LEASE  # after a failure
             try:
-                if await self.store.claim_analysis(match_id, process, ANALYSIS_LEASE):
-                    self._analysis_leases.add(match_id)  # renewed by _keep_leases
+                alive = await self.fanout.alive()
+                if await self.store.claim_analysis(match_id, process, alive, ANALYSIS_LEASE_TTL):
                     try:
                         found = await self.analyst.analyse(boards)
                         runtime = await self.runtime(match_id)
                         await runtime.note_analyses(found)  # once, whoever else logs it
                     finally:
-                        self._analysis_leases.discard(match_id)
                         with contextlib.suppress(RedisError, OSError):
                             await self.store.release_analysis(match_id, process)
                     return
-                wait = min(await self.store.analysis_lease_left(match_id), ANALYSIS_LEASE)
             except AnalysisError as error:
                 failures += 1
                 if failures >= ANALYSIS_ATTEMPTS:
@@ -2081,25 +2077,12 @@ class Server:
                 log.warning("match %s: analysis not logged, trying again: %s", match_id, error)
             except (RedisError, OSError) as error:
                 log.warning("match %s: analysis not logged, trying again: %s", match_id, error)
-            await asyncio.sleep(max(wait, LEASE_WAIT_LEAST))
+            await asyncio.sleep(ANALYSIS_LOOK)
             # Logged meanwhile (by the lease's holder), or only some boards still to come?
             with contextlib.suppress(RedisError, OSError, ProtocolError):  # then tried as it was
                 boards = (await self.runtime(match_id)).unanalysed()
             if not boards:
                 return
-
-    async def _keep_analysis_leases(self) -> None:
-        """Renew the analysis leases this process holds, all in one go (one round trip for
-        however many matches: no task or command per match); a lease lost (the store lost
-        it, or this process stalled past it) is taken again if it is free."""
-        holding = sorted(self._analysis_leases)
-        if not holding:
-            return
-        process = self.fanout.process
-        held = await self.store.renew_analyses(holding, process, ANALYSIS_LEASE)
-        for match_id, still in zip(holding, held, strict=True):
-            if not still and match_id in self._analysis_leases:
-                await self.store.claim_analysis(match_id, process, ANALYSIS_LEASE)
 
     # -- the server's robots -------------------------------------------------------------
 
@@ -2188,18 +2171,13 @@ class Server:
             if config is not None:
                 await self._start_robots(config, nonces)
 
-    async def _keep_leases(self) -> None:
-        """Every heartbeat, renew the leases this process holds, each kind in one go: on the
-        analyses under way (:meth:`_keep_analysis_leases`) and on the robots it plays (a
+    async def _keep_robots(self) -> None:
+        """Every heartbeat, renew the leases on the robots this process plays, in one go (a
         robot whose lease is gone stops: its seat was given away, or another process took it
-        over after this one stalled); and every few, take up the robots nobody plays."""
+        over after this one stalled), and every few, take up the robots nobody plays."""
         beats = 0
         while not await closing_within(self._closing, HEARTBEAT):
             beats += 1
-            try:
-                await self._keep_analysis_leases()
-            except (RedisError, OSError) as error:
-                log.warning("analysis leases: store unavailable: %s", error)
             try:
                 playing = sorted(self.robots)
                 if playing:

@@ -160,6 +160,19 @@ end
 return 0
 """
 """Extend a lease (KEYS[1]) by ARGV[2] ms if process ARGV[1] holds it."""
+CLAIM_SCRIPT = """
+local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then return 1 end
+if holder then
+  for i = 3, #ARGV do
+    if ARGV[i] == holder then return 0 end
+  end
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+"""Take a lease (KEYS[1]) for process ARGV[1], for ARGV[2] ms, unless a process alive
+(ARGV[3..]) other than itself holds it: a lease that stands while its holder lives."""
 RELEASE_SCRIPT = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -318,6 +331,7 @@ class Store:
         self._timed_grant = _untimed if timer is None else timer("grant")
         self._append = redis.register_script(APPEND_SCRIPT)
         self._renew = redis.register_script(RENEW_SCRIPT)
+        self._claim = redis.register_script(CLAIM_SCRIPT)
         self._release = redis.register_script(RELEASE_SCRIPT)
         self._event_append = redis.register_script(EVENT_APPEND_SCRIPT)
 
@@ -561,25 +575,16 @@ class Store:
             return None
         return seed.decode() if isinstance(seed, bytes) else str(seed)
 
-    async def claim_analysis(self, match_id: str, process: str, ttl: float) -> bool:
-        """Take the lease on working out the match's double-dummy analysis for ``ttl``
-        seconds, if no process holds it: one process analyses a match, whichever loaded it."""
+    async def claim_analysis(
+        self, match_id: str, process: str, alive: set[str], ttl: float
+    ) -> bool:
+        """Take the lease on working out the match's double-dummy analysis (or say that
+        ``process`` holds it already), unless a process of ``alive`` holds it: one process
+        analyses a match, whichever loaded it, and its lease stands while it lives, with
+        nothing renewed. The store forgets it after ``ttl`` seconds all the same."""
         key = _analysis_lease(match_id)
-        return bool(await self.redis.set(key, process, nx=True, px=int(ttl * 1000)))
-
-    async def analysis_lease_left(self, match_id: str) -> float:
-        """Seconds until the match's analysis lease runs out unless its holder renews it (0:
-        nobody holds it): when a process that waits for it should try to take it over."""
-        left = int(await self.redis.pttl(_analysis_lease(match_id)))
-        if left == -1:  # held with no end (never so set here): as good as for ever
-            return float("inf")
-        return max(left, 0) / 1000
-
-    async def renew_analyses(self, match_ids: list[str], process: str, ttl: float) -> list[bool]:
-        """Extend the analysis leases ``process`` holds on ``match_ids``; False where it holds
-        one no more (it ran out while this process stalled, or the store lost it)."""
-        keys = [_analysis_lease(match_id) for match_id in match_ids]
-        return await self._renew_all(keys, process, ttl)
+        args: list[str | int] = [process, int(ttl * 1000), *sorted(alive)]
+        return bool(await self._claim(keys=[key], args=args))
 
     async def release_analysis(self, match_id: str, process: str) -> None:
         """Give up the analysis lease (the analysis is logged, or failed)."""

@@ -1,7 +1,8 @@
 """A short run of the load benchmark (bench/load.py), in a process of its own as it is run by
 hand: its own Redis, a server process, load processes and both references (deltas and
-views); every phase plays on ours (human, flat, overload) and the human and flat phases on
-each reference, and every update and comparison reaches every viewer. No speed is asserted."""
+views); every phase plays on ours (quiet, human, flat, overload) and the human and flat
+phases on each reference, and every update and comparison reaches every viewer. No speed is
+asserted."""
 
 from __future__ import annotations
 
@@ -42,13 +43,14 @@ def test_a_short_load_run_plays_every_phase_and_delivers_everything(tmp_path: Pa
     assert figures["connections"] == 27
     assert not figures["failures"]
     for side, expected in (
-        ("ours", {"human", "flat", "overload"}),
+        ("ours", {"quiet", "human", "flat", "overload"}),
         ("deltas", {"human", "flat"}),
         ("views", {"human", "flat"}),
     ):
         phases: dict[str, dict[str, Any]] = figures[side]
         assert set(phases) == expected, side
-        assert all(phase["acked"] > 0 for phase in phases.values()), (side, phases)
+        playing = {name: phase for name, phase in phases.items() if name != "quiet"}
+        assert all(phase["acked"] > 0 for phase in playing.values()), (side, phases)
         assert phases["flat"]["boards_finished"] > 0, side
         assert phases["flat"]["compared"] > 0, side
         for name, phase in phases.items():
@@ -57,6 +59,10 @@ def test_a_short_load_run_plays_every_phase_and_delivers_everything(tmp_path: Pa
             assert phase["undelivered"] == 0, (side, name)
             assert phase["compared_partly"] == 0, (side, name)
     assert figures["ours"]["overload"]["offered_per_second"] > 0
+    quiet = figures["ours"]["quiet"]  # every connection open, nothing played
+    assert (quiet["acked"], quiet["frames"]) == (0, 0), quiet
+    assert all(phase["redis_commands"] >= 0 for phase in figures["ours"].values())
+    assert any(target["text"].startswith("quiet") for target in figures["targets"])
     for name in ("human", "flat"):
         assert set(figures["cpu_per_frame_ratios"][name]) == {"deltas", "views"}, name
     # (At a human pace 3 s of a reference may cost less than a clock tick of CPU: no ratio.)

@@ -3,7 +3,7 @@
 Real ``duplicate serve`` processes on the run's own Redis. The process that creates each
 match runs its analysis worker with the test hook of ``server.solver`` (DELAY_VARIABLE) set
 to an hour: the analysis is always still to come when that process is killed with SIGKILL,
-holding the match's analysis lease, which outlives it until it runs out. Every board is
+holding the match's analysis lease, which stands until that process is seen dead. Every board is
 compared (passed out at both tables, the match over) before the kill, so each comparison
 shows ``double_dummy`` and ``par`` null until the analysis comes.
 """
@@ -21,7 +21,8 @@ from redis.asyncio import Redis
 from bridge import Deal, board_dealer, board_vulnerability
 from clients.client import Client, Link
 from protocol.messages import MatchCreated, ParView, Update
-from server.app import ANALYSIS_LEASE
+from server.app import ANALYSIS_LOOK
+from server.fanout import ALIVE_FOR
 from server.redis_process import RedisProcess
 from server.solver import DELAY_VARIABLE, analyse
 from tests.conftest import forget_earlier_robots
@@ -33,8 +34,9 @@ HELD_BACK = "3600"
 """Seconds the creating process's worker waits before each analysis: longer than any test."""
 ANALYSIS_TIME = 60.0
 """Seconds, generously, to start a worker and analyse the match's boards on a busy machine."""
-TAKEN_OVER_WITHIN = ANALYSIS_LEASE + ANALYSIS_TIME
-"""After the kill: the dead process's lease runs out, then another analyses the boards."""
+TAKEN_OVER_WITHIN = ALIVE_FOR + ANALYSIS_LOOK + ANALYSIS_TIME
+"""After the kill: the dead process no longer counts as alive, another takes its lease at its
+next look, and analyses the boards."""
 
 Serve = Callable[..., ServeProcess]
 
@@ -170,8 +172,9 @@ async def test_a_server_killed_before_its_analysis_works_it_out_when_restarted(
     again = serve("again")  # the same deployment, restarted
     viewer = await Client.connect(at(created.director, again.ws_url), name="director")
     try:
-        # It loads the match for the viewer, still without the analysis (the dead process's
-        # lease stands for seconds more): then works it out, and the viewer is sent it.
+        # It loads the match for the viewer, still without the analysis (the dead process
+        # counts as alive, and its lease stands, for seconds more): then works it out, and
+        # the viewer is sent it.
         assert_not_analysed(viewer.view)
         await viewer.wait_for(is_analysed, timeout=TAKEN_OVER_WITHIN)
         assert_analysis_shown(viewer, dealt)
@@ -185,8 +188,9 @@ async def test_a_creator_killed_holding_the_lease_is_taken_over_by_a_survivor(
     redis: Redis, serve: Serve
 ) -> None:
     # The match is played and watched on B and C; A, which created it, is killed while it
-    # holds the analysis lease. B and C both hold the match and race for the lease once it
-    # runs out: one of them analyses, the analysis is logged once, and every viewer gets it.
+    # holds the analysis lease. B and C both hold the match and race for the lease once A
+    # is seen dead: one of them analyses, the analysis is logged once, and every viewer
+    # gets it.
     await forget_earlier_robots(redis)
     deals, dealt = deals_file(BOARDS, seed=32)
     a = serve("a", held=True)

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import importlib.util
 import logging
+import time
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -27,8 +28,9 @@ from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import BoardCompared, MatchCreated, Update, WatchView
 from server.analysis import AnalysisError
 from server.app import Server
-from server.fanout import HEARTBEAT
+from server.fanout import ALIVE_FOR, HEARTBEAT
 from server.redis_process import RedisProcess
+from server.store import PROCESSES_KEY
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import (
     ANALYSIS_WAIT,
@@ -454,9 +456,8 @@ async def two_analysing(
     redis: Redis, monkeypatch: pytest.MonkeyPatch, a_analyst: CountingAnalyst
 ) -> AsyncIterator[tuple[Server, Server, CountingAnalyst]]:
     """Processes A (analysing with ``a_analyst``, over its real analyst) and B (counting its
-    analyses) on one store, with leases short enough for a test."""
-    monkeypatch.setattr("server.app.ANALYSIS_LEASE", 0.5)
-    monkeypatch.setattr("server.app.HEARTBEAT", 0.1)
+    analyses) on one store, looking at each other's leases often enough for a test."""
+    monkeypatch.setattr("server.app.ANALYSIS_LOOK", 0.1)
     a, b = Server(redis, ORGANISER_KEY), Server(redis, ORGANISER_KEY)
     a_analyst.real = a.analyst
     counting_b = CountingAnalyst(b.analyst)
@@ -507,16 +508,22 @@ async def test_an_analysis_whose_process_died_is_taken_over(
         async with asyncio.timeout(ANALYSIS_WAIT):
             while created.match_id in a._analysing or counting_a.calls == 0:
                 await asyncio.sleep(0.01)
-        # A process that took the lease died with it. While the lease stands, B waits (it
-        # is set for a minute here, so that a slow machine cannot let it run out early);
-        # then it runs out, as a dead process's lease does, and B takes the analysis over.
+        # Another process took the lease, and dies with it. While it lives (its heartbeat
+        # is set a minute ahead here, so that a slow machine cannot see it die early), B
+        # waits, however long; once it is dead (its last heartbeat long past), B takes the
+        # analysis over at its next look.
         lease = f"{{m:{created.match_id}}}:analysis"
-        assert await redis.set(lease, "a dead process", nx=True, px=60_000)
-        runtime = await b.runtime(created.match_id)
-        await asyncio.sleep(0.8)  # several of B's heartbeats
-        assert counting_b.calls == 0  # the lease still stands
-        assert await redis.pexpire(lease, 1)
-        await analysed(b, created.match_id)
-        assert not runtime.unanalysed()
-        assert counting_b.calls == 1
-        assert await redis.get(lease) is None  # released once logged
+        assert await redis.set(lease, "a dying process", nx=True, px=60_000)
+        await redis.zadd(PROCESSES_KEY, {"a dying process": time.time() + 60})
+        try:
+            runtime = await b.runtime(created.match_id)
+            await asyncio.sleep(0.8)  # several of B's looks
+            assert counting_b.calls == 0  # the lease stands while its holder lives
+            assert await redis.get(lease) == b"a dying process"
+            await redis.zadd(PROCESSES_KEY, {"a dying process": time.time() - 2 * ALIVE_FOR})
+            await analysed(b, created.match_id)
+            assert not runtime.unanalysed()
+            assert counting_b.calls == 1
+            assert await redis.get(lease) is None  # released once logged
+        finally:
+            await redis.zrem(PROCESSES_KEY, "a dying process")

@@ -242,21 +242,43 @@ async def test_a_finished_match_is_offered_no_robots_whatever_is_logged_after(
 
 
 @pytest.mark.asyncio
-async def test_leases_are_renewed_in_one_go_only_where_the_process_holds_them(
+async def test_an_analysis_lease_stands_while_its_holder_lives(redis: Redis) -> None:
+    # Nothing renews it: a process takes it if it is free, or its holder is not among the
+    # processes alive (it died); a holder alive keeps it.
+    store = Store(redis)
+    match_id = secrets.token_hex(4)
+    key = f"{{m:{match_id}}}:analysis"
+    assert await store.claim_analysis(match_id, "this", {"this", "that"}, 60.0)
+    assert await redis.get(key) == b"this"
+    assert 0 < await redis.pttl(key) <= 60_000  # forgotten in the end all the same
+    assert await store.claim_analysis(match_id, "this", {"this"}, 60.0)  # held already
+    assert not await store.claim_analysis(match_id, "that", {"this", "that"}, 60.0)
+    assert await redis.get(key) == b"this"  # untouched
+    assert await store.claim_analysis(match_id, "that", {"that"}, 60.0)  # "this" died
+    assert await redis.get(key) == b"that"
+    await store.release_analysis(match_id, "this")  # not its own any more: kept
+    assert await redis.get(key) == b"that"
+    await store.release_analysis(match_id, "that")
+    assert await redis.get(key) is None
+
+
+@pytest.mark.asyncio
+async def test_robot_leases_are_renewed_in_one_go_only_where_the_process_holds_them(
     redis: Redis,
 ) -> None:
-    # One call renews the analysis leases of many matches (a pipeline: the keeper sends no
-    # command per match); each is extended only where this process still holds it.
+    # One call renews the leases on many robots (a pipeline: one round trip); each is
+    # extended only where this process still holds it.
     store = Store(redis)
-    matches = [secrets.token_hex(4) for _ in range(5)]
-    for match_id in matches[:3]:
-        assert await store.claim_analysis(match_id, "this", 1.0)
-    assert await store.claim_analysis(matches[3], "another", 1.0)  # taken over meanwhile
-    # matches[4]: its lease ran out (nobody holds it)
-    held = await store.renew_analyses(matches, "this", 60.0)
+    match_id = secrets.token_hex(4)
+    seats = [(match_id, seat) for seat in ("1N", "1E", "1S", "1W", "2N")]
+    for _match, seat in seats[:3]:
+        assert await store.claim_robot(match_id, seat, "this", 1.0)
+    assert await store.claim_robot(match_id, "1W", "another", 1.0)  # taken over meanwhile
+    # 2N: its lease ran out (nobody holds it)
+    held = await store.renew_robots(seats, "this", 60.0)
     assert held == [True, True, True, False, False]
-    for match_id in matches[:3]:
-        assert await store.analysis_lease_left(match_id) > 50
-    assert await store.analysis_lease_left(matches[3]) <= 1.0  # another's, untouched
-    assert await store.analysis_lease_left(matches[4]) == 0  # not taken by a renewal
-    assert await store.renew_analyses([], "this", 60.0) == []
+    for _match, seat in seats[:3]:
+        assert await redis.pttl(f"{{m:{match_id}}}:robot:{seat}") > 50_000
+    assert 0 < await redis.pttl(f"{{m:{match_id}}}:robot:1W") <= 1_000  # untouched
+    assert await redis.exists(f"{{m:{match_id}}}:robot:2N") == 0  # not taken by a renewal
+    assert await store.renew_robots([], "this", 60.0) == []
