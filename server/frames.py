@@ -36,7 +36,7 @@ from typing import Any
 import msgpack
 
 from protocol.changes import diff_into
-from server.state import PLAIN_BOARD_KEYS, Effect, MatchState, StoredEvent
+from server.state import PLAIN_BOARD_KEYS, PLAIN_VIEW_KEYS, Effect, MatchState, StoredEvent
 from server.views import (
     BOARD_FIELDS,
     Player,
@@ -45,6 +45,7 @@ from server.views import (
     board_moving,
     project,
     project_data,
+    review_data,
     summary_data,
     view_data,
 )
@@ -55,7 +56,7 @@ log = logging.getLogger(__name__)
 
 CHECK = os.environ.get("DUPLICATE_CHECK_FRAMES") == "1"
 """Make every update built from an event the whole way too, and compare."""
-PLAIN_KINDS = frozenset({"call", "card"})
+PLAIN_KINDS = frozenset({"call", "card", "ready"})
 """The events that may be plain (:meth:`MatchState.plain`)."""
 MISMATCHES: list[str] = []
 """The updates (in check mode) whose two ways differed: for the tests to find."""
@@ -277,6 +278,9 @@ class Publication:
                 changed += 1
         if changed > 1 and 2 * changed > BOARD_FIELDS:
             return None
+        packed = before.packed
+        if isinstance(viewer, Player):
+            packed = self._view_keys(before, changes)
         update = {
             "type": "update",
             "seq": seq,
@@ -285,9 +289,25 @@ class Publication:
             "changes": changes,
         }
         kept = {**(before.moving or {}), self.table: (path, moving)}
-        return _pack(update), Sent(
-            before.keys, before.packed, before.comparisons, before.epoch, kept
-        )
+        return _pack(update), Sent(before.keys, packed, before.comparisons, before.epoch, kept)
+
+    def _view_keys(self, before: Sent, changes: list[dict[str, Any]]) -> tuple[bytes, ...]:
+        """A player's fields besides the board's that a plain event may change
+        (:data:`PLAIN_VIEW_KEYS`): their changes since ``before`` added to ``changes``, and
+        ``before``'s packed fields with them in place."""
+        packed = before.packed
+        if self.event is None or self.event["type"] != "ready":
+            return packed  # a call or a card changes none
+        for key in PLAIN_VIEW_KEYS:
+            index = _index(before.keys, key)
+            if index is None:
+                continue
+            value = review_data(self.state, self.table, self._shared)
+            now = _pack(value)
+            if now != packed[index]:
+                diff_into(_unpack(packed[index]), value, f"/{key}", changes)
+                packed = (*packed[:index], now, *packed[index + 1 :])
+        return packed
 
     def _made(self, viewer: Viewer, seq: int, before: Sent | None) -> tuple[bytes, Sent]:
         """:meth:`frame`, the whole way: the viewer's view made and compared field by field."""

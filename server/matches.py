@@ -277,15 +277,18 @@ def count(
     event: StoredEvent,
     seq: dict[Viewer, int],
     acked: dict[tuple[Viewer, str], int],
-) -> None:
+) -> set[Viewer]:
     """Count a folded entry in the sequence numbers of the viewers who receive it, and
-    record the number at which its actor's update recorded an action's ``action_id``."""
+    record the number at which its actor's update recorded an action's ``action_id``;
+    returns those viewers."""
     actor = None
     if "id" in event:  # the director's match events (start_round) are theirs
         actor = Watcher("director") if table == 0 else _actor(state, table, event)
+    received: set[Viewer] = set()
     for viewer in seq if table == 0 else _audience(state, table):
         if not receives(state, viewer, table, event):
             continue
+        received.add(viewer)
         seq[viewer] += 1
         if actor == viewer:
             acked[(viewer, event["id"])] = seq[viewer]
@@ -295,6 +298,7 @@ def count(
         # later carries it too).
         director = Watcher("director")
         acked.setdefault((director, fixed["id"]), seq[director])
+    return received
 
 
 Regenerated = tuple[list[bytes], MatchState, int, Sent | None]
@@ -1516,14 +1520,14 @@ class MatchRuntime:
         else:
             self.tables[table].append(event)
         self.watch.append((table, event))
-        count(self.state, table, event, self._seq, self._acked)
+        received = count(self.state, table, event, self._seq, self._acked)
         if len(self.watch) % RESUME_EVERY == 0:
             self._points.append(ResumePoint.of(len(self.watch), self.state, self._seq))
         frames: dict[Viewer, bytes] = {}
         publication: Publication | None = None  # the same summary for every viewer: made once
         for subscriber in list(self.subscribers):
             viewer = subscriber.viewer
-            if not receives(self.state, viewer, table, event):
+            if viewer not in received:
                 continue
             seq = self.seq_of(viewer)
             frame = frames.get(viewer)

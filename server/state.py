@@ -112,8 +112,12 @@ PLAIN_BOARD_KEYS = (
     "legal",
     "actions",
 )
-"""The fields of a board view (in its order) that a plain call or card may change
-(:meth:`MatchState.plain`); nothing else of any view changes with one."""
+"""The fields of a board view (in its order) that a plain call, card or ready may change
+(:meth:`MatchState.plain`); nothing else of any view changes with one but a player's
+``review`` (:data:`PLAIN_VIEW_KEYS`)."""
+PLAIN_VIEW_KEYS = ("review",)
+"""The fields of a player's view besides its board's that a plain event may change: the
+seats ready for the next board, with a plain ready."""
 PLAY_EVENTS = frozenset(
     {
         "call",
@@ -891,16 +895,22 @@ class MatchState:
     def plain(self, table: int, event: StoredEvent, effect: Effect) -> bool:
         """Whether folding ``event`` (just done, doing ``effect``) was a plain call or card:
         not the board's first call in a match with a clock (it starts the clock), nor one
-        that ended the board, no claim or undo request standing, no lead face down. It
-        changes nothing but :data:`PLAIN_BOARD_KEYS` of its table's board, in any view."""
+        that ended the board, no claim or undo request standing, no lead face down; or a
+        player's ``ready`` for the next board that leaves some not ready yet (the board was
+        not ended by a claim). It changes nothing but :data:`PLAIN_BOARD_KEYS` of its
+        table's board, in any view, and a player's :data:`PLAIN_VIEW_KEYS`."""
         kind = event.get("type")
         board = effect.board
-        if table == 0 or kind not in ("call", "card") or board is None or effect.finished:
+        if table == 0 or kind not in ("call", "card", "ready") or board is None:
+            return False
+        if effect.finished or effect.committed or effect.abandoned:
             return False
         if board is not self.tables[table].current or board.undo is not None:
             return False
         if board.claim is not None or self.config.format == "robot-table":
             return False
+        if kind == "ready":
+            return board.is_reviewing
         if kind == "call":
             return len(board.auction.calls) > 1 or self.config.board_ms is None
         return board.play is not None and board.play.face_down_lead is None

@@ -104,6 +104,7 @@ __all__ = [
     "project",
     "project_data",
     "receives",
+    "review_data",
     "seated",
     "summary_data",
     "view_data",
@@ -210,13 +211,16 @@ def project_data(
     state: MatchState, viewer: Viewer, table: int, event: StoredEvent, effect: Effect | None
 ) -> list[Data]:
     """:func:`project`'s events as plain data (each model's ``model_dump(mode="json")``);
-    a call or a card without making the models (the hot path of every update)."""
+    a call, a card or a ready that starts nothing without making the models (the hot path
+    of every update)."""
     kind = event["type"]
     if table and kind in ("call", "card") and not (effect and effect.finished):
         if kind == "call":
             return [_call_made(_seen(state, viewer, table), table, event)]
         board = (effect and effect.board) or state.tables[table].current
         return [_card_played(board, table, event)]
+    if table and kind == "ready" and effect is not None and not effect.committed:
+        return [{"type": "ready_for_next", "table": table, "seat": event["seat"]}]
     return [e.model_dump(mode="json") for e in project(state, viewer, table, event, effect)]
 
 
@@ -305,7 +309,7 @@ def view_data(
             ),
             "players": _once(shared, ("players", at.table), lambda: _players(state, (at.table,))),
             "chat": _last_chat(table, at.seat, state.table_round(at.table)),
-            "review": _once(shared, ("review", at.table), lambda: _review(state, at.table)),
+            "review": review_data(state, at.table, shared),
             "director_calls": _once(shared, ("calls", at.table), lambda: _calls(table)),
             "answered_calls": _once(
                 shared, ("answered", at.table), lambda: _calls(table, answered=True)
@@ -1221,6 +1225,11 @@ def _calls(table: TableState, *, answered: bool = False) -> list[Data]:
         for call in table.calls
         if (call.state == "answered") == answered
     ]
+
+
+def review_data(state: MatchState, table: int, shared: Shared | None = None) -> Data | None:
+    """The ``review`` of a player's view at ``table``: made once per publication."""
+    return _once(shared, ("review", table), lambda: _review(state, table))
 
 
 def _review(state: MatchState, table: int) -> Data | None:

@@ -191,9 +191,9 @@ async def test_the_match_summary_is_never_replaced_whole(server: Server) -> None
     summary = msgpack.unpackb(before.fields["match"])
     changed = {key: (None if value is not None else 1) for key, value in summary.items()}
     assert "comparisons" not in changed
-    old = Sent.of(
-        {**before.fields, "match": msgpack.packb(changed)}, before.comparisons, before.epoch
-    )
+    # Sent at another epoch (as a summary that changed was): the update is made the whole
+    # way (a ready at the same epoch would be plain, its summary unchanged).
+    old = Sent.of({**before.fields, "match": msgpack.packb(changed)}, before.comparisons, (-1, -1))
     frame, _sent = publication.frame(Player(1), 7, old)
     update = msgpack.unpackb(frame)
     paths = [change["path"] for change in update["changes"]]
@@ -259,3 +259,36 @@ async def test_an_update_built_wrong_from_its_event_is_caught_and_not_sent(
     checked = check_changes_rebuild_every_view(logs)  # the views built so are whole ones
     assert checked
     await director.close()
+
+
+@pytest.mark.asyncio
+async def test_a_ready_for_the_next_board_is_built_from_its_event(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A board passed out, on review: each of the first three players' ready changes their
+    # table's review (and the ready one's actions) only, built from those fields for the
+    # table's four players and the spectator, and equal to the update made the whole way
+    # (check mode); the fourth, which starts the next board, is made the whole way.
+    created = await create(server, boards=2, deals_pbn=boards(2), review_seconds=120)
+    assert created.spectator is not None
+    spectator = await Client.connect(created.spectator)
+    match = await seat_everyone(server, created)
+    table = match.table(1)
+    await bid(table, 1, ["P", "P", "P", "P"])
+    north = table["N"]
+    await north.wait_for(lambda v: v if v.review is not None else None)
+    built = count_built(monkeypatch)
+    for seat in ("N", "E", "S"):
+        await settle(table, (await table[seat].next_board()).seq)
+    await spectator.ping()
+    assert len(built) == 3 * 5  # three readies, to four players and the spectator
+    last = player_updates(north)[-1]
+    assert last.events[0].type == "ready_for_next"
+    assert [change.path for change in last.changes] == ["/review/ready/2"]
+    assert north.view.review is not None and north.view.review.ready == ["N", "E", "S"]
+    await settle(table, (await table["W"].next_board()).seq)
+    assert len(built) == 3 * 5  # the board's start: made the whole way
+    assert north.view.board is not None and north.view.board.board == 2
+    assert frames.MISMATCHES == []
+    await spectator.close()
+    await match.close()
