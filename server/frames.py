@@ -15,11 +15,12 @@ one, the match summary (without its comparisons) and the comparisons packed once
 and shared by every viewer of it. A field whose bytes did not change costs one comparison
 of bytes; only a changed one is unpacked and compared item by item.
 
-Most updates are for a plain call or card (:meth:`MatchState.plain`): for a viewer whose
-last view was sent at the epochs the state has now (nothing else changed for that viewer
-since: :attr:`MatchState.epoch`), such an update is built from the few fields of the
-table's board that it can change (:func:`server.views.board_moving`), compared with those
-the viewer was sent, without making the rest of the view. With
+Most updates are for a plain call, card or ready (:meth:`MatchState.plain`): for a viewer
+whose last view was sent at the epochs the state has now (nothing else changed for that
+viewer since: :attr:`MatchState.epoch`), such an update is built from the few fields of the
+table's board that it can change (:func:`server.views.board_moving`) and, for a ready, the
+player's review, compared with those the viewer was sent, without making the rest of the
+view. With
 ``DUPLICATE_CHECK_FRAMES=1`` in the environment (the tests set it) each such update is also
 made the whole way and the two must be equal, byte for byte; a difference is logged and
 kept in :data:`MISMATCHES`, and the whole way's update is sent.
@@ -258,8 +259,9 @@ class Publication:
         return made
 
     def _plain(self, viewer: Viewer, seq: int, before: Sent) -> tuple[bytes, Sent] | None:
-        """The update for a plain call or card (the viewer's epoch is that of ``before``: only
-        the fields :data:`PLAIN_BOARD_KEYS` of the boards can differ from it), built
+        """The update for a plain call, card or ready (the viewer's epoch is that of
+        ``before``: only the fields :data:`PLAIN_BOARD_KEYS` of the boards, and a player's
+        :data:`PLAIN_VIEW_KEYS`, can differ from it), built
         from those fields; None when it must be made the whole way (the viewer was sent no
         board of the table, or more than half the board's fields changed: it is replaced
         whole)."""

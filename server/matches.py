@@ -769,7 +769,7 @@ class MatchRuntime:
             return self._acked[key], True
         if isinstance(action, AdjustScore | VoidBoard):
             self._require_director(viewer)
-        elif self._waits():
+        elif self._checked_before_lock():
             self._check(viewer, action, *self._event_for(viewer, action))
 
         async def attempt() -> tuple[int, bool]:
@@ -790,10 +790,11 @@ class MatchRuntime:
         async with self.holding():
             return await self._retrying(attempt)
 
-    def _waits(self) -> bool:
-        """Whether an action would wait before the state is tried under the lock: the lock
-        is held, or news is to be read first. (A stale state is read back under the lock
-        before anything is checked: nothing can be refused before that.)"""
+    def _checked_before_lock(self) -> bool:
+        """Whether an action is checked before the lock is taken: it would wait before the
+        state is tried under the lock (the lock is held, or news is to be read first), and
+        the state is not stale (a stale state is read back under the lock before anything
+        is checked: nothing can be refused before that)."""
         return not self._stale and (self.lock.locked() or self._news > len(self.watch))
 
     async def _retrying(self, attempt: Callable[[], Awaitable[T]]) -> T:

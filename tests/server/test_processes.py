@@ -486,7 +486,7 @@ async def test_a_match_two_processes_hold_is_analysed_by_one(
                 await asyncio.sleep(0.01)
         runtime = await b.runtime(created.match_id)
         assert runtime.unanalysed()
-        await asyncio.sleep(1.5)  # three leases long: A renews its lease all along
+        await asyncio.sleep(1.5)  # many of B's looks: A lives, so its lease stands
         assert (counting_a.calls, counting_b.calls) == (1, 0)
         gate.set()
         await analysed(a, created.match_id)
