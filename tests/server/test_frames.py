@@ -285,10 +285,12 @@ async def test_a_ready_for_the_next_board_is_built_from_its_event(
     last = player_updates(north)[-1]
     assert last.events[0].type == "ready_for_next"
     assert [change.path for change in last.changes] == ["/review/ready/2"]
-    assert north.view.review is not None and north.view.review.ready == ["N", "E", "S"]
+    assert north.view.review is not None
+    assert north.view.review.ready == ["N", "E", "S"]
     await settle(table, (await table["W"].next_board()).seq)
     assert len(built) == 3 * 5  # the board's start: made the whole way
-    assert north.view.board is not None and north.view.board.board == 2
+    assert north.view.board is not None
+    assert north.view.board.board == 2
     assert frames.MISMATCHES == []
     await spectator.close()
     await match.close()
