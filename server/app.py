@@ -176,6 +176,9 @@ another process holds (and after a failure, before it tries again). One process 
 match: its lease stands while that process lives (its heartbeat; nothing is renewed per
 match), and when it dies another that holds the match (or this one, restarted, once it
 loads it) takes over at its next look after the death is seen (``ALIVE_FOR``)."""
+ANALYSIS_LOGGED_FOR = 60.0
+"""Seconds a lease says that its analysis is logged (:data:`server.store.LOGGED`), for the
+processes that waited for it to read the analysis first; then the store forgets it."""
 ANALYSIS_LEASE_TTL = 24 * 3600.0
 """Seconds after which the store forgets an analysis lease all the same (one whose holder
 died, in a match no process loads again): far longer than any analysis waits for its turn."""
@@ -2065,13 +2068,20 @@ class Server:
             try:
                 alive = await self.fanout.alive()
                 if await self.store.claim_analysis(match_id, process, alive, ANALYSIS_LEASE_TTL):
+                    logged = False
                     try:
                         found = await self.analyst.analyse(boards)
                         runtime = await self.runtime(match_id)
                         await runtime.note_analyses(found)  # once, whoever else logs it
+                        logged = True
                     finally:
                         with contextlib.suppress(RedisError, OSError):
-                            await self.store.release_analysis(match_id, process)
+                            if logged:  # a process that waited must not work it out again
+                                await self.store.analysis_logged(
+                                    match_id, process, ANALYSIS_LOGGED_FOR
+                                )
+                            else:
+                                await self.store.release_analysis(match_id, process)
                     return
             except AnalysisError as error:
                 failures += 1
@@ -2088,7 +2098,7 @@ class Server:
             await asyncio.sleep(ANALYSIS_LOOK)
             # Logged meanwhile (by the lease's holder), or only some boards still to come?
             with contextlib.suppress(RedisError, OSError, ProtocolError):  # then tried as it was
-                boards = (await self.runtime(match_id)).unanalysed()
+                boards = await (await self.runtime(match_id)).unanalysed_now()
             if not boards:
                 return
 

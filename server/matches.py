@@ -1251,6 +1251,13 @@ class MatchRuntime:
         and a process that loads the match works them out if the one that created it died."""
         return tuple(b for b in self.config.boards if b.number not in self.state.analyses)
 
+    async def unanalysed_now(self) -> tuple[BoardSpec, ...]:
+        """:meth:`unanalysed`, once what other processes appended is read here too."""
+        async with self.holding():
+            await self._ensure_fresh()
+            await self._pull()
+        return self.unanalysed()
+
     async def note_analyses(self, analyses: dict[int, Analysis]) -> None:
         """Log the boards' double-dummy analyses, worked out after the match was created,
         for the comparisons to show (those another process logged first are left out)."""

@@ -163,6 +163,7 @@ return 0
 CLAIM_SCRIPT = """
 local holder = redis.call('GET', KEYS[1])
 if holder == ARGV[1] then return 1 end
+if holder == ':logged' then return 0 end
 if holder then
   for i = 3, #ARGV do
     if ARGV[i] == holder then return 0 end
@@ -172,7 +173,19 @@ redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return 1
 """
 """Take a lease (KEYS[1]) for process ARGV[1], for ARGV[2] ms, unless a process alive
-(ARGV[3..]) other than itself holds it: a lease that stands while its holder lives."""
+(ARGV[3..]) other than itself holds it (a lease that stands while its holder lives), or it
+says that what it was for is done (:data:`LOGGED`)."""
+LOGGED = ":logged"
+"""What an analysis lease says once its holder logged the analysis, for a while: a process
+that waited for it and has not read the analysis yet does not take the lease and work it
+out again. (A process id never has a colon.)"""
+LOGGED_SCRIPT = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
+end
+return 0
+"""
+"""Have a lease (KEYS[1]) that process ARGV[1] holds say ARGV[2] for ARGV[3] ms."""
 RELEASE_SCRIPT = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
@@ -332,6 +345,7 @@ class Store:
         self._append = redis.register_script(APPEND_SCRIPT)
         self._renew = redis.register_script(RENEW_SCRIPT)
         self._claim = redis.register_script(CLAIM_SCRIPT)
+        self._logged = redis.register_script(LOGGED_SCRIPT)
         self._release = redis.register_script(RELEASE_SCRIPT)
         self._event_append = redis.register_script(EVENT_APPEND_SCRIPT)
 
@@ -587,8 +601,14 @@ class Store:
         return bool(await self._claim(keys=[key], args=args))
 
     async def release_analysis(self, match_id: str, process: str) -> None:
-        """Give up the analysis lease (the analysis is logged, or failed)."""
+        """Give up the analysis lease (the analysis failed: another may try)."""
         await self._release(keys=[_analysis_lease(match_id)], args=[process])
+
+    async def analysis_logged(self, match_id: str, process: str, ttl: float) -> None:
+        """The analysis ``process`` held the lease for is logged: for ``ttl`` seconds the
+        lease says so (:data:`LOGGED`), then the store forgets it."""
+        args: list[str | int] = [process, LOGGED, int(ttl * 1000)]
+        await self._logged(keys=[_analysis_lease(match_id)], args=args)
 
     async def grant(self, token: str) -> Grant | None:
         """What ``token`` speaks for, or None for an unknown token."""

@@ -25,6 +25,7 @@ from server.app import ANALYSIS_LOOK
 from server.fanout import ALIVE_FOR
 from server.redis_process import RedisProcess
 from server.solver import DELAY_VARIABLE, analyse
+from server.store import LOGGED
 from tests.conftest import forget_earlier_robots
 from tests.server.harness import SEATS, ServeProcess, bid, create_at, stored_events
 from tests.server.test_formats import deals_file
@@ -138,13 +139,13 @@ def assert_analysis_shown(client: Client, deals: dict[int, Deal]) -> None:
 
 
 async def assert_logged_once(redis: Redis, match_id: str) -> None:
-    """One ``analysed`` entry, for every board, in each table's log; the lease let go."""
+    """One ``analysed`` entry, for every board, in each table's log; the lease says so."""
     for table in (1, 2):
         logged = await stored_events(redis, match_id, table, "analysed")
         assert len(logged) == 1, (table, logged)
         assert sorted(int(n) for n in logged[0]["boards"]) == list(range(1, BOARDS + 1))
     async with asyncio.timeout(10):
-        while await redis.exists(lease_of(match_id)):  # released just after logging
+        while await redis.get(lease_of(match_id)) != LOGGED.encode():  # just after logging
             await asyncio.sleep(0.05)
 
 

@@ -11,7 +11,15 @@ from redis.asyncio import Redis
 
 from bridge.formats import individual
 from server.redis_process import RedisProcess
-from server.store import ROBOT_MATCHES_KEY, Appended, Conflict, ResultChange, Store, StoredEvent
+from server.store import (
+    LOGGED,
+    ROBOT_MATCHES_KEY,
+    Appended,
+    Conflict,
+    ResultChange,
+    Store,
+    StoredEvent,
+)
 
 RESULT_1 = {
     "contract": "4S",
@@ -257,9 +265,17 @@ async def test_an_analysis_lease_stands_while_its_holder_lives(redis: Redis) -> 
     assert await store.claim_analysis(match_id, "that", {"that"}, 60.0)  # "this" died
     assert await redis.get(key) == b"that"
     await store.release_analysis(match_id, "this")  # not its own any more: kept
+    await store.analysis_logged(match_id, "this", 60.0)
     assert await redis.get(key) == b"that"
-    await store.release_analysis(match_id, "that")
+    await store.release_analysis(match_id, "that")  # it failed: another may try
     assert await redis.get(key) is None
+    # Logged: nobody takes it again (one that waited has not read the analysis yet, say).
+    assert await store.claim_analysis(match_id, "this", {"this"}, 60.0)
+    await store.analysis_logged(match_id, "this", 60.0)
+    assert await redis.get(key) == LOGGED.encode()
+    assert 0 < await redis.pttl(key) <= 60_000
+    assert not await store.claim_analysis(match_id, "that", {"that"}, 60.0)
+    assert not await store.claim_analysis(match_id, "this", {"this"}, 60.0)
 
 
 @pytest.mark.asyncio
