@@ -300,15 +300,15 @@ class Publication:
         packed = before.packed
         if self.event is None or self.event["type"] != "ready":
             return packed  # a call or a card changes none
-        for key in PLAIN_VIEW_KEYS:
-            index = _index(before.keys, key)
-            if index is None:
-                continue
-            value = review_data(self.state, self.table, self._shared)
-            now = _pack(value)
-            if now != packed[index]:
-                diff_into(_unpack(packed[index]), value, f"/{key}", changes)
-                packed = (*packed[:index], now, *packed[index + 1 :])
+        (key,) = PLAIN_VIEW_KEYS  # the review: what a ready changes
+        index = _index(before.keys, key)
+        if index is None:
+            return packed
+        value = review_data(self.state, self.table, self._shared)
+        now = _pack(value)
+        if now != packed[index]:
+            diff_into(_unpack(packed[index]), value, f"/{key}", changes)
+            packed = (*packed[:index], now, *packed[index + 1 :])
         return packed
 
     def _made(self, viewer: Viewer, seq: int, before: Sent | None) -> tuple[bytes, Sent]:
