@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from redis.exceptions import RedisError
 from websockets.asyncio.server import Server as WebSocketServer
-from websockets.asyncio.server import ServerConnection, serve
+from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
@@ -507,7 +507,8 @@ class Connection:
         return self.organiser or self.subscriber is not None
 
     def send(self, frame: bytes) -> None:
-        """Queue a frame. A client that does not read is dropped at once when its unsent data
+        """Send a frame: straight to the socket when nothing waits before it, else queued
+        for the writer. A client that does not read is dropped at once when its unsent data
         passes the byte or age limit, whether or not its socket drains; it can resume from
         its last sequence number."""
         if self.overflowed:
@@ -523,8 +524,13 @@ class Connection:
         if too_much or now - oldest > self.limits.max_queue_age:
             self.drop("it does not read what the server sends")
             return
-        self.queued_bytes += len(frame)
         self.queued_at = now
+        if self.head == len(self.outbox) and not self.websocket.transport.get_write_buffer_size():
+            # Nothing queued, nothing held by the transport: written now, the kernel takes it
+            # (no task woken, no future made).
+            broadcast((self.websocket,), frame)
+            return
+        self.queued_bytes += len(frame)
         self._queue(now, frame)
 
     def _queue(self, now: float, frame: bytes | None) -> None:
