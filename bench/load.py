@@ -178,6 +178,8 @@ class Child:
         if cores:
             os.sched_setaffinity(self.process.pid, cores)
         self.lines: deque[str] = deque(maxlen=20)
+        self.collections: list[str] = []
+        """The server's deep collections (server.heap logs each: objects walked, time)."""
         self._ready = threading.Event()
         threading.Thread(target=self._drain, args=(ready,), daemon=True).start()
         if not self._ready.wait(60) or self.process.poll() is not None:
@@ -189,6 +191,8 @@ class Child:
         for raw in self.process.stdout:
             line = raw.decode(errors="replace").rstrip()
             self.lines.append(line)
+            if "deep collection:" in line:
+                self.collections.append(line.partition("deep collection:")[2].strip())
             if ready in line:
                 self._ready.set()
         self._ready.set()
@@ -485,6 +489,8 @@ class Run:
     """Each reference's phases, by reference (``deltas``, ``views``) and phase name."""
     machine: str | None = None
     """Why this machine cannot open the sockets the run needs (None: it can)."""
+    collections: list[str] = field(default_factory=list)
+    """Our servers' deep collections (the whole heap walked at once: a pause)."""
 
 
 def run_phase(
@@ -993,6 +999,10 @@ def report(run: Run, description: list[str], json_file: Path | None = None) -> b
             f"connection, {human.rss * PAGE_MIB:.0f} MiB with {human.connections} connections "
             f"at the end of the human pace ({more:.1f} KiB more per connection)"
         )
+    print(
+        f"our servers' deep collections (each a pause): {len(run.collections)}"
+        + "".join(f"; {collection}" for collection in run.collections)
+    )
     if run.machine:
         print(f"THIS MACHINE CANNOT OPEN THE SOCKETS THIS RUN NEEDS: {run.machine}")
     print()
@@ -1231,6 +1241,7 @@ def measure(args: argparse.Namespace, run: Run, description: list[str]) -> None:
         stage.close()
         for server in servers:
             server.stop()  # its core is the references' now
+            run.collections += server.collections
         for name in args.references:
             play_reference(args, run, stack, load, cores, name)
 

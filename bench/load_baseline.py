@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 import msgpack
-from websockets.asyncio.server import ServerConnection, serve
+from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
 from bench.load_clients import PROTOCOL_VERSION
@@ -78,14 +78,22 @@ class Recipient:
     outbox: asyncio.Queue[bytes | None] = field(default_factory=asyncio.Queue)
     seq: int = 0
 
+    def put(self, frame: bytes) -> None:
+        """Send a frame: written at once when nothing waits before it (websockets'
+        ``broadcast``), else queued for the connection's writer, as our server does."""
+        if self.outbox.empty() and not self.websocket.transport.get_write_buffer_size():
+            broadcast((self.websocket,), frame)
+        else:
+            self.outbox.put_nowait(frame)
+
     def snapshot(self, view: Data) -> None:
         """The first update: the whole view."""
         self.seq += 1
         update = {"type": "update", "seq": self.seq, "events": [{"type": "snapshot"}]}
-        self.outbox.put_nowait(msgpack.packb(update | {"view": view, "changes": []}))
+        self.put(msgpack.packb(update | {"view": view, "changes": []}))
 
     def answer(self, message: Data) -> None:
-        self.outbox.put_nowait(msgpack.packb(message))
+        self.put(msgpack.packb(message))
 
 
 @dataclass(eq=False)
@@ -110,7 +118,7 @@ class Link(Recipient):
         else:
             update |= {"view": None, "changes": diff(msgpack.unpackb(self.sent), bare)}
         self.sent = packed
-        self.outbox.put_nowait(msgpack.packb(update))
+        self.put(msgpack.packb(update))
 
 
 @dataclass(eq=False)

@@ -169,7 +169,7 @@ class DeltaLink(Recipient):
     def send(self, packed: bytes) -> None:
         """Queue an update whose fields after ``seq`` are ``packed``."""
         self.seq += 1
-        self.outbox.put_nowait(UPDATE_HEAD + msgpack.packb(self.seq) + packed)
+        self.put(UPDATE_HEAD + msgpack.packb(self.seq) + packed)
 
 
 class Frames:
