@@ -422,6 +422,28 @@ def robot_seats(names: list[str]) -> set[tuple[int, str]]:
     return seats
 
 
+class ClosingConnection(ServerConnection):
+    """A WebSocket (or HTTP) connection that, once lost, is in no reference cycle:
+    reference counting frees it, and no collection has to find it (server.heap freezes what
+    outlives a young collection)."""
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        # websockets keeps the exception that stopped its parser (a connection ended
+        # without a closing handshake): its traceback holds parse()'s frame, which holds
+        # the protocol.
+        stopped = self.protocol.parser_exc
+        if stopped is not None:
+            stopped.__traceback__ = None
+        # Its parser is a generator of the protocol's, left suspended for good once the
+        # stream has ended (websockets' discard()): its frame holds the protocol.
+        self.protocol.parser.close()
+        # asyncio before 3.12 (CPython gh-100348): the socket transport holds a bound method
+        # of its own; it reads nothing more once its connection is lost.
+        if hasattr(self.transport, "_read_ready_cb"):
+            self.transport._read_ready_cb = None
+
+
 async def _pinged(websocket: ServerConnection) -> None:
     """Ping ``websocket`` and wait for its pong (or its closing)."""
     with contextlib.suppress(ConnectionClosed):
@@ -777,6 +799,7 @@ class Server:
                     max_size=PROTOCOL_LIMIT,
                     compression=None,
                     ping_interval=None,  # one keepalive for all: Connection.keep_alive
+                    create_connection=ClosingConnection,
                 )
             )
         self.port = self._servers[0].sockets[0].getsockname()[1]
@@ -893,15 +916,20 @@ class Server:
         stall = limits.max_queue_age - 2 * every
         while True:
             await asyncio.sleep(every)
-            now = time.monotonic()
-            for index, connection in enumerate(list(self.connections)):
-                if index and index % LOOKS_PER_TURN == 0:
-                    await asyncio.sleep(0)  # let what came meanwhile be served
-                    now = time.monotonic()
-                if connection not in self.connections:
-                    continue  # closed meanwhile
-                connection.check_reading(now, stall)
-                connection.keep_alive(now)
+            await self._look_at_reading(stall)
+
+    async def _look_at_reading(self, stall: float) -> None:
+        """One look at every connection (in its own frame: the last one looked at is not
+        held until the next look, closed or not)."""
+        now = time.monotonic()
+        for index, connection in enumerate(list(self.connections)):
+            if index and index % LOOKS_PER_TURN == 0:
+                await asyncio.sleep(0)  # let what came meanwhile be served
+                now = time.monotonic()
+            if connection not in self.connections:
+                continue  # closed meanwhile
+            connection.check_reading(now, stall)
+            connection.keep_alive(now)
 
     async def _beat(self) -> None:
         """Heartbeats (:meth:`Connection.beat`), looked after every quarter of the interval:
@@ -909,11 +937,13 @@ class Server:
         every = self.limits.heartbeat_every / 4
         while True:
             await asyncio.sleep(every)
-            now = time.monotonic()
-            for connection in list(self.connections):
-                if connection.heartbeat:
-                    connection.beat(now)
+            self._beat_all(time.monotonic())
             self.console.expire(now_ms())
+
+    def _beat_all(self, now: float) -> None:
+        for connection in list(self.connections):
+            if connection.heartbeat:
+                connection.beat(now)
 
     async def _imported_from(self, match_id: str) -> LinMatch | None:
         """The vugraph file the match was imported from, read (None: it was not)."""
@@ -938,7 +968,9 @@ class Server:
         async def refuse(_connection: ServerConnection) -> None:
             """Never reached: every request is answered in HTTP."""
 
-        self._metrics_server = await serve(refuse, host, port, process_request=answer)
+        self._metrics_server = await serve(
+            refuse, host, port, process_request=answer, create_connection=ClosingConnection
+        )
         bound = next(iter(self._metrics_server.sockets)).getsockname()
         self.metrics_address = (host, bound[1])
 
@@ -1257,6 +1289,10 @@ class Server:
                     await connection.runtime.leave(connection.subscriber)
                 except (RedisError, OSError) as error:
                     log.warning("presence not logged: %s", error)
+                finally:
+                    # Its send and close are this connection's methods: a cycle, which
+                    # only a deep collection would find (server.heap).
+                    connection.subscriber = None
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
 

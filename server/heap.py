@@ -13,12 +13,14 @@ not in a cycle.
 
 So what survives any collection is frozen (``gc.freeze``: moved out of the collector's
 sight, in constant time), and each collection walks only what was made since the last one
-(a young collection, at most a few thousand objects). What is frozen and later becomes
-garbage in a cycle (a connection's objects, once it closes) waits for the deep collection:
-everything, thawed and walked once, every :data:`DEEP_INTERVAL` seconds, or sooner when
-the frozen objects have doubled since the last one and grown by :data:`DEEP_SLACK`. The
-process then pauses once a while (320-360 ms at 250 matches), not every few seconds: at
-250 matches no collection held the loop over 20 ms, the longest 6.5 ms.
+(a young collection, at most a few thousand objects). A closed connection is in no cycle
+(server.app.ClosingConnection; tests/server/test_garbage.py): reference counting frees
+it. What is frozen and later becomes garbage in a cycle nonetheless waits for the deep
+collection: everything, thawed and walked once, every :data:`DEEP_INTERVAL` seconds, or
+sooner when the frozen objects have doubled since the last one and grown by
+:data:`DEEP_SLACK`. The process then pauses once a while (320-360 ms at 250 matches), not
+every few seconds: at 250 matches no collection held the loop over 20 ms, the longest
+6.5 ms.
 
 The test process (tests/conftest.py) freezes only what survives a full collection
 (:func:`freeze_survivors`): its tests make cycles by the thousand.
