@@ -54,9 +54,10 @@ the process holds alive, and the pauses take a share of the time that does not g
 the process (each walks what the process holds, and comes once as many objects again were
 frozen)."""
 DEEP_SLACK = 500_000
-"""...and by at least this many objects (some 50 MB): a process that grows from nothing to
-250 matches and 2,250 connections (130,000 objects frozen to 390,000) is not paused for
-it. With the share alone it was, 338 ms."""
+"""...and by at least this many objects (some tens of MB): a process that grows from
+nothing to 250 matches and 2,250 connections (from under 130,000 objects frozen at its
+start to 390,000) is not paused for it. With the share alone (even twice as large) it
+was, 320-340 ms (bench.load)."""
 DEEP_LOOK = 30.0
 """Seconds between two looks at the frozen objects' growth (a look counts them: 7 ms a
 million)."""
@@ -135,8 +136,9 @@ class Heap:
         """Whether a deep collection is due: the frozen objects grown by ``deep_growth``
         and ``deep_slack`` since the last one, or ``deep_interval`` passed."""
         grown = gc.get_freeze_count() - self.walked
-        grown = grown > self.walked * self.deep_growth and grown > self.deep_slack
-        return grown or time.monotonic() - self.deepened_at >= self.deep_interval
+        if grown > self.walked * self.deep_growth and grown > self.deep_slack:
+            return True
+        return time.monotonic() - self.deepened_at >= self.deep_interval
 
     async def _deepen(self) -> None:
         while True:
