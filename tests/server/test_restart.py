@@ -138,9 +138,10 @@ async def test_a_long_absence_gets_one_snapshot(server: Server) -> None:
         for seat in "SN":
             ack = await table[seat].chat(f"{seat} says hello")
             await settle({s: c for s, c in table.items() if s != "E"}, ack.seq)
-    # East's away mark comes 2 s after East left (the presence grace): read the newest
-    # update once it has come, else it may come between that reading and the reconnection
-    # (the chats above took about as long on a fast run), and the snapshot be one later.
+    # East's away mark comes the presence grace after East left (0.2 s on the tests'
+    # server): read the newest update once it has come, else it may come between that
+    # reading and the reconnection (the chats above take about as long), and the snapshot
+    # be one later.
     await table["N"].wait_for(
         lambda v: not next(p.connected for p in v.players if (p.table, p.seat) == (1, "E")) or None
     )
