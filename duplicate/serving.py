@@ -1056,7 +1056,7 @@ async def _check_redis(redis: Redis, url: str, embedded: bool) -> StoreClient:
 
 
 async def _listen(server: Server, host: str, port: int) -> None:
-    from server.app import MetricsAddressError
+    from server.web import MetricsAddressError
 
     try:
         await server.start()

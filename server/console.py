@@ -51,7 +51,8 @@ from server.matches import MatchRuntime, now_ms
 from server.views import match_entry
 
 if TYPE_CHECKING:
-    from server.app import Connection, Server
+    from server.app import Server
+    from server.connection import Connection
 
 __all__ = ["LIST_EVERY", "SESSION_HOURS", "SESSION_TOKEN_PREFIX", "Console"]
 
@@ -135,7 +136,7 @@ class Console:
         elif isinstance(request, GetLinks):
             answer = await self.links(request)
         elif isinstance(request, NewLink):
-            answer = await self.server.new_link(request)
+            answer = await self.server.organising.new_link(request)
         elif isinstance(request, ArchiveMatch):
             answer = await self._archive(request)
         else:
@@ -290,7 +291,7 @@ class Console:
         keys.append("director")
         entries.append(LinkEntry(role="director"))
         tokens = {
-            key: server.link_token(config.match_id, key, nonces[key])
+            key: server.keys.link_token(config.match_id, key, nonces[key])
             for key in keys
             if key in nonces
         }

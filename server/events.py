@@ -7,7 +7,7 @@ config and a log in the store (``{e:ID}:config``, ``{e:ID}:log``), replayed to k
 stands: the pairing of each round (the last one logged for a round counts: the organiser
 may re-pair by hand before the round begins), the rounds begun, the director's adjustments
 and the end. Each round's matches are ordinary matches, created through
-:meth:`server.app.Server.organise` with a ``request_id`` made of the event, the round and
+:meth:`server.organising.Organising.organise` with a ``request_id`` made of the event, the round and
 the match's place in it, so that one is made however many times its creation is tried; the
 store maps ``round:index`` to the match's id (``{e:ID}:matches``).
 
@@ -68,7 +68,8 @@ from server.records import event_record
 from server.state import BoardSpec, MatchState
 
 if TYPE_CHECKING:
-    from server.app import Connection, Server
+    from server.app import Server
+    from server.connection import Connection
 
 __all__ = [
     "EVENT_EVERY",
@@ -422,7 +423,7 @@ class Events:
     async def create(self, request: CreateEvent) -> EventCreated:
         """Create the event (once per ``request_id``) and begin its first round, unless
         the organiser begins rounds."""
-        from server.app import CREATION_KEPT, CREATION_UNDER_WAY
+        from server.organising import CREATION_KEPT, CREATION_UNDER_WAY
 
         store = self.server.store
         request_id = request.request_id
@@ -452,7 +453,7 @@ class Events:
                 )
         try:
             config = event_config(request)
-            token = self.server.results_token(config.event_id, config.nonce)
+            token = self.server.keys.results_token(config.event_id, config.nonce)
             await store.create_event(config.event_id, config.to_json(), token)
         except BaseException:
             if request_id is not None:
@@ -476,7 +477,7 @@ class Events:
 
     def results_link(self, config: EventConfig) -> str:
         """The event's results page, for anyone (no secret of a match in play is on it)."""
-        token = self.server.results_token(config.event_id, config.nonce)
+        token = self.server.keys.results_token(config.event_id, config.nonce)
         return f"{self.server.public_url}/event#{token}"
 
     # -- the results link --------------------------------------------------------------
@@ -729,7 +730,7 @@ class Events:
         pbn = round_pbn(config, round_number)
         for index in indexes:
             request = match_request(config, round_number, index, plan.matches[index], pbn)
-            answer = await self.server.organise(request)
+            answer = await self.server.organising.organise(request)
             assert isinstance(answer, MatchCreated)
             await self.server.store.event_match(
                 config.event_id, f"{round_number}:{index}", answer.match_id

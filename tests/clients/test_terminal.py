@@ -92,7 +92,8 @@ from protocol.messages import (
     WithdrawClaim,
     WithdrawConcession,
 )
-from server.app import Connection, Server
+from server.app import Server
+from server.connection import Connection
 from server.limits import LagWatch
 from server.views import Player
 from tests.server.harness import create, one_board

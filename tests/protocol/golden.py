@@ -654,8 +654,8 @@ def count_frames(steps: list[Step]) -> int:
 @contextlib.contextmanager
 def drawn_alike() -> Iterator[None]:
     """Replay duplicate's boards come in an order the server draws (``random.SystemRandom``
-    in ``server.app``): drawn from one seed while recording and replaying, they come alike."""
-    import server.app as module
+    in ``server.organising``): drawn from one seed while recording and replaying, they come alike."""
+    import server.organising as module
 
     real = module.__dict__["random"]
     alike = types.SimpleNamespace(SystemRandom=lambda: random.Random(2026), Random=random.Random)
@@ -681,7 +681,7 @@ def analyses_logged(server: Any) -> Callable[[], Awaitable[None]]:
 
     async def settle() -> None:
         async with asyncio.timeout(120):
-            while server._analysing:
+            while server.analyses.under_way:
                 await asyncio.sleep(0.02)
 
     return settle

@@ -60,6 +60,7 @@ from protocol.messages import (
 )
 from server.analysis import Analyst
 from server.app import Server
+from server.house_robots import HouseRobots
 from server.limits import OVERLOAD_LAG, Limits
 from server.redis_process import RedisProcess
 from server.state import Analysis, BoardSpec, MatchConfig
@@ -122,19 +123,30 @@ class HeldAnalyst:
         return found
 
 
+class SlowTable2(HouseRobots):
+    """The server's robots, those of the individual's table 2 slowed (SLOW_PACE)."""
+
+    def delay_for(self, config: MatchConfig, seat: str) -> float:
+        if config.format == "individual" and seat.startswith(str(SLOW_TABLE)):
+            return SLOW_PACE
+        return super().delay_for(config, seat)
+
+
 class RecordingServer(Server):
-    """The match server, with the individual's table-2 robots slowed (SLOW_PACE), and its
-    analyses coming when the story says (:class:`HeldAnalyst`)."""
+    """The match server, with the individual's table-2 robots slowed (:class:`SlowTable2`),
+    and its analyses coming when the story says (:class:`HeldAnalyst`)."""
 
     def __init__(self, *args: Any, **options: Any) -> None:
         super().__init__(*args, **options)
-        self.held = HeldAnalyst(self.analyst)
-        self.analyst = self.held  # type: ignore[assignment]
+        self.held = HeldAnalyst(self.analyses.analyst)
+        self.analyses.analyst = self.held  # type: ignore[assignment]
+        house = self.house
+        self.house = SlowTable2(self, delay=house.delay, keep_messages=house.keep_messages)
 
     async def analysed(self, match_id: str) -> None:
         """Wait until the match's double-dummy analysis is logged."""
         async with asyncio.timeout(60):
-            while match_id in self._analysing:
+            while match_id in self.analyses.under_way:
                 await asyncio.sleep(0.05)
 
     async def finished(self, match_id: str) -> None:
@@ -143,11 +155,6 @@ class RecordingServer(Server):
         async with asyncio.timeout(60):
             while not runtime.state.finished:
                 await asyncio.sleep(0.05)
-
-    def robot_delay_for(self, config: MatchConfig, seat: str) -> float:
-        if config.format == "individual" and seat.startswith(str(SLOW_TABLE)):
-            return SLOW_PACE
-        return super().robot_delay_for(config, seat)
 
 
 class Recorder:

@@ -138,7 +138,7 @@ async def analysed(server: Server, match_id: str, timeout: float = ANALYSIS_WAIT
     land in between)."""
     runtime = await server.runtime(match_id)
     async with asyncio.timeout(timeout):
-        while runtime.unanalysed() or match_id in server._analysing:
+        while runtime.unanalysed() or match_id in server.analyses.under_way:
             await asyncio.sleep(0.05)
 
 

@@ -21,7 +21,7 @@ from redis.asyncio import Redis
 from bridge import Deal, board_dealer, board_vulnerability
 from clients.client import Client, Link
 from protocol.messages import MatchCreated, ParView, Update
-from server.app import ANALYSIS_LOOK
+from server.analyses import ANALYSIS_LOOK
 from server.fanout import ALIVE_FOR
 from server.redis_process import RedisProcess
 from server.solver import DELAY_VARIABLE, analyse

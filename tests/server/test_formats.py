@@ -322,7 +322,7 @@ async def test_a_format_played_to_its_end(server: Server, options: dict[str, obj
         )
         assert game.score == mine.ns_score
     await check_records_round_trip(server, created, director, options["format"] == "teams")
-    robots = [r for r in server.robot_players if created.match_id in r.name]
+    robots = [r for r in server.house.players if created.match_id in r.name]
     assert [robot.errors for robot in robots] == [[]] * len(robots)
     # The players set strong played strong, wherever they moved; the rest seed.
     levels = options["robot_levels"]
@@ -365,7 +365,7 @@ async def test_replay_stage_two_waits_for_the_director_across_a_restart(redis: R
         return len(view.results) == 2 or None
 
     await director.wait_for(stage_one_over, timeout=60)
-    robot = next(r for r in first.robot_players if created.match_id in r.name)
+    robot = next(r for r in first.house.players if created.match_id in r.name)
     assert robot.client is not None
     waiting = await robot.client.wait_for(
         lambda v: v if v.match.held_round == 2 else None, timeout=10
@@ -558,7 +558,7 @@ async def test_three_tables_hide_a_board_until_the_third_has_played_it(server: S
     await asyncio.sleep(0.3)  # anything that would leak has had time to be sent
     runtime = await server.runtime(created.match_id)
     assert runtime.state.round == 1  # nobody moved on: table 3 has not played
-    robots = [r.client for r in server.robot_players if created.match_id in r.name]
+    robots = [r.client for r in server.house.players if created.match_id in r.name]
     for client in [*clients.values(), delayed, director, *robots]:
         assert client is not None
         for message in client.received:
@@ -612,7 +612,7 @@ async def test_replay_with_the_stage_one_auction_imposed(server: Server, deal_se
             first.result.contract,
             first.result.declarer,
         )
-    robots = [r for r in server.robot_players if created.match_id in r.name]
+    robots = [r for r in server.house.players if created.match_id in r.name]
     assert [robot.errors for robot in robots] == [[]] * 4
     await director.close()
 

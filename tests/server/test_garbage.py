@@ -20,7 +20,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from clients.client import Client, Link
 from protocol.codec import decode_server, encode
 from protocol.messages import PROTOCOL_VERSION, Hello, Welcome
-from server.app import ClosingConnection, Server
+from server.app import Server
+from server.connection import ClosingConnection
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import create, http_get
 

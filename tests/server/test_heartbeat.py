@@ -25,7 +25,8 @@ from protocol.messages import (
     ServerMessage,
     Welcome,
 )
-from server.app import Connection, Server
+from server.app import Server
+from server.connection import Connection
 from server.limits import Limits, TokenBucket
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import create, seat_everyone

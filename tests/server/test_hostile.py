@@ -23,7 +23,8 @@ from clients.client import Client, ClientError, Link
 from protocol.codec import decode_server, encode
 from protocol.errors import ErrorCode, ProtocolError
 from protocol.messages import PROTOCOL_VERSION, Ack, ErrorMessage, Hello, Update
-from server.app import BUSY, TOO_FAST, UNKNOWN_TOKENS, Connection, Server
+from server.app import BUSY, TOO_FAST, UNKNOWN_TOKENS, Server
+from server.connection import Connection
 from server.limits import OVERLOAD_LAG, LagWatch, Limits
 from server.matches import EXTRA_LIMIT, PRESENCE_LIMIT
 from server.sockets import send_queue
@@ -229,7 +230,7 @@ async def test_the_servers_own_robots_pass_the_address_caps(redis: Redis) -> Non
         watcher = await Client.connect(created.director)
         await watcher.wait_for(lambda v: v if v.match.finished else None, timeout=30)
         await watcher.close()
-        assert all(not robot.errors for robot in server.robot_players)
+        assert all(not robot.errors for robot in server.house.players)
     finally:
         await server.close()
 
@@ -630,7 +631,7 @@ async def test_the_store_keeps_no_usable_robot_token(server: Server, redis: Redi
     for value in stored.values():
         assert await store.grant(value.decode()) is None  # a nonce, not a token
     # The server derives the robots' tokens: they are welcomed as the robots' seats.
-    token = server.robot_token(created.match_id, "2N", stored[b"2N"].decode())
+    token = server.keys.robot_token(created.match_id, "2N", stored[b"2N"].decode())
     assert await store.grant(token) == Grant(created.match_id, "player", 2, "N")
 
 
@@ -774,7 +775,7 @@ async def test_a_join_the_store_refuses_leaves_no_delivery_behind(
 @pytest.mark.asyncio
 async def test_repeated_log_lines_are_summarised(redis: Redis) -> None:
     # The server's loggers' records all reach the handlers: the filter sits there, so that
-    # a flood of one line (say, from a child logger such as server.app) is cut short.
+    # a flood of one line (say, from a child logger such as server.connection) is cut short.
     seen: list[logging.LogRecord] = []
 
     class Keep(logging.Handler):
@@ -787,14 +788,14 @@ async def test_repeated_log_lines_are_summarised(redis: Redis) -> None:
     server = await started(redis, Limits())
     try:
         first = int(time.monotonic())
-        for logger in ("server.app", "websockets.server"):
+        for logger in ("server.connection", "websockets.server"):
             for _ in range(50):
                 logging.getLogger(logger).warning("dropping a connection from %s", "192.0.2.1")
         # Five a second get through; a slow machine may cross into the next second (and
         # then one more line says how many were left out).
         seconds = int(time.monotonic()) - first + 1
         by_logger = Counter(record.name for record in seen)
-        assert 0 < by_logger["server.app"] <= 6 * seconds
+        assert 0 < by_logger["server.connection"] <= 6 * seconds
         assert 0 < by_logger["websockets.server"] <= 6 * seconds
         assert len(seen) < 100
     finally:
@@ -886,7 +887,7 @@ async def test_robots_refused_by_an_overloaded_server_send_again_and_lose_nothin
         refused = refusals_counted(server, ErrorCode.UNAVAILABLE)
         assert refused == busy.asked // 2 + busy.asked % 2
         assert refused > 100  # two boards' calls and cards, each refused once
-        robots = [r for r in server.robot_players if created.match_id in r.name]
+        robots = [r for r in server.house.players if created.match_id in r.name]
         assert len(robots) == 8
         assert [robot.errors for robot in robots] == [[]] * 8
         for table in (1, 2):

@@ -186,7 +186,7 @@ def test_a_rendering_is_served_again_for_a_moment_only() -> None:
 async def test_health_reports_the_supervisors_reason(server: Server) -> None:
     status, answer = await health(server)
     assert (status, answer["status"], answer["store"]) == (200, "ok", "ok")
-    server.store_status = lambda: "the embedded Redis was killed by SIGKILL; restarting it"
+    server.health.status = lambda: "the embedded Redis was killed by SIGKILL; restarting it"
     status, answer = await health(server)
     assert status == 503
     assert answer["status"] == "store_down"

@@ -113,7 +113,7 @@ async def test_an_import_whose_answer_was_lost_is_not_made_twice(
     # right after the import (the answer lost, as to a command that gave up waiting): the
     # command asks again with the same request id and prints the one match made.
     before = await matches(redis)
-    organise = server.organise
+    organise = server.organising.organise
     answers: list[MatchCreated | DealsSealed] = []
 
     async def answer_lost(
@@ -127,7 +127,7 @@ async def test_an_import_whose_answer_was_lost_is_not_made_twice(
                     connection.websocket.transport.abort()
         return answer
 
-    server.organise = answer_lost  # type: ignore[method-assign]
+    server.organising.organise = answer_lost  # type: ignore[method-assign]
     record = server_record(USBF)
     args = import_options(server, record, request_id="import-usbf-seg4")
     printed = await asyncio.to_thread(import_match, args)
@@ -138,7 +138,7 @@ async def test_an_import_whose_answer_was_lost_is_not_made_twice(
     assert f"Match {answers[0].match_id}:" in printed
     assert await matches(redis) - before == {answers[0].match_id.encode()}
     # Run again by hand with the same id: still that match, nothing imported again.
-    server.organise = organise  # type: ignore[method-assign]
+    server.organising.organise = organise  # type: ignore[method-assign]
     printed = await asyncio.to_thread(import_match, args)
     assert f"Match {answers[0].match_id}:" in printed
     assert await matches(redis) - before == {answers[0].match_id.encode()}

@@ -1,4 +1,4 @@
-"""A connection's outbox (server.app.Connection): frames leave in the order queued, the
+"""A connection's outbox (server.connection.Connection): frames leave in the order queued, the
 writer waits while there is none, a backlog is dropped past its limits, the end comes
 after what was queued before it; a frame with nothing before it goes straight to the
 socket, and one sent while the transport holds data waits its turn."""
@@ -13,7 +13,7 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 
-from server.app import Connection
+from server.connection import Connection
 from server.limits import Limits, TokenBucket
 
 

@@ -16,7 +16,8 @@ from bridge.formats import Movement, individual, teams_match
 from clients.client import Client, ClientError, Link
 from protocol.errors import ErrorCode
 from protocol.messages import BoardView, MatchCreated, PlayerInfo, PlayerView, WatchView
-from server.app import RESERVED_PREFIXES, Server
+from server.app import Server
+from server.keys import RESERVED_PREFIXES
 from server.state import BoardSpec, MatchConfig
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import (
@@ -294,16 +295,16 @@ def test_robots_wait_unless_the_match_is_robots_only() -> None:
 
     everyone_but_1n = ["1E", "1S", "1W", "2N", "2E", "2S", "2W"]
     teams = config("teams", teams_match(14), everyone_but_1n)
-    assert server.robot_delay_for(teams, "2N") == 0.4  # table 2 is robots' only
-    assert server.robot_delay_for(teams, "1E") == 0.4
+    assert server.house.delay_for(teams, "2N") == 0.4  # table 2 is robots' only
+    assert server.house.delay_for(teams, "1E") == 0.4
     # In an individual everyone meets everyone: each robot sits with the person some round.
     alone_1s = ["1N", "1E", "1W", "2N", "2E", "2S", "2W"]
     eight = config("individual", individual(8, 14), alone_1s)
-    assert {server.robot_delay_for(eight, seat) for seat in alone_1s} == {0.4}
+    assert {server.house.delay_for(eight, seat) for seat in alone_1s} == {0.4}
     robots_only = config("individual", individual(8, 14), [*alone_1s, "1S"])
-    assert server.robot_delay_for(robots_only, "1S") == 0.0
+    assert server.house.delay_for(robots_only, "1S") == 0.0
     all_robots = config("teams", teams_match(14), [*everyone_but_1n, "1N"])
-    assert {server.robot_delay_for(all_robots, seat) for seat in everyone_but_1n} == {0.0}
+    assert {server.house.delay_for(all_robots, seat) for seat in everyone_but_1n} == {0.0}
 
 
 def colliding_nonce(derive: Callable[[str, str], str], keys: list[str]) -> tuple[str, str]:
@@ -328,7 +329,7 @@ async def test_a_link_never_begins_as_a_session_or_results_token(
     other link stays as it was."""
     match_id = "00c0ffee00c0ffee"
     keys = [f"{t}{s}" for t in (1, 2) for s in "NESW"]
-    nonce, key = colliding_nonce(lambda k, n: server._derived(f"link:{match_id}:{k}:{n}"), keys)
+    nonce, key = colliding_nonce(lambda k, n: server.keys.derived(f"link:{match_id}:{k}:{n}"), keys)
     drawn = secrets.token_hex
     monkeypatch.setattr(
         secrets, "token_hex", lambda size: {8: match_id, 16: nonce}.get(size) or drawn(size)
@@ -341,7 +342,7 @@ async def test_a_link_never_begins_as_a_session_or_results_token(
         token = Link.parse(links[other]).token
         assert not token.startswith(RESERVED_PREFIXES)
         if other != key:  # as before
-            assert token == server._derived(f"link:{match_id}:{other}:{nonce}")
+            assert token == server.keys.derived(f"link:{match_id}:{other}:{nonce}")
     player = await Client.connect(links[key])
     assert isinstance(player.view, PlayerView)
     assert f"{player.view.table}{player.view.seat}" == key
@@ -351,8 +352,8 @@ async def test_a_link_never_begins_as_a_session_or_results_token(
 def test_a_robot_token_never_begins_as_a_session_or_results_token(server: Server) -> None:
     match_id = "00c0ffee00c0ffee"
     nonce, seat = colliding_nonce(
-        lambda k, n: server._derived(f"robot:{match_id}:{k}:{n}", size=43), ["1N", "2E"]
+        lambda k, n: server.keys.derived(f"robot:{match_id}:{k}:{n}", size=43), ["1N", "2E"]
     )
-    token = server.robot_token(match_id, seat, nonce)
+    token = server.keys.robot_token(match_id, seat, nonce)
     assert len(token) == 43
     assert not token.startswith(RESERVED_PREFIXES)

@@ -283,13 +283,13 @@ async def test_each_robot_plays_in_one_process_and_another_takes_it_over(redis: 
         # Both processes look for robots nobody plays every other heartbeat: A keeps them.
         await asyncio.sleep(2 * HEARTBEAT + 0.5)
         assert not director.view or not director.view.match.finished
-        assert len([key for key in a.robots if key[0] == created.match_id]) == 7
-        assert not any(key[0] == created.match_id for key in b.robots)
+        assert len([key for key in a.house.playing if key[0] == created.match_id]) == 7
+        assert not any(key[0] == created.match_id for key in b.house.playing)
         await a.close()  # its leases given up: B takes the robots over and they finish
         final = await director.wait_for(lambda v: v if v.match.finished else None, timeout=120)
         assert len(final.match.comparisons) == 2
-        assert len([r for r in b.robot_players if created.match_id in r.name]) == 7
-        robots = [r for r in a.robot_players + b.robot_players if created.match_id in r.name]
+        assert len([r for r in b.house.players if created.match_id in r.name]) == 7
+        robots = [r for r in a.house.players + b.house.players if created.match_id in r.name]
         assert [robot.errors for robot in robots] == [[]] * 14
         assert north.errors == []
         await director.close()
@@ -457,11 +457,11 @@ async def two_analysing(
 ) -> AsyncIterator[tuple[Server, Server, CountingAnalyst]]:
     """Processes A (analysing with ``a_analyst``, over its real analyst) and B (counting its
     analyses) on one store, looking at each other's leases often enough for a test."""
-    monkeypatch.setattr("server.app.ANALYSIS_LOOK", 0.1)
+    monkeypatch.setattr("server.analyses.ANALYSIS_LOOK", 0.1)
     a, b = Server(redis, ORGANISER_KEY), Server(redis, ORGANISER_KEY)
-    a_analyst.real = a.analyst
-    counting_b = CountingAnalyst(b.analyst)
-    a.analyst, b.analyst = a_analyst, counting_b  # type: ignore[assignment]
+    a_analyst.real = a.analyses.analyst
+    counting_b = CountingAnalyst(b.analyses.analyst)
+    a.analyses.analyst, b.analyses.analyst = a_analyst, counting_b  # type: ignore[assignment]
     for server in (a, b):
         await server.start()
     try:
@@ -491,7 +491,9 @@ async def test_a_match_two_processes_hold_is_analysed_by_one(
         gate.set()
         await analysed(a, created.match_id)
         async with asyncio.timeout(ANALYSIS_WAIT):
-            while created.match_id in b._analysing:  # B saw A's analysis, and stopped waiting
+            while (
+                created.match_id in b.analyses.under_way
+            ):  # B saw A's analysis, and stopped waiting
                 await asyncio.sleep(0.05)
         assert not runtime.unanalysed()
         assert (counting_a.calls, counting_b.calls) == (1, 0)
@@ -506,7 +508,7 @@ async def test_an_analysis_whose_process_died_is_taken_over(
     async with two_analysing(redis, monkeypatch, counting_a) as (a, b, counting_b):
         created = await create(a, boards=2)
         async with asyncio.timeout(ANALYSIS_WAIT):
-            while created.match_id in a._analysing or counting_a.calls == 0:
+            while created.match_id in a.analyses.under_way or counting_a.calls == 0:
                 await asyncio.sleep(0.01)
         # Another process took the lease, and dies with it. While it lives (its heartbeat
         # is set a minute ahead here, so that a slow machine cannot see it die early), B

@@ -224,5 +224,5 @@ async def test_robots_carry_on_after_the_store_was_down(
     view = await director.wait_for(lambda v: v if v.match.finished else None, timeout=60)
     assert len(view.match.boards) == 4
     await director.close()
-    refused = [e for robot in server.robot_players for e in robot.errors]
+    refused = [e for robot in server.house.players for e in robot.errors]
     assert refused == []

@@ -163,7 +163,7 @@ async def test_eight_robots_play_a_whole_match(server: Server) -> None:
     assert summary.imps_b == sum(max(-c.swing, 0) for c in summary.comparisons)
     assert summary.winner == ("A" if running > 0 else "B" if running < 0 else "draw")
     # Every robot played through the protocol without a single refusal.
-    ours = [r for r in server.robot_players if created.match_id in r.name]
+    ours = [r for r in server.house.players if created.match_id in r.name]
     assert len(ours) == 8
     assert [robot.errors for robot in ours] == [[]] * 8
     # Each remembered every trick it saw quitted (a view shows only the last one).
@@ -265,7 +265,7 @@ async def test_a_restarted_server_restarts_its_robots(redis: Redis) -> None:
     second = Server(redis, ORGANISER_KEY, port=first.port, robot_delay=0)
     await second.start()  # finds the unfinished match and seats its robots again
     try:
-        ours = [r for r in second.robot_players if created.match_id in r.name]
+        ours = [r for r in second.house.players if created.match_id in r.name]
         assert len(ours) == 8
         watcher = await Client.connect(created.director)
         final = await watcher.wait_for(lambda v: v if v.match.finished else None, timeout=120)
@@ -354,7 +354,7 @@ async def test_robots_that_let_their_messages_go_play_a_whole_match(redis: Redis
         director = await Client.connect(created.director)
         final = await director.wait_for(lambda v: v if v.match.finished else None, timeout=120)
         assert len(final.match.comparisons) == 2
-        robots = [r for r in server.robot_players if created.match_id in r.name]
+        robots = [r for r in server.house.players if created.match_id in r.name]
         assert len(robots) == 8
         assert [robot.errors for robot in robots] == [[]] * 8
         for robot in robots:
@@ -384,7 +384,7 @@ async def test_robots_of_both_levels_play_a_match_at_the_levels_set(server: Serv
     director = await Client.connect(created.director)
     final = await director.wait_for(lambda v: v if v.match.finished else None, timeout=180)
     assert len(final.match.comparisons) == 2
-    ours = {r.name.split()[-1]: r for r in server.robot_players if created.match_id in r.name}
+    ours = {r.name.split()[-1]: r for r in server.house.players if created.match_id in r.name}
     assert {key: robot.level for key, robot in ours.items()} == {
         key: "strong" if key in strong else "seed" for key in names
     }
@@ -486,7 +486,7 @@ async def test_a_robot_the_director_seats_plays_at_its_seats_level(server: Serve
     director = await Client.connect(created.director)
     substituted = await director.substitute(1, "S", robot=True)
     assert substituted.link is None
-    south = next(r for r in server.robot_players if r.name.endswith(f"{created.match_id} 1S"))
+    south = next(r for r in server.house.players if r.name.endswith(f"{created.match_id} 1S"))
     assert south.level == "strong"
     seated = await north.wait_for(
         lambda v: v if any(p.seat == "S" and p.robot for p in v.players) else None
@@ -586,7 +586,7 @@ async def test_strong_robots_think_in_worker_processes_of_lower_priority(
             robot_level="strong",
             spectators="off",
         )
-        table = [r for r in server.robot_players if created.match_id in r.name]
+        table = [r for r in server.house.players if created.match_id in r.name]
         director = await Client.connect(created.director)
         await director.wait_for(
             lambda v: v if v.tables and v.tables[0].phase == "finished" else None, timeout=120

@@ -6,7 +6,8 @@ import urllib.request
 
 import pytest
 
-from server.app import Server, web_file
+from server.app import Server
+from server.web import web_file
 
 
 @pytest.mark.parametrize("path", ["/play", "/watch", "/direct", "/play/"])

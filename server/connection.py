@@ -1,0 +1,270 @@
+"""One client's connection: who it speaks for, its outbox, its budgets, and the server-wide
+looks after it (heartbeats, keepalive pings, a client that does not read).
+
+A frame goes straight to the socket when nothing waits before it; else it waits in the
+connection's outbox for its writer (:meth:`server.app.Server._write`), in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from websockets.asyncio.server import ServerConnection, broadcast
+from websockets.exceptions import ConnectionClosed
+
+from protocol.codec import encode
+from protocol.messages import Heartbeat
+from protocol.versions import Older
+from server.limits import Limits, TokenBucket
+from server.sockets import discard_on_close, send_queue
+
+if TYPE_CHECKING:
+    from server.matches import MatchRuntime, Subscriber
+
+__all__ = ["ClosingConnection", "Connection"]
+
+log = logging.getLogger(__name__)
+
+
+class ClosingConnection(ServerConnection):
+    """A WebSocket (or HTTP) connection that, once lost, is in no reference cycle:
+    reference counting frees it, and no collection has to find it (server.heap freezes what
+    outlives a young collection)."""
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        # websockets keeps the exception that stopped its parser (a connection ended
+        # without a closing handshake): its traceback holds parse()'s frame, which holds
+        # the protocol.
+        stopped = self.protocol.parser_exc
+        if stopped is not None:
+            stopped.__traceback__ = None
+        # Its parser is a generator of the protocol's, left suspended for good once the
+        # stream has ended (websockets' discard()): its frame holds the protocol.
+        self.protocol.parser.close()
+        # asyncio before 3.12 (CPython gh-100348): the socket transport holds a bound method
+        # of its own; it reads nothing more once its connection is lost.
+        if hasattr(self.transport, "_read_ready_cb"):
+            self.transport._read_ready_cb = None
+
+
+async def _pinged(websocket: ServerConnection) -> None:
+    """Ping ``websocket`` and wait for its pong (or its closing)."""
+    with contextlib.suppress(ConnectionClosed):
+        await (await websocket.ping())
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client connection: who it speaks for (after hello), its outbox, and what it may
+    still send (its token buckets)."""
+
+    websocket: ServerConnection
+    address: str
+    """The client's IP address (behind a trusted proxy: the one the proxy names)."""
+    limits: Limits
+    volume: TokenBucket
+    """Bytes it may send (its address's budget is shared with its other connections)."""
+    frames: TokenBucket
+    actions: TokenBucket
+    organiser: bool = False
+    subscriber: Subscriber | None = None
+    runtime: MatchRuntime | None = None
+    trusted: bool = False
+    """The server's own robot: its actions are not rate-limited."""
+    joining: bool = False
+    """Its ``hello`` is being served (the match loading, a long log folding)."""
+    overflowed: bool = False
+    closing: tuple[int, str] = (1000, "")
+    """The close code and reason the connection closes with once its queue is sent."""
+    older: Older | None = None
+    """The older protocol version the client speaks (its frames are turned into it), or
+    None: the current one."""
+    view: str = "player_view"
+    """The type of the client's view (``watch_view`` for spectators and the director), for
+    turning changes into an older version."""
+    strikes: int = 0
+    """Refusals for going too fast since the last frame served."""
+    queued_bytes: int = 0
+    outbox: list[tuple[float, bytes | None]] = field(default_factory=list)
+    """(when queued, frame) of each frame not yet handed to the socket, from ``head`` on;
+    None: close once the frames before it are sent. A list and one waiter rather than an
+    ``asyncio.Queue`` and a deque: 4 KiB less for every connection."""
+    head: int = 0
+    waiting: asyncio.Future[None] | None = None
+    """The writer's wait for a frame, while it has none."""
+    acknowledged: int = 0
+    """Bytes its client's TCP had acknowledged when last looked (:meth:`check_reading`)."""
+    progress_at: float = field(default_factory=time.monotonic)
+    """When its client was last seen reading: nothing left unacknowledged, or more
+    acknowledged than before."""
+    heartbeat: bool = False
+    """Its client asked for heartbeats (``hello.heartbeat``): :meth:`beat` looks after it."""
+    own_origin: bool = True
+    """Its handshake came from a page of this server, or from a program (no ``Origin``): an
+    organiser may sign in on it."""
+    session: str | None = None
+    """The organiser's session token it signed in with (None: the key, or not the
+    organiser)."""
+    session_expires: int | None = None
+    """When that session expires (ms since 1970)."""
+    live_list: bool | None = None
+    """The organiser follows the list of matches live (``True``: archived ones too)."""
+    last_list: bytes | None = None
+    """The list last sent to it live, so that an unchanged list is not sent again."""
+    event_id: str | None = None
+    """The event whose results it follows (signed in with the event's results link)."""
+    last_event: bytes | None = None
+    """The event last sent to it, so that an unchanged one is not sent again."""
+    queued_at: float = field(default_factory=time.monotonic)
+    """When a frame was last queued for it."""
+    beat_at: float | None = None
+    """When the server sent it a ``heartbeat`` that nothing from it has followed yet (None:
+    it has sent something since the last one)."""
+    beats: int = 0
+    heard_at: float = field(default_factory=time.monotonic)
+    """When a frame last came from it."""
+    ping: asyncio.Task[None] | None = None
+    """The WebSocket ping it was sent, until its pong comes (:meth:`keep_alive`)."""
+    pinged_at: float = 0.0
+
+    @property
+    def authenticated(self) -> bool:
+        return self.organiser or self.subscriber is not None
+
+    def send(self, frame: bytes) -> None:
+        """Send a frame: straight to the socket when nothing waits before it, else queued
+        for the writer. A client that does not read is dropped at once when its unsent data
+        passes the byte or age limit, whether or not its socket drains; it can resume from
+        its last sequence number."""
+        if self.overflowed:
+            return
+        if self.older is not None:
+            turned = self.older.encoded(frame, self.view)
+            if turned is None:
+                return  # a frame the client's version does not have
+            frame = turned
+        now = time.monotonic()
+        oldest = self.outbox[self.head][0] if self.head < len(self.outbox) else now
+        too_much = self.queued_bytes + len(frame) > self.limits.max_queued_bytes
+        if too_much or now - oldest > self.limits.max_queue_age:
+            self.drop("it does not read what the server sends")
+            return
+        self.queued_at = now
+        if self.head == len(self.outbox) and not self.websocket.transport.get_write_buffer_size():
+            # Nothing queued, nothing held by the transport: written now, the kernel takes it
+            # (no task woken, no future made).
+            broadcast((self.websocket,), frame)
+            return
+        self.queued_bytes += len(frame)
+        self._queue(now, frame)
+
+    def _queue(self, now: float, frame: bytes | None) -> None:
+        self.outbox.append((now, frame))
+        if self.waiting is not None and not self.waiting.done():
+            self.waiting.set_result(None)
+
+    async def next_frame(self) -> bytes | None:
+        """The writer's next frame to send (it calls :meth:`sent` once it is handed over);
+        None: close."""
+        while self.head == len(self.outbox):
+            if self.head:
+                self.outbox.clear()
+                self.head = 0
+            self.waiting = asyncio.get_running_loop().create_future()
+            try:
+                await self.waiting
+            finally:
+                self.waiting = None
+        return self.outbox[self.head][1]
+
+    def sent(self) -> None:
+        """The writer has handed the oldest queued frame to the socket."""
+        frame = self.outbox[self.head][1]
+        self.queued_bytes -= 0 if frame is None else len(frame)
+        self.head += 1
+        if self.head > 256 and self.head * 2 > len(self.outbox):
+            del self.outbox[: self.head]  # a long backlog: forget what was sent, now and then
+            self.head = 0
+
+    def end(self) -> None:
+        """Close once what is queued now is sent."""
+        self._queue(time.monotonic(), None)
+
+    def close(self, code: int = 1000, reason: str = "") -> None:
+        """Send what is queued, then close with ``code`` and ``reason`` (the seat went to
+        someone else; 1008 after too many refusals for going too fast)."""
+        if not self.overflowed:
+            self.overflowed = True
+            self.closing = (code, reason)
+            self.end()
+
+    def drop(self, why: str) -> None:
+        """Close the connection now, without waiting for its queue to drain, and without
+        leaving the kernel to deliver what it holds for it (a reset)."""
+        if not self.overflowed:
+            self.overflowed = True
+            log.info("dropping a connection from %s: %s", self.address, why)
+            sock = self.websocket.transport.get_extra_info("socket")
+            if sock is not None:
+                discard_on_close(sock)
+            self.websocket.transport.abort()
+            self.end()
+
+    def beat(self, now: float) -> None:
+        """On a connection with heartbeats: drop it when it has sent nothing for the silence
+        limit after a ``heartbeat`` (its traffic silently dropped, or a page frozen), else
+        send a ``heartbeat`` when nothing was sent to it for the heartbeat interval."""
+        if self.overflowed:
+            return
+        if self.beat_at is not None and now - self.beat_at > self.limits.heartbeat_silence:
+            self.drop(f"it answered no heartbeat for {now - self.beat_at:.0f} s")
+        elif now - self.queued_at >= self.limits.heartbeat_every:
+            self.beats += 1
+            self.send(encode(Heartbeat(ref=self.beats)))
+            if self.beat_at is None:
+                self.beat_at = now
+
+    def keep_alive(self, now: float) -> None:
+        """WebSocket keepalive, looked after by the server for all its connections at once (a
+        task per connection costs memory): a connection silent for ``keepalive_every``
+        seconds (since its last frame or ping) is sent a ping, and dropped when its pong has
+        not come ``keepalive_timeout`` later (a peer gone without closing: a phone that lost
+        its network)."""
+        if self.overflowed:
+            return
+        if self.ping is not None:
+            if self.ping.done():
+                self.ping = None
+            elif now - self.pinged_at > self.limits.keepalive_timeout:
+                self.drop(f"it answered no ping for {now - self.pinged_at:.0f} s")
+            return
+        if now - max(self.heard_at, self.pinged_at) >= self.limits.keepalive_every:
+            self.pinged_at = now
+            self.ping = asyncio.create_task(_pinged(self.websocket), name="keepalive ping")
+
+    def check_reading(self, now: float, stall: float) -> None:
+        """Drop the connection if its client has read nothing for ``stall`` seconds while
+        data waited for it, or if the data waiting for it, counting what the kernel and the
+        transport hold (a client that stops reading fills those first, unseen by
+        :meth:`send`), passes the byte limit."""
+        transport = self.websocket.transport
+        sock = transport.get_extra_info("socket")
+        queue = None if sock is None else send_queue(sock)
+        if queue is None or self.overflowed:
+            return
+        buffered = transport.get_write_buffer_size()
+        if (queue.unsent == 0 and buffered == 0) or queue.acknowledged != self.acknowledged:
+            self.acknowledged = queue.acknowledged
+            self.progress_at = now
+            return
+        held = self.queued_bytes + buffered + queue.unsent
+        if held > self.limits.max_queued_bytes:
+            self.drop(f"it does not read what the server sends ({held} bytes unread)")
+        elif now - self.progress_at > stall:
+            self.drop(f"it has read nothing for {now - self.progress_at:.0f} s")
