@@ -5,7 +5,7 @@
 
 import { SEATS, SEAT_LETTER, SEAT_NAME, sideOf, sideText } from "./bridge.js";
 import { auctionGrid, compass, teamName, teamOf } from "./compass.js";
-import { $, callNode, cardText, clock, h, personAt, seatWithName } from "./dom.js";
+import { $, callNode, cardText, clock, h, personAt, place, seatWithName } from "./dom.js";
 import { serverCallText } from "./errors.js";
 import { language, localized, t, tx } from "./i18n.js";
 import { liveMiddle } from "./live.js";
@@ -31,6 +31,8 @@ const kept = new Map();
  * The part `name` built by `build()`, or the same nodes again while `parts` is unchanged: a
  * table of robots sends many updates a second, and a button drawn afresh between the
  * director's press and release would lose the click. A change of language draws it afresh.
+ * The nodes go in with `place()`, which leaves them where they are: put in again (taken out
+ * and back), they would lose the click as well.
  */
 function memo(name, parts, build) {
   const key = `${language()} ${parts}`;
@@ -52,26 +54,26 @@ export function renderWatch(view) {
   const hold = $("round-hold");
   const held = heldText(view.match);
   hold.hidden = !held;
-  hold.replaceChildren(...memo("round-hold", JSON.stringify([held, director]), () => (held ? roundHold(view.match, director) : [])));
+  place(hold, memo("round-hold", JSON.stringify([held, director]), () => (held ? roundHold(view.match, director) : [])));
   const queue = $("director-queue");
   queue.hidden = !director;
   if (director) {
-    queue.replaceChildren(...memo("queue", JSON.stringify([view.director_calls, view.answered_calls, view.players]), () => directorQueue(view)));
+    place(queue, memo("queue", JSON.stringify([view.director_calls, view.answered_calls, view.players]), () => directorQueue(view)));
   }
   const tables = $("tables");
-  tables.replaceChildren();
   if (!view.tables.length) {
     const note = teams
       ? t("Nothing to show yet: boards appear here once both tables have finished them.")
       : t("Nothing to show yet: boards appear here once every table has finished them.");
-    tables.append(h("p", { class: "centre-note" }, note));
+    place(tables, h("p", { class: "centre-note" }, note));
+  } else {
+    place(tables, view.tables.map((board) => watchTable(view, board, director)));
   }
-  for (const board of view.tables) tables.append(watchTable(view, board, director));
   const tools = $("match-tools");
   tools.hidden = !director;
   if (director) {
     const match = view.match;
-    tools.replaceChildren(...memo("match-tools", JSON.stringify([match.boards, match.team_a, match.team_b, match.format]), () => matchTools(view)));
+    place(tools, memo("match-tools", JSON.stringify([match.boards, match.team_a, match.team_b, match.format]), () => matchTools(view)));
   }
 }
 
@@ -79,10 +81,11 @@ function watchTable(view, board, director) {
   const match = view.match;
   const players = view.players.filter((p) => p.table === board.table);
   const teams = isTeamMatch(match);
-  return h(
-    "section",
-    // A delayed spectator of replay duplicate sees a board's two plays at table 1.
-    { class: "watch-table", id: teams ? `table-${board.table}` : `table-${board.table}-round-${board.round ?? 1}`, "data-table": board.table, "data-round": teams ? null : board.round ?? 1, "aria-label": t("Table {table}", { table: board.table }) },
+  // A delayed spectator of replay duplicate sees a board's two plays at table 1.
+  const id = teams ? `table-${board.table}` : `table-${board.table}-round-${board.round ?? 1}`;
+  const section = tableSection({ class: "watch-table", id, "data-table": board.table, "data-round": teams ? null : board.round ?? 1, "aria-label": t("Table {table}", { table: board.table }) });
+  place(
+    section,
     h(
       "h2",
       {},
@@ -102,10 +105,28 @@ function watchTable(view, board, director) {
     }),
     board.phase !== "auction" ? auctionGrid(board, null, null) : null,
     tableWaits(view, board, director),
-    watchClaim(board, director),
-    watchUndo(board, director),
+    memo(`claim-${id}`, JSON.stringify([board.claim, director]), () => watchClaim(board, director)),
+    memo(`undo-${id}`, JSON.stringify([board.undo, director]), () => watchUndo(board, director)),
     director && players.length ? keptTableTools(view, board) : null, // not at a robots' table
   );
+  return section;
+}
+
+/**
+ * The table's section drawn before (with what it holds that stays, the director's buttons:
+ * see `memo`), else a new one; its attributes as `props` (as `h()` takes them) says.
+ */
+function tableSection(props) {
+  const drawn = $(props.id);
+  const section = drawn?.parentElement === $("tables") ? drawn : document.createElement("section");
+  const fresh = h("section", props);
+  for (const name of section.getAttributeNames()) {
+    if (!fresh.hasAttribute(name)) section.removeAttribute(name);
+  }
+  for (const name of fresh.getAttributeNames()) {
+    if (section.getAttribute(name) !== fresh.getAttribute(name)) section.setAttribute(name, fresh.getAttribute(name));
+  }
+  return section;
 }
 
 /** A table whose board waits for its players before its first call: who is missing. */

@@ -23,6 +23,28 @@ export function h(tag, props = {}, ...children) {
 
 export const $ = (id) => document.getElementById(id);
 
+/**
+ * Make `element`'s children `nodes` (as `h()` takes them), in order, without taking out a
+ * node that is there already and stays. `replaceChildren` takes every node out and puts the
+ * kept ones back: a button taken out between the press and the release of a click loses the
+ * click (Chromium drops it, even when the button is back at once), a field its focus.
+ */
+export function place(element, ...nodes) {
+  const wanted = nodes
+    .flat(Infinity)
+    .filter((node) => node !== null && node !== undefined && node !== false)
+    .map((node) => (node instanceof Node ? node : document.createTextNode(String(node))));
+  const staying = new Set(wanted);
+  for (const child of [...element.childNodes]) {
+    if (!staying.has(child)) child.remove();
+  }
+  let next = element.firstChild;
+  for (const node of wanted) {
+    if (node === next) next = next.nextSibling;
+    else element.insertBefore(node, next);
+  }
+}
+
 export function suitSymbol(suit) {
   return h("span", { class: `suit suit-${suit}` }, SUIT_SYMBOL[suit]);
 }

@@ -455,8 +455,8 @@ function renderReview(view, reviewing) {
   // Every render used to draw the box afresh: a click whose press and release fell on
   // either side of a render (the update of any action at the table) hit a button that was
   // no longer there, and was lost. The box is drawn only when what it shows changed (its
-  // countdown ticks by itself, in place). Unlike director.js's memo, which hands the same
-  // nodes back to be put in again, the box is not touched at all.
+  // countdown ticks by itself, in place), and is not touched at all otherwise (as
+  // director.js's parts: put in again, even the same nodes, a button loses the click).
   const drawn = reviewing
     ? JSON.stringify([view.board, view.review, view.next_seat, view.players, view.waiting_for, view.played_round, canAct(), state.confirmWithdrawal, language()])
     : null;

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, expect
+from playwright.async_api import Browser, WebSocketRoute, expect
 
 from clients.client import Client
 from protocol.messages import BoardView, PlayerView, WatchView
 from server.app import Server
 from tests.clients.test_browser import (
+    ROBOTS_PLAY_MS,
     WAIT_MS,
     assert_no_script_errors,
     chromium,
@@ -111,7 +112,28 @@ async def test_the_directors_tools(server: Server, browser: Browser) -> None:
         for seat in "NESW"
     }
     north = players["N"]
-    page = await open_page(browser, created.director, 1280, 900)
+    # The page's frames from the server go through the test, which may hold them back.
+    held: list[tuple[WebSocketRoute, str | bytes]] | None = None
+
+    async def network(socket: WebSocketRoute) -> None:
+        to_server = socket.connect_to_server()
+
+        def from_server(message: str | bytes) -> None:
+            if held is None:
+                socket.send(message)
+            else:
+                held.append((socket, message))
+
+        socket.on_message(to_server.send)
+        to_server.on_message(from_server)
+
+    def let_through() -> None:
+        nonlocal held
+        frames, held = held or [], None
+        for socket, message in frames:
+            socket.send(message)
+
+    page = await open_page(browser, created.director, 1280, 900, network)
     table = page.locator('.watch-table[data-table="1"]')
     try:
         # Undo the table's last call at once.
@@ -165,14 +187,32 @@ async def test_the_directors_tools(server: Server, browser: Browser) -> None:
         await expect(table.locator(".new-link")).to_contain_text("A robot now plays West")
         await expect(table.locator('[data-seat-tag="W"] .robot-mark')).to_be_visible()
 
-        # Board 2: an artificial adjusted score, Avg+ to Sharks; board 3: void.
+        # Board 2: an artificial adjusted score, Avg+ to Sharks; board 3: void. The score
+        # sends table 1 on to board 3, and table 2's robots (who wait for people to begin a
+        # board) play it out at once: their frames come while the director clicks "Void the
+        # board". Held back until the button is pressed, they are drawn before its release:
+        # every drawing put the button in again, and the click was lost (row 3 kept table 2's
+        # 7NT= and never said "void"). Table 2 is done with board 2 first, and with board 3
+        # at the release: the button is where it was pressed.
+        board_2 = page.locator('#boards tr[data-board="2"]')
+        board_3 = page.locator('#boards tr[data-board="3"]')
+        await expect(board_2.locator('[data-table-result="2"]')).to_contain_text(
+            "7NT", timeout=ROBOTS_PLAY_MS
+        )
         tools = page.locator("#match-tools")
         await tools.locator("#adjust-board").select_option("2")
+        held = []
         await tools.get_by_role("button", name="Avg+ to Sharks (+3)").click()
-        await expect(page.locator('#boards tr[data-board="2"]')).to_contain_text("adj.")
         await tools.locator("#adjust-board").select_option("3")
-        await tools.get_by_role("button", name="Void the board").click()
-        await expect(page.locator('#boards tr[data-board="3"]')).to_contain_text("void")
+        await tools.get_by_role("button", name="Void the board").hover()
+        await page.mouse.down()
+        let_through()
+        await expect(board_2).to_contain_text("adj.")
+        await expect(board_3.locator('[data-table-result="2"]')).to_contain_text(
+            "7NT", timeout=ROBOTS_PLAY_MS
+        )
+        await page.mouse.up()
+        await expect(board_3).to_contain_text("void")
         await expect(page.locator("#final")).to_contain_text("Final result", timeout=WAIT_MS)
         watched = await Client.connect(created.director)
         view = watched.view
