@@ -13,8 +13,8 @@ from redis.exceptions import RedisError
 
 from protocol.errors import ErrorCode, ProtocolError
 from server.analysis import AnalysisError, Analyst
+from server.config import BoardSpec
 from server.fanout import HEARTBEAT, stop
-from server.state import BoardSpec
 
 if TYPE_CHECKING:
     from server.app import Server

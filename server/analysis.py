@@ -19,7 +19,7 @@ import threading
 from concurrent.futures import Future
 from typing import Any, ClassVar
 
-from server.state import Analysis, BoardSpec
+from server.config import Analysis, BoardSpec
 
 __all__ = ["AnalysisError", "Analyst"]
 

@@ -60,12 +60,13 @@ from protocol.messages import (
     StartEventRound,
     Welcome,
 )
+from server.config import BoardSpec
 from server.event_views import event_view
 from server.fanout import closing_within, end
 from server.formats import boards_from_pbn, dealt_boards
 from server.matches import fold, now_ms
 from server.records import event_record
-from server.state import BoardSpec, MatchState
+from server.state import MatchState
 
 if TYPE_CHECKING:
     from server.app import Server

@@ -10,7 +10,8 @@ from bridge.commitment import seeded_deal
 from bridge.lin import parse_lin_match
 from bridge.records import PlayedMatch, match_from_lin, match_from_pbn
 from robots.table2 import play_robot_table
-from server.state import BoardSpec, StoredEvent, result_to_json
+from server.config import BoardSpec
+from server.state import StoredEvent, result_to_json
 
 __all__ = [
     "boards_from_pbn",

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from redis.exceptions import RedisError
 
 from server.admission import ROBOT_HEADER
+from server.config import MatchConfig
 from server.fanout import HEARTBEAT, closing_within, end, stop
-from server.state import MatchConfig
 
 if TYPE_CHECKING:
     from clients.robot import Robot

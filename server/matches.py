@@ -61,18 +61,16 @@ from protocol.messages import (
     WithdrawConcession,
 )
 from robots.play import surely_taken
+from server.config import Analysis, BoardSpec, MatchConfig
 from server.fanout import CLOSE_WAIT, stop
 from server.frames import Publication, Sent
 from server.state import (
     EXTRA_EVENTS,
     MATCH_EVENTS,
     PLAY_EVENTS,
-    Analysis,
-    BoardSpec,
     BoardState,
     Checkpoint,
     Effect,
-    MatchConfig,
     MatchState,
     StoredEvent,
     result_to_json,

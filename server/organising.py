@@ -56,6 +56,7 @@ from protocol.messages import (
     Substitute,
     Substituted,
 )
+from server.config import BoardSpec, MatchConfig, default_movement, mixed_partnership
 from server.formats import (
     boards_from_pbn,
     dealt_boards,
@@ -64,13 +65,7 @@ from server.formats import (
     seeded_boards,
 )
 from server.matches import MatchRuntime, fold, now_ms
-from server.state import (
-    BoardSpec,
-    MatchConfig,
-    StoredEvent,
-    default_movement,
-    mixed_partnership,
-)
+from server.state import StoredEvent
 from server.store import Grant
 from server.views import Player, Viewer, Watcher, seated
 

@@ -19,8 +19,8 @@ from typing import IO, Any
 
 from bridge import Deal, Seat, Strain, Vulnerability
 from robots.dds import endplay_without_its_package
+from server.config import Analysis, BoardSpec
 from server.redis_process import death_signal
-from server.state import Analysis, BoardSpec
 
 __all__ = ["DELAY_VARIABLE", "IDLE_EXIT", "analyse"]
 

@@ -46,7 +46,8 @@ from typing import Any, Literal, cast
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
 
-from server.state import MatchConfig, StoredEvent
+from server.config import MatchConfig
+from server.state import StoredEvent
 
 __all__ = ["APPEND_SCRIPT", "Appended", "Grant", "Store", "StoreClient"]
 

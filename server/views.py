@@ -78,9 +78,9 @@ from protocol.messages import (
     WatchView,
 )
 from protocol.messages import Seat as SeatLetter
+from server.config import Analysis
 from server.handviewer import handviewer
 from server.state import (
-    Analysis,
     BoardState,
     ChatEntry,
     Decision,

@@ -60,10 +60,10 @@ from protocol.messages import (
 )
 from server.analysis import Analyst
 from server.app import Server
+from server.config import Analysis, BoardSpec, MatchConfig
 from server.house_robots import HouseRobots
 from server.limits import OVERLOAD_LAG, Limits
 from server.redis_process import RedisProcess
-from server.state import Analysis, BoardSpec, MatchConfig
 from tests.server.harness import loop_held
 
 ORGANISER_KEY = "organiser-secret"

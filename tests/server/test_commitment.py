@@ -25,7 +25,7 @@ from protocol.codec import encode
 from protocol.errors import ErrorCode
 from protocol.messages import DealsSealed, MatchSummary, SealDeals
 from server.app import Server
-from server.state import BoardSpec, MatchConfig
+from server.config import BoardSpec, MatchConfig
 from tests.conftest import ORGANISER_KEY
 from tests.server.harness import create
 

@@ -38,8 +38,9 @@ from protocol.messages import (
     Welcome,
 )
 from server.app import Server
+from server.config import BoardSpec, MatchConfig, default_movement
 from server.matches import DIRECTOR_CHAT_LIMIT, EXTRA_LIMIT
-from server.state import BoardSpec, MatchConfig, MatchState, default_movement
+from server.state import MatchState
 from tests.server.harness import (
     SEATS,
     STRONG_NORTH,

@@ -17,8 +17,8 @@ from clients.client import Client, ClientError, Link
 from protocol.errors import ErrorCode
 from protocol.messages import BoardView, MatchCreated, PlayerInfo, PlayerView, WatchView
 from server.app import Server
+from server.config import BoardSpec, MatchConfig
 from server.keys import RESERVED_PREFIXES
-from server.state import BoardSpec, MatchConfig
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import (
     STRONG_NORTH,

@@ -11,7 +11,8 @@ import pytest
 from bridge import Deal, board_dealer, board_vulnerability
 from bridge.errors import WrongPhase
 from bridge.formats import Movement, replay, team_of_four
-from server.state import BoardSpec, MatchConfig, MatchState, StoredEvent, default_movement
+from server.config import BoardSpec, MatchConfig, default_movement
+from server.state import MatchState, StoredEvent
 
 RESULT = {
     "contract": "4S",
