@@ -56,7 +56,14 @@ async def test_a_player_calls_the_director_who_answers_in_the_chat(
         call = director.locator('.queue-call[data-call-table="1"]')
         await expect(call).to_contain_text("Table 1 · board 1 · North (Nora)")
         await expect(call).to_contain_text("East's hesitation")
-        await expect(call.locator(".queue-ago")).to_contain_text("just now")
+        # How long ago, by the page's clock held at moments after the call (whatever the
+        # machine's pace: a slow one took over 5 s to get here, and saw "5 s ago").
+        ago = call.locator(".queue-ago")
+        at = int(await ago.get_attribute("data-at") or 0)
+        await director.clock.set_fixed_time((at + 125_000) / 1000)
+        await expect(ago).to_contain_text("2 min ago")
+        await director.clock.set_fixed_time((at + 1_000) / 1000)
+        await expect(ago).to_contain_text("just now")
         await screenshots(director, "director-queue")
 
         # The director sees it: the table knows the director is on the way.
