@@ -59,7 +59,7 @@ async def _pinged(websocket: ServerConnection) -> None:
         await (await websocket.ping())
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, slots=True, weakref_slot=True)
 class Connection:
     """One client connection: who it speaks for (after hello), its outbox, and what it may
     still send (its token buckets)."""
@@ -150,13 +150,14 @@ class Connection:
                 return  # a frame the client's version does not have
             frame = turned
         now = time.monotonic()
-        oldest = self.outbox[self.head][0] if self.head < len(self.outbox) else now
+        waiting = self.head < len(self.outbox)
+        oldest = self.outbox[self.head][0] if waiting else now
         too_much = self.queued_bytes + len(frame) > self.limits.max_queued_bytes
         if too_much or now - oldest > self.limits.max_queue_age:
             self.drop("it does not read what the server sends")
             return
         self.queued_at = now
-        if self.head == len(self.outbox) and not self.websocket.transport.get_write_buffer_size():
+        if not waiting and not self.websocket.transport.get_write_buffer_size():
             # Nothing queued, nothing held by the transport: written now, the kernel takes it
             # (no task woken, no future made).
             broadcast((self.websocket,), frame)
