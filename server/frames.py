@@ -37,7 +37,14 @@ from typing import Any
 import msgpack
 
 from protocol.changes import diff_into
-from server.state import PLAIN_BOARD_KEYS, PLAIN_VIEW_KEYS, Effect, MatchState, StoredEvent
+from server.state import (
+    PLAIN_BOARD_KEYS,
+    PLAIN_KINDS,
+    PLAIN_VIEW_KEYS,
+    Effect,
+    MatchState,
+    StoredEvent,
+)
 from server.views import (
     BOARD_FIELDS,
     Player,
@@ -57,8 +64,6 @@ log = logging.getLogger(__name__)
 
 CHECK = os.environ.get("DUPLICATE_CHECK_FRAMES") == "1"
 """Make every update built from an event the whole way too, and compare."""
-PLAIN_KINDS = frozenset({"call", "card", "ready"})
-"""The events that may be plain (:meth:`MatchState.plain`)."""
 MISMATCHES: list[str] = []
 """The updates (in check mode) whose two ways differed: for the tests to find."""
 

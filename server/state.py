@@ -104,6 +104,8 @@ PLAIN_BOARD_KEYS = (
 PLAIN_VIEW_KEYS = ("review",)
 """The fields of a player's view besides its board's that a plain event may change: the
 seats ready for the next board, with a plain ready."""
+PLAIN_KINDS = frozenset({"call", "card", "ready", "claim", "answer"})
+"""The events that may be plain (:meth:`MatchState.plain`)."""
 PLAY_EVENTS = frozenset(
     {
         "call",
@@ -564,21 +566,27 @@ class MatchState:
         """Whether folding ``event`` (just done, doing ``effect``) was a plain call or card:
         not the board's first call in a match with a clock (it starts the clock), nor one
         that ended the board, no claim or undo request standing, no lead face down; or a
-        player's ``ready`` for the next board that leaves some not ready yet (the board was
-        not ended by a claim). It changes nothing but :data:`PLAIN_BOARD_KEYS` of its
+        claim, or a defender's acceptance of one, that leaves it pending (not one that ends
+        the board, nor a refusal: that one may summon the director); or a player's ``ready``
+        for the next board that leaves some not ready yet (whether or not the board ended by
+        a claim). It changes nothing but :data:`PLAIN_BOARD_KEYS` of its
         table's board, in any view, and a player's :data:`PLAIN_VIEW_KEYS`."""
         kind = event.get("type")
         board = effect.board
-        if table == 0 or kind not in ("call", "card", "ready") or board is None:
+        if table == 0 or kind not in PLAIN_KINDS or board is None:
             return False
         if effect.finished or effect.committed or effect.abandoned:
             return False
         if board is not self.tables[table].current or board.undo is not None:
             return False
-        if board.claim is not None or self.config.format == "robot-table":
+        if self.config.format == "robot-table":
             return False
         if kind == "ready":
             return board.is_reviewing
+        if kind in ("claim", "answer"):  # a claim made, or accepted by one defender so far
+            return board.claim is not None and board.claim.status == "pending"
+        if board.claim is not None:
+            return False
         if kind == "call":
             return len(board.auction.calls) > 1 or self.config.board_ms is None
         return board.play is not None and board.play.face_down_lead is None

@@ -23,6 +23,7 @@ from tests.server.harness import (
     board_view,
     check_changes_rebuild_every_view,
     create,
+    one_board,
     play_cards,
     player_updates,
     seat_everyone,
@@ -293,4 +294,84 @@ async def test_a_ready_for_the_next_board_is_built_from_its_event(
     assert north.view.board.board == 2
     assert frames.MISMATCHES == []
     await spectator.close()
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_a_ready_after_a_claimed_board_is_built_from_its_event(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A board ended by a conceded claim, on review: each player may still withdraw the
+    # concession while the first three say they are ready; each of those readies is built from
+    # its event for the four players and the spectator, and equals the update made the whole
+    # way (check mode), the claim left in the view as it was.
+    two = one_board() + "\n" + one_board().replace('[Board "1"]', '[Board "2"]')
+    created = await create(server, boards=2, deals_pbn=two, review_seconds=120)
+    assert created.spectator is not None
+    spectator = await Client.connect(created.spectator)
+    match = await seat_everyone(server, created)
+    table = match.table(1)
+    await bid(table, 1, ["3NT", "P", "P", "P"])
+    await play_cards(table, 1, count=4)
+    await settle(table, (await table["N"].claim(10)).seq)
+    for seat in "EW":
+        await settle(table, (await table[seat].answer_claim(True)).seq)
+    north = table["N"]
+    await north.wait_for(lambda v: v if v.review is not None else None)
+    built = count_built(monkeypatch)
+    for seat in ("N", "E", "S"):
+        await settle(table, (await table[seat].next_board()).seq)
+    await spectator.ping()
+    assert len(built) == 3 * 5  # three readies, to four players and the spectator
+    assert north.view.board is not None
+    assert north.view.board.claim is not None
+    assert "withdraw_concession" in north.view.board.actions
+    assert "next_board" not in north.view.board.actions
+    assert north.view.review is not None
+    assert north.view.review.ready == ["N", "E", "S"]
+    assert frames.MISMATCHES == []
+    await spectator.close()
+    await match.close()
+
+
+@pytest.mark.asyncio
+async def test_a_claim_and_its_first_acceptance_are_built_from_their_events(
+    server: Server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Board 1: North claims, East accepts: both updates built from their events for the
+    # table's players and the spectator (the director, a watcher too, gets them built); West's
+    # acceptance ends the board and is made the whole way. Board 2: a claim that a defender
+    # disputes goes to the director (made the whole way: the director's queue moves). Every
+    # viewer's updates, replayed from the logs, rebuild its view, and the built ones equal
+    # those made the whole way (check mode).
+    two = one_board() + "\n" + one_board().replace('[Board "1"]', '[Board "2"]')
+    created = await create(server, boards=2, deals_pbn=two, disputed_claims="director")
+    assert created.spectator is not None
+    spectator = await Client.connect(created.spectator)
+    director = await Client.connect(created.director)
+    match = await seat_everyone(server, created)
+    table = match.table(1)
+    await bid(table, 1, ["3NT", "P", "P", "P"])
+    await play_cards(table, 1, count=4)
+    built = count_built(monkeypatch)
+    await settle(table, (await table["N"].claim(12)).seq)
+    await settle(table, (await table["E"].answer_claim(True)).seq)
+    await spectator.ping()
+    await director.ping()
+    assert len(built) == 2 * 6  # to four players, the spectator and the director
+    await settle(table, (await table["W"].answer_claim(True)).seq)
+    assert len(built) == 2 * 6
+    await bid(table, 2, ["3NT", "P", "P", "P"])
+    await play_cards(table, 2, count=4)
+    await settle(table, (await table["N"].claim(12)).seq)
+    built.clear()
+    await settle(table, (await table["W"].answer_claim(False)).seq)
+    await director.wait_for(
+        lambda v: (v.tables[0].claim is not None and v.tables[0].claim.status == "disputed") or None
+    )
+    assert built == []
+    assert frames.MISMATCHES == []
+    assert check_changes_rebuild_every_view(await logs_of(server, created.match_id))
+    await spectator.close()
+    await director.close()
     await match.close()
