@@ -310,6 +310,7 @@ class Server:
         await self.fanout.close()
         for runtime in self.runtimes.values():
             await runtime.close()
+        await self.store.close()
         self.thinker.close()
 
     @property

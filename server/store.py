@@ -45,8 +45,10 @@ from typing import Any, Literal, cast
 
 from redis.asyncio import Redis
 from redis.asyncio.cluster import RedisCluster
+from redis.commands.core import AsyncScript
 
 from server.config import MatchConfig
+from server.script_line import ScriptLine
 from server.state import StoredEvent
 
 __all__ = ["APPEND_SCRIPT", "Appended", "Grant", "Store", "StoreClient"]
@@ -343,12 +345,24 @@ class Store:
         self._timed_load = _untimed if timer is None else timer("load")
         self._timed_read = _untimed if timer is None else timer("read")
         self._timed_grant = _untimed if timer is None else timer("grant")
-        self._append = redis.register_script(APPEND_SCRIPT)
+        self._append: ScriptLine | AsyncScript = (
+            redis.register_script(APPEND_SCRIPT)
+            if isinstance(redis, RedisCluster)
+            else ScriptLine(redis, APPEND_SCRIPT)
+        )
+        """Every accepted action's call: pipelined on a connection of its own
+        (:mod:`server.script_line`), but for a cluster."""
         self._renew = redis.register_script(RENEW_SCRIPT)
         self._claim = redis.register_script(CLAIM_SCRIPT)
         self._logged = redis.register_script(LOGGED_SCRIPT)
         self._release = redis.register_script(RELEASE_SCRIPT)
         self._event_append = redis.register_script(EVENT_APPEND_SCRIPT)
+
+    async def close(self) -> None:
+        """Close the connection the appends are pipelined on (the client and its pool are
+        their owner's to close)."""
+        if isinstance(self._append, ScriptLine):
+            await self._append.close()
 
     async def create_match(
         self,
