@@ -464,7 +464,7 @@ function matchTools(view) {
   if (!isTeamMatch(match)) {
     // An artificial adjusted score is in team A's IMPs: without teams the director voids.
     return [
-      h("h2", {}, t("Void a board")),
+      h("summary", {}, t("Void a board")),
       h(
         "form",
         { class: "tool adjust-form", "data-form": "void" },
@@ -480,7 +480,7 @@ function matchTools(view) {
   const a = teamName(match, "A");
   const b = teamName(match, "B");
   return [
-    h("h2", {}, t("Adjusted scores")),
+    h("summary", {}, t("Adjusted scores")),
     h(
       "form",
       { class: "tool adjust-form", "data-form": "adjust" },

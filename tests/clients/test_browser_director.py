@@ -206,7 +206,22 @@ async def test_the_directors_tools(server: Server, browser: Browser) -> None:
         await expect(board_2.locator('[data-table-result="2"]')).to_contain_text(
             "7NT", timeout=ROBOTS_PLAY_MS
         )
+        # The match's tools are folded above the tables (a table that grows cannot move
+        # them from under the pointer): opened, they push the tables down.
         tools = page.locator("#match-tools")
+        tables = page.locator("#tables")
+        folded = await tools.bounding_box()
+        assert folded is not None
+        await expect(tools.locator("#adjust-board")).to_be_hidden()
+        await screenshots(page, "director-tools-folded", show="#watch")
+        await tools.get_by_text("Adjusted scores").click()
+        await screenshots(page, "director-tools-open", show="#watch")
+        opened = await tools.bounding_box()
+        below = await tables.bounding_box()
+        assert opened is not None
+        assert below is not None
+        assert opened["height"] > folded["height"]
+        assert opened["y"] + opened["height"] <= below["y"]
         await tools.locator("#adjust-board").select_option("2")
         held = []
         await tools.get_by_role("button", name="Avg+ to Sharks (+3)").click()

@@ -362,6 +362,7 @@ async def test_the_spectator_page_without_teams(
         director = await open_page(browser, created.director, 1366, 900)
         await expect(director.locator(".watch-table")).to_have_count(tables, timeout=WAIT_MS)
         tools = director.locator("#match-tools")
+        await tools.get_by_text("Void a board").click()  # the tools, folded: opened
         await expect(tools.get_by_role("button", name="Void the board")).to_be_visible()
         await expect(tools).not_to_contain_text("Avg+")
         await screenshots(director, f"movement-direct-{tables}", show="#match")
