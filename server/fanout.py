@@ -50,8 +50,12 @@ cancels the task."""
 LISTEN_TIMEOUT = 1.0
 NO_NODE_WAIT = 0.05
 """Seconds a cluster node's listener waits when nothing here is subscribed there yet."""
-NEWS_TYPES = frozenset({"smessage", b"smessage", "message", b"message"})
+NEWS_TYPES = frozenset({"smessage", "message"})
 """Pub/sub messages that carry news: sharded (Redis 7), plain (Redis 6.2)."""
+SUBSCRIBED_TYPES = frozenset({"ssubscribe", "subscribe"})
+"""Pub/sub messages that confirm a subscription (:meth:`Fanout.listening`)."""
+UNSUBSCRIBED_TYPES = frozenset({"sunsubscribe", "unsubscribe"})
+"""Pub/sub messages that end one (a cluster's slot moved to another node)."""
 
 
 class Follower(Protocol):
@@ -98,6 +102,10 @@ class Fanout:
         self._doubtful: set[str] = set()
         """Matches whose news could not be read (:meth:`doubt`): their lengths are compared
         at the next heartbeat."""
+        self._confirmed: set[str] = set()
+        """Matches whose channel Redis said this process is subscribed to (and no listener
+        lost its connection since): their appends from here need no news to here
+        (:meth:`listening`)."""
 
     async def start(self) -> None:
         """Say this process is alive, then listen and watch."""
@@ -131,6 +139,12 @@ class Fanout:
         """Deliver the news of ``match_id`` to ``follower`` from now on."""
         self.followers[match_id] = follower
         await self._subscribe(match_id)
+
+    def listening(self, match_id: str) -> bool:
+        """Whether this process is known to receive the news of ``match_id`` now: Redis
+        confirmed the subscription. An append from here is announced only to the others then
+        (:data:`server.store.APPEND_SCRIPT`)."""
+        return match_id in self._confirmed
 
     def doubt(self, match_id: str) -> None:
         """The news of ``match_id`` could not be read (the store was away): look at its log's
@@ -203,13 +217,9 @@ class Fanout:
             if node.name not in pubsub.node_pubsub_mapping:
                 await asyncio.sleep(NO_NODE_WAIT)  # no match of ours lives there yet
                 return None
-            return await pubsub.get_sharded_message(
-                ignore_subscribe_messages=True, timeout=LISTEN_TIMEOUT, target_node=node
-            )
+            return await pubsub.get_sharded_message(timeout=LISTEN_TIMEOUT, target_node=node)
         assert pubsub is not None
-        message: dict[str, Any] | None = await pubsub.get_message(
-            ignore_subscribe_messages=True, timeout=LISTEN_TIMEOUT
-        )
+        message: dict[str, Any] | None = await pubsub.get_message(timeout=LISTEN_TIMEOUT)
         return message
 
     @staticmethod
@@ -240,17 +250,30 @@ class Fanout:
                 if not lost:
                     log.warning("news of other processes' appends lost for now: %s", error)
                 lost = True
+                self._confirmed.clear()  # subscribed again only once Redis says so
                 await asyncio.sleep(LISTEN_TIMEOUT)
                 continue
             if lost:
                 lost = False
                 await self._compare_lengths()  # what was announced meanwhile
-            if message is None or message["type"] not in NEWS_TYPES:
+            if message is None:
+                continue
+            kind = message["type"]
+            if isinstance(kind, bytes):
+                kind = kind.decode()
+            if kind not in NEWS_TYPES and kind not in SUBSCRIBED_TYPES | UNSUBSCRIBED_TYPES:
                 continue
             channel = message["channel"]
             if isinstance(channel, bytes):
                 channel = channel.decode()
-            follower = self.followers.get(channel[3 : channel.index("}")])
+            match_id = channel[3 : channel.index("}")]
+            if kind in SUBSCRIBED_TYPES:
+                self._confirmed.add(match_id)
+                continue
+            if kind in UNSUBSCRIBED_TYPES:  # a cluster moved the match's slot: not ours now
+                self._confirmed.discard(match_id)
+                continue
+            follower = self.followers.get(match_id)
             if follower is not None:
                 follower.notify(int(message["data"].split()[0]))
 

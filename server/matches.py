@@ -954,6 +954,7 @@ class MatchRuntime:
                 len(self.config.boards),
                 self.config.tables,
                 expected=len(self.watch),
+                listening=self.fanout is not None and self.fanout.listening(self.config.match_id),
             )
         except Conflict:
             if saved is not None:

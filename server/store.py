@@ -83,7 +83,9 @@ PLAYING_EVENTS_KEY = "duplicate:events:playing"
 #       none), 6 the boards to start next: JSON [[table, start event JSON], ...],
 #       7 number of boards, 8 the results field of the play committed or assigned,
 #       9 how many plays the board has, 10 the length of the watchers' log the caller
-#       checked the action against, then for each play: its results field, round, table
+#       checked the action against, 11 "1" if the caller listens to the news channel
+#       (its subscription confirmed: it needs no news of its own append), else "0", then
+#       for each play: its results field, round, table
 # Returns {comparison JSON or '', 1 if the match finished, the watchers' log's length, the
 # id of its last entry}; or, when the log is no longer at the length the caller checked
 # against (another process appended meanwhile), {'', -1, its length, ''}, appending nothing.
@@ -103,7 +105,7 @@ local function add(where, event)
   last = redis.call('XADD', watch, '*', 't', where, 'e', event)
   length = length + 1
 end
-local function play(i) return ARGV[8 + 3 * i], ARGV[9 + 3 * i], ARGV[10 + 3 * i] end
+local function play(i) return ARGV[9 + 3 * i], ARGV[10 + 3 * i], ARGV[11 + 3 * i] end
 local compared, finished = '', 0
 local function compare()
   local parts = {}
@@ -149,8 +151,12 @@ end
 for _, start in ipairs(cjson.decode(ARGV[6])) do add(tostring(start[1]), start[2]) end
 if last ~= '' then
   -- Sharded where the server has it (Redis 7: a cluster needs it), else plain (Redis 6.2).
+  -- Not announced when no one but the caller listens: the caller folded it already.
   local said = length .. ' ' .. last
-  if not pcall(redis.call, 'SPUBLISH', news, said) then redis.call('PUBLISH', news, said) end
+  local counted, listeners = pcall(redis.call, 'PUBSUB', 'SHARDNUMSUB', news)
+  if not counted or tonumber(listeners[2]) > tonumber(ARGV[11]) then
+    if not pcall(redis.call, 'SPUBLISH', news, said) then redis.call('PUBLISH', news, said) end
+  end
 end
 return {compared, finished, length, last}
 """
@@ -748,10 +754,14 @@ class Store:
         boards: int,
         tables: tuple[int, ...],
         expected: int,
+        *,
+        listening: bool = False,
     ) -> Appended:
         """Append a table's event (or none) atomically with what it entails for the hidden
         results and the boards to start next (see :data:`APPEND_SCRIPT`), if the watchers'
-        log still has ``expected`` entries; else raise :class:`Conflict`, appending nothing."""
+        log still has ``expected`` entries; else raise :class:`Conflict`, appending nothing.
+        The append is announced on the match's news channel unless ``listening`` (the caller
+        is subscribed to it) and no one else is."""
         plays: list[str] = []
         if change is not None:
             for round_number, at in change.plays:
@@ -772,6 +782,7 @@ class Store:
                 else play_field(change.board, *change.play),
                 str(len(plays) // 3),
                 str(expected),
+                "1" if listening else "0",
                 *plays,
             ],
         )

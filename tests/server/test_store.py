@@ -8,6 +8,7 @@ import secrets
 
 import pytest
 from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
 
 from bridge.formats import individual
 from server.redis_process import RedisProcess
@@ -19,6 +20,7 @@ from server.store import (
     ResultChange,
     Store,
     StoredEvent,
+    news_channel,
 )
 
 RESULT_1 = {
@@ -298,3 +300,44 @@ async def test_robot_leases_are_renewed_in_one_go_only_where_the_process_holds_t
     assert 0 < await redis.pttl(f"{{m:{match_id}}}:robot:1W") <= 1_000  # untouched
     assert await redis.exists(f"{{m:{match_id}}}:robot:2N") == 0  # not taken by a renewal
     assert await store.renew_robots([], "this", 60.0) == []
+
+
+async def news_of(pubsub: PubSub) -> list[str]:
+    """The news announced on the channels ``pubsub`` listens to, until none comes for a while
+    (each append's announcement is published before the append's reply, so all of it is in
+    by then)."""
+    said = []
+    while (message := await pubsub.get_sharded_message(timeout=0.2)) is not None:
+        if message["type"] == "smessage":
+            said.append(message["data"].decode())
+    return said
+
+
+@pytest.mark.asyncio
+async def test_an_append_is_announced_only_when_another_process_listens(redis: Redis) -> None:
+    # The process that appends folded the entry already: when Redis says no one but it
+    # listens to the match's news, the append is not announced; with another listener, it
+    # is, whether or not the process that appended listens too.
+    store = Store(redis)
+    match_id = secrets.token_hex(8)
+    listener = redis.pubsub()
+    try:
+        await listener.ssubscribe(news_channel(match_id))
+        await news_of(listener)  # the confirmation
+        # One listener: the appending process itself (listening), or another one.
+        await store.append(match_id, 1, CARD, None, [], 4, (1, 2), 0, listening=True)
+        assert await news_of(listener) == []
+        await store.append(match_id, 1, CARD, None, [], 4, (1, 2), 1, listening=False)
+        assert [said.split()[0] for said in await news_of(listener)] == ["2"]
+        # Two listeners, the appending process one of them: the other hears of it.
+        second = redis.pubsub()
+        try:
+            await second.ssubscribe(news_channel(match_id))
+            await news_of(second)
+            await store.append(match_id, 1, CARD, None, [], 4, (1, 2), 2, listening=True)
+            assert [said.split()[0] for said in await news_of(listener)] == ["3"]
+        finally:
+            await second.aclose()
+    finally:
+        await listener.aclose()
+        await store.close()
