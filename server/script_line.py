@@ -84,7 +84,8 @@ class _Line:
             self.fail(f"the connection to Redis failed: {error}")
 
     def fail(self, why: str) -> None:
-        """Fail every call still waiting, and close the connection."""
+        """Fail every call still waiting and stop reading: the line is broken (its
+        connection is closed when the next call opens another, or by :meth:`close`)."""
         self.broken = True
         while self.waiting:
             reply = self.waiting.popleft()
