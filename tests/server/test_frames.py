@@ -202,6 +202,17 @@ async def test_the_match_summary_is_never_replaced_whole(server: Server) -> None
     assert all(path.startswith("/match/") for path in paths), paths
 
 
+TWO_BOARDS = one_board() + "\n" + one_board().replace('[Board "1"]', '[Board "2"]')
+"""Two boards of the same deal, North able to take all thirteen tricks."""
+
+
+async def first_three_ready(table: dict[str, Client], spectator: Client) -> None:
+    """North, East and South ask for the next board; the spectator has had every update."""
+    for seat in ("N", "E", "S"):
+        await settle(table, (await table[seat].next_board()).seq)
+    await spectator.ping()
+
+
 def count_built(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the updates built from their event from now on (one item each)."""
     counted: list[int] = []
@@ -279,9 +290,7 @@ async def test_a_ready_for_the_next_board_is_built_from_its_event(
     north = table["N"]
     await north.wait_for(lambda v: v if v.review is not None else None)
     built = count_built(monkeypatch)
-    for seat in ("N", "E", "S"):
-        await settle(table, (await table[seat].next_board()).seq)
-    await spectator.ping()
+    await first_three_ready(table, spectator)
     assert len(built) == 3 * 5  # three readies, to four players and the spectator
     last = player_updates(north)[-1]
     assert last.events[0].type == "ready_for_next"
@@ -305,8 +314,7 @@ async def test_a_ready_after_a_claimed_board_is_built_from_its_event(
     # concession while the first three say they are ready; each of those readies is built from
     # its event for the four players and the spectator, and equals the update made the whole
     # way (check mode), the claim left in the view as it was.
-    two = one_board() + "\n" + one_board().replace('[Board "1"]', '[Board "2"]')
-    created = await create(server, boards=2, deals_pbn=two, review_seconds=120)
+    created = await create(server, boards=2, deals_pbn=TWO_BOARDS, review_seconds=120)
     assert created.spectator is not None
     spectator = await Client.connect(created.spectator)
     match = await seat_everyone(server, created)
@@ -319,9 +327,7 @@ async def test_a_ready_after_a_claimed_board_is_built_from_its_event(
     north = table["N"]
     await north.wait_for(lambda v: v if v.review is not None else None)
     built = count_built(monkeypatch)
-    for seat in ("N", "E", "S"):
-        await settle(table, (await table[seat].next_board()).seq)
-    await spectator.ping()
+    await first_three_ready(table, spectator)
     assert len(built) == 3 * 5  # three readies, to four players and the spectator
     assert north.view.board is not None
     assert north.view.board.claim is not None
@@ -344,8 +350,7 @@ async def test_a_claim_and_its_first_acceptance_are_built_from_their_events(
     # disputes goes to the director (made the whole way: the director's queue moves). Every
     # viewer's updates, replayed from the logs, rebuild its view, and the built ones equal
     # those made the whole way (check mode).
-    two = one_board() + "\n" + one_board().replace('[Board "1"]', '[Board "2"]')
-    created = await create(server, boards=2, deals_pbn=two, disputed_claims="director")
+    created = await create(server, boards=2, deals_pbn=TWO_BOARDS, disputed_claims="director")
     assert created.spectator is not None
     spectator = await Client.connect(created.spectator)
     director = await Client.connect(created.director)
