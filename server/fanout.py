@@ -50,11 +50,11 @@ cancels the task."""
 LISTEN_TIMEOUT = 1.0
 NO_NODE_WAIT = 0.05
 """Seconds a cluster node's listener waits when nothing here is subscribed there yet."""
-NEWS_TYPES = frozenset({"smessage", "message"})
+NEWS_TYPES = frozenset({"smessage", b"smessage", "message", b"message"})
 """Pub/sub messages that carry news: sharded (Redis 7), plain (Redis 6.2)."""
-SUBSCRIBED_TYPES = frozenset({"ssubscribe", "subscribe"})
+SUBSCRIBED_TYPES = frozenset({"ssubscribe", b"ssubscribe", "subscribe", b"subscribe"})
 """Pub/sub messages that confirm a subscription (:meth:`Fanout.listening`)."""
-UNSUBSCRIBED_TYPES = frozenset({"sunsubscribe", "unsubscribe"})
+UNSUBSCRIBED_TYPES = frozenset({"sunsubscribe", b"sunsubscribe", "unsubscribe", b"unsubscribe"})
 """Pub/sub messages that end one (a cluster's slot moved to another node)."""
 
 
@@ -259,23 +259,14 @@ class Fanout:
             if message is None:
                 continue
             kind = message["type"]
-            if isinstance(kind, bytes):
-                kind = kind.decode()
-            if kind not in NEWS_TYPES and kind not in SUBSCRIBED_TYPES | UNSUBSCRIBED_TYPES:
-                continue
-            channel = message["channel"]
-            if isinstance(channel, bytes):
-                channel = channel.decode()
-            match_id = channel[3 : channel.index("}")]
-            if kind in SUBSCRIBED_TYPES:
-                self._confirmed.add(match_id)
-                continue
-            if kind in UNSUBSCRIBED_TYPES:  # a cluster moved the match's slot: not ours now
-                self._confirmed.discard(match_id)
-                continue
-            follower = self.followers.get(match_id)
-            if follower is not None:
-                follower.notify(int(message["data"].split()[0]))
+            if kind in NEWS_TYPES:
+                follower = self.followers.get(_match_of(message))
+                if follower is not None:
+                    follower.notify(int(message["data"].split()[0]))
+            elif kind in SUBSCRIBED_TYPES:
+                self._confirmed.add(_match_of(message))
+            elif kind in UNSUBSCRIBED_TYPES:  # a cluster moved the match's slot: not ours now
+                self._confirmed.discard(_match_of(message))
 
     async def _watch(self) -> None:
         """Beat, look at the other processes' heartbeats (a process gone has the presence
@@ -317,6 +308,14 @@ class Fanout:
             follower = self.followers.get(match_id)
             if follower is not None:
                 follower.notify(length)
+
+
+def _match_of(message: dict[str, Any]) -> str:
+    """The match whose news channel a pub/sub message is about."""
+    channel = message["channel"]
+    if isinstance(channel, bytes):
+        channel = channel.decode()
+    return str(channel[3 : channel.index("}")])
 
 
 async def closing_within(closing: asyncio.Event, seconds: float) -> bool:
