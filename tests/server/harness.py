@@ -108,6 +108,17 @@ class Match:
             await client.close()
 
 
+async def eventually(condition: Callable[[], object], timeout: float, what: str) -> None:
+    """Wait until ``condition()`` holds (polling): a wait, not a measurement; only a
+    condition that does not come within ``timeout`` seconds fails, saying ``what`` it was."""
+    try:
+        async with asyncio.timeout(timeout):
+            while not condition():
+                await asyncio.sleep(0.02)
+    except TimeoutError:
+        raise AssertionError(f"not {what} within {timeout:g} s") from None
+
+
 async def create(server: Server, **options: object) -> MatchCreated:
     """Create a match as the organiser; unless the test says otherwise, a table's next board
     starts as soon as it finished one (no review time)."""

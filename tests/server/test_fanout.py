@@ -4,21 +4,11 @@ append from a process that Redis confirmed listens is announced only to the othe
 from __future__ import annotations
 
 import asyncio
-import time
-from collections.abc import Callable
 
 import pytest
 
 from server.app import Server
-from tests.server.harness import create, seat_everyone
-
-
-async def until(condition: Callable[[], bool], timeout: float = 30.0) -> None:
-    """Wait for ``condition`` (a wait: only one that never comes fails)."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "never"
-        await asyncio.sleep(0.01)
+from tests.server.harness import create, eventually, seat_everyone
 
 
 @pytest.mark.asyncio
@@ -30,7 +20,7 @@ async def test_a_process_listens_to_a_match_once_redis_confirms_it_and_again_aft
     match_id = created.match_id
     assert not server.fanout.listening(match_id)  # not held here yet
     match = await seat_everyone(server, created)
-    await until(lambda: server.fanout.listening(match_id))
+    await eventually(lambda: server.fanout.listening(match_id), 30, "listening")
     # The subscription's connection cut by Redis: the process does not count on hearing
     # the match's news until Redis has confirmed the subscription made again.
     cleared = asyncio.Event()
@@ -43,5 +33,5 @@ async def test_a_process_listens_to_a_match_once_redis_confirms_it_and_again_aft
     server.fanout._confirmed = Confirmed(server.fanout._confirmed)
     await server.store.redis.client_kill_filter(_type="pubsub")
     await asyncio.wait_for(cleared.wait(), 30)
-    await until(lambda: server.fanout.listening(match_id))
+    await eventually(lambda: server.fanout.listening(match_id), 30, "listening")
     await match.close()

