@@ -29,6 +29,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Itera
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
+import msgpack
 from redis.exceptions import RedisError
 
 from bridge import BridgeError, Claim, IllegalCall, IllegalPlay, OutOfTurn, Seat, WrongPhase
@@ -121,6 +122,23 @@ RESUME_POINTS = 4
 (folding the whole log only when it missed more than these reach back)."""
 
 WATCH_MODES: tuple[Literal["live", "delayed", "director"], ...] = ("live", "delayed", "director")
+
+Entry = bytes
+"""An entry of the watchers' log as a runtime keeps it: its table (0: the match's) and its
+event, packed together (:func:`pack_entry`). A match's log grows by an entry an action,
+and is read again only to regenerate a resuming viewer's updates: packed, an entry costs
+about an eighth of the memory of a table and an event as a dict (a card's: some 90 bytes
+against 400 to 700), and nothing for the collector to walk."""
+
+
+def pack_entry(table: int, event: StoredEvent) -> Entry:
+    packed: bytes = msgpack.packb((table, event), use_bin_type=True)
+    return packed
+
+
+def unpack_entry(entry: Entry) -> tuple[int, StoredEvent]:
+    table, event = msgpack.unpackb(entry, raw=False, strict_map_key=False)
+    return table, event
 
 
 def players_of(config: MatchConfig) -> tuple[Player, ...]:
@@ -236,15 +254,17 @@ class ResumePoint:
 
 @dataclass
 class Loaded:
-    """A match read back and folded (pure, so it may run off the event loop): its logs, its
-    state, each viewer's newest sequence number, and the sequence number of the update
-    that recorded each action with an ``action_id``."""
+    """A match read back and folded (pure, so it may run off the event loop): its watchers'
+    log (packed), its state, each viewer's newest sequence number, the sequence number of
+    the update that recorded each action with an ``action_id``, and where a resume can
+    fold from."""
 
-    tables: dict[int, list[StoredEvent]]
-    watch: list[tuple[int, StoredEvent]]
+    watch: list[Entry]
     state: MatchState
     seq: dict[Viewer, int]
-    acked: dict[tuple[Viewer, str], int]
+    acked: dict[Viewer, dict[str, int]]
+    origin: ResumePoint
+    """The match before the watchers' log's first entry."""
     last_id: str = "0-0"
     """The store's id of the watchers' log's last entry folded."""
     points: list[ResumePoint] = field(default_factory=list)
@@ -257,16 +277,19 @@ class Loaded:
         viewers: list[Viewer] = [Watcher(mode) for mode in WATCH_MODES]
         viewers += players_of(logs.config)
         seq: dict[Viewer, int] = dict.fromkeys(viewers, 0)
-        acked: dict[tuple[Viewer, str], int] = {}
+        acked: dict[Viewer, dict[str, int]] = {}
         state = fold(logs.config, logs.tables, ())
+        origin = ResumePoint.of(0, state, seq)
         points: list[ResumePoint] = []
+        watch: list[Entry] = []
         kept_from = len(logs.watch) - RESUME_EVERY * RESUME_POINTS
         for index, (table, event) in enumerate(logs.watch, start=1):
             state.apply(table, event)
             count(state, table, event, seq, acked)
+            watch.append(pack_entry(table, event))
             if index % RESUME_EVERY == 0 and index > kept_from:
                 points.append(ResumePoint.of(index, state, seq))
-        return cls(logs.tables, logs.watch, state, seq, acked, logs.last_id, points)
+        return cls(watch, state, seq, acked, origin, logs.last_id, points)
 
 
 def count(
@@ -274,7 +297,7 @@ def count(
     table: int,
     event: StoredEvent,
     seq: dict[Viewer, int],
-    acked: dict[tuple[Viewer, str], int],
+    acked: dict[Viewer, dict[str, int]],
 ) -> set[Viewer]:
     """Count a folded entry in the sequence numbers of the viewers who receive it, and
     record the number at which its actor's update recorded an action's ``action_id``;
@@ -289,13 +312,13 @@ def count(
         received.add(viewer)
         seq[viewer] += 1
         if actor == viewer:
-            acked[(viewer, event["id"])] = seq[viewer]
+            acked.setdefault(viewer, {})[event["id"]] = seq[viewer]
     fixed = event.get("fix") if event["type"] == "compared" else None
     if fixed and "id" in fixed:
         # The first comparison that carries the fix records it (a board compared again
         # later carries it too).
         director = Watcher("director")
-        acked.setdefault((director, fixed["id"]), seq[director])
+        acked.setdefault(director, {}).setdefault(fixed["id"], seq[director])
     return received
 
 
@@ -304,40 +327,28 @@ Regenerated = tuple[list[bytes], MatchState, int, Sent | None]
 
 
 def regenerate(
-    config: MatchConfig,
-    tables: dict[int, list[StoredEvent]],
-    entries: list[tuple[int, StoredEvent]],
-    viewer: Viewer,
-    after: int,
-    point: ResumePoint | None = None,
+    entries: Iterable[Entry], viewer: Viewer, after: int, point: ResumePoint
 ) -> Regenerated:
-    """The frames of ``viewer``'s updates after ``after`` (> 0) in ``entries`` (its log from
-    its start, or from ``point`` on: then ``tables`` is not read), each as it was first sent
-    (the changes since the view of the update before); the state folded through them, the
-    last number, and the view sent last. Pure."""
-    result = _run(regenerating(config, tables, entries, viewer, after, point), math.inf)
+    """The frames of ``viewer``'s updates after ``after`` (> 0) in ``entries`` (the
+    watchers' log from ``point`` on), each as it was first sent (the changes since the view
+    of the update before); the state folded through them, the last number, and the view
+    sent last. Pure."""
+    result = _run(regenerating(entries, viewer, after, point), math.inf)
     assert result is not None
     return result
 
 
 def regenerating(
-    config: MatchConfig,
-    tables: dict[int, list[StoredEvent]],
-    entries: list[tuple[int, StoredEvent]],
-    viewer: Viewer,
-    after: int,
-    point: ResumePoint | None = None,
+    entries: Iterable[Entry], viewer: Viewer, after: int, point: ResumePoint
 ) -> Generator[None, None, Regenerated]:
     """:func:`regenerate`, an entry at a time: it yields after each (its caller lets other
     work run in between) and returns what :func:`regenerate` returns."""
-    if point is None:
-        state, seq = fold(config, tables, ()), 0
-    else:
-        state, seq = point.state.fork(), point.seq.get(viewer, 0)
-        assert seq < after, (seq, after)
+    state, seq = point.state.fork(), point.seq.get(viewer, 0)
+    assert seq < after, (seq, after)
     frames = []
     sent: Sent | None = None
-    for table, event in entries:
+    for entry in entries:
+        table, event = unpack_entry(entry)
         effect = state.apply(table, event)
         if receives(state, viewer, table, event):
             seq += 1
@@ -444,8 +455,8 @@ class MatchRuntime:
         return cls(store, logs, loaded=loaded, presence_grace=presence_grace, fanout=fanout)
 
     def _load(self, loaded: Loaded) -> None:
-        self.tables = loaded.tables
         self.watch = loaded.watch
+        self._origin = loaded.origin
         self.state = loaded.state
         self._seq = loaded.seq
         self._acked = loaded.acked
@@ -453,13 +464,13 @@ class MatchRuntime:
         self._points = collections.deque(loaded.points, maxlen=RESUME_POINTS)
         self._generation += 1
 
-    def _point_before(self, viewer: Viewer, after: int) -> ResumePoint | None:
-        """The latest resume point before ``viewer``'s update ``after`` (None: none reaches
-        back that far)."""
+    def _point_before(self, viewer: Viewer, after: int) -> ResumePoint:
+        """The latest resume point before ``viewer``'s update ``after`` (the match's origin
+        when none reaches back that far)."""
         for point in reversed(self._points):
             if point.seq.get(viewer, 0) < after:
                 return point
-        return None
+        return self._origin
 
     async def close(self) -> None:
         """Stop the review and clock timers and the pending away marks (a stopped server's
@@ -480,7 +491,7 @@ class MatchRuntime:
 
     # -- sequence numbers and catching up ----------------------------------------------
 
-    def _entries(self, viewer: Viewer) -> list[tuple[int, StoredEvent]]:
+    def _entries(self, viewer: Viewer) -> list[Entry]:
         """The log ``viewer``'s updates come from: the watchers' log, all of it (a player's
         are the entries of the tables where they sat, and the match events)."""
         return self.watch
@@ -536,14 +547,9 @@ class MatchRuntime:
             shared = self._regenerations.get(key)
             if shared is None:
                 point = self._point_before(viewer, after)
-                start = 0 if point is None else point.index
-                entries = self._entries(viewer)[start:]
-                # (The tables' logs are read only to fold from the start.)
-                tables = {n: list(log) for n, log in self.tables.items()} if point is None else {}
+                entries = self._entries(viewer)[point.index :]
                 shared = asyncio.ensure_future(
-                    regenerate_in_slices(
-                        regenerating(self.config, tables, entries, viewer, after, point)
-                    )
+                    regenerate_in_slices(regenerating(entries, viewer, after, point))
                 )
                 self._regenerations[key] = shared
                 shared.add_done_callback(lambda _done: self._regenerations.pop(key, None))
@@ -559,7 +565,8 @@ class MatchRuntime:
                 newer = self._entries(viewer)[folded:]
                 if newer:
                     state = state.fork()  # others may share the regenerated state
-                for table, event in newer:
+                for entry in newer:
+                    table, event = unpack_entry(entry)
                     effect = state.apply(table, event)
                     if receives(state, viewer, table, event):
                         seq += 1
@@ -609,10 +616,8 @@ class MatchRuntime:
         if not self._needs_regenerating(viewer, after):
             return self._quick_catch_up(viewer, after)
         point = self._point_before(viewer, after)
-        entries = self._entries(viewer)[0 if point is None else point.index :]
-        frames, _state, _seq, sent = regenerate(
-            self.config, self.tables, entries, viewer, after, point
-        )
+        entries = self._entries(viewer)[point.index :]
+        frames, _state, _seq, sent = regenerate(entries, viewer, after, point)
         assert sent is not None
         self._sent[viewer] = sent
         return frames
@@ -762,27 +767,29 @@ class MatchRuntime:
         free, with no news to read first, is taken at once: the same checks under it, the
         laws in the fold itself, refuse as soon, and an action that is accepted is not
         tried twice.)"""
-        key = None if action.action_id is None else (viewer, action.action_id)
-        if key is not None and key in self._acked:
-            return self._acked[key], True
+        action_id = action.action_id
+        acked = self._acked.get(viewer, {}).get(action_id) if action_id is not None else None
+        if acked is not None:
+            return acked, True
         if isinstance(action, AdjustScore | VoidBoard):
             self._require_director(viewer)
         elif self._checked_before_lock():
             self._check(viewer, action, *self._event_for(viewer, action))
 
         async def attempt() -> tuple[int, bool]:
-            if key is not None and key in self._acked:
-                return self._acked[key], True
+            acked = None if action_id is None else self._acked.get(viewer, {}).get(action_id)
+            if acked is not None:
+                return acked, True
             if isinstance(action, AdjustScore | VoidBoard):
                 seq = await self._fix(viewer, action)
             else:
                 table, event = self._event_for(viewer, action)
                 self._check(viewer, action, table, event, laws=False)
-                if action.action_id is not None:
-                    event["id"] = action.action_id
+                if action_id is not None:
+                    event["id"] = action_id
                 seq = await self._append(table, event, action, viewer)
-            if key is not None:
-                self._acked[key] = seq
+            if action_id is not None:
+                self._acked.setdefault(viewer, {})[action_id] = seq
             return seq, False
 
         async with self.holding():
@@ -1521,12 +1528,7 @@ class MatchRuntime:
 
     def _publish(self, table: int, event: StoredEvent, effect: Effect) -> None:
         """Mirror a stored entry and send each subscriber that receives it its update."""
-        if table == 0:
-            for log in self.tables.values():
-                log.append(event)
-        else:
-            self.tables[table].append(event)
-        self.watch.append((table, event))
+        self.watch.append(pack_entry(table, event))
         received = count(self.state, table, event, self._seq, self._acked)
         if len(self.watch) % RESUME_EVERY == 0:
             self._points.append(ResumePoint.of(len(self.watch), self.state, self._seq))
