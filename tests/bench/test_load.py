@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bench.load import Phase, Run, _memory_target
 from bench.load_clients import PROTOCOL_VERSION as LOAD_VERSION
 from protocol.messages import PROTOCOL_VERSION
 
@@ -77,3 +78,21 @@ def test_a_short_load_run_plays_every_phase_and_delivers_everything(tmp_path: Pa
 
 def test_the_load_clients_speak_the_protocols_version() -> None:
     assert LOAD_VERSION == PROTOCOL_VERSION
+
+
+def test_memory_per_connection_is_what_the_connections_added() -> None:
+    # The server grew from 70 MiB (the matches made, nothing open) to 100 MiB with 2,250
+    # connections: 13.7 KiB each, though its whole RSS over them is 45.5 KiB.
+    mib = 1024 * 1024
+    run = Run(matches=250, processes=1, created=250, idle_rss=70 * mib)
+    run.ours["human"] = Phase("human", 60.0, [], 0.0, 0.0, rss=100 * mib, connections=2250)
+    verdict = _memory_target(run)
+    assert verdict is not None
+    assert verdict.status == "PASS", verdict.text
+    assert "13.7 KiB" in verdict.text
+    assert "all included 45.5 KiB" in verdict.text
+    run.ours["human"] = Phase("human", 60.0, [], 0.0, 0.0, rss=110 * mib, connections=2250)
+    assert _memory_target(run).status == "FAIL"  # type: ignore[union-attr]
+    # Fewer matches than the target's size show it, but do not judge it.
+    run.created = 100
+    assert _memory_target(run).status == "SKIP"  # type: ignore[union-attr]
