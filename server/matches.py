@@ -768,7 +768,7 @@ class MatchRuntime:
         laws in the fold itself, refuse as soon, and an action that is accepted is not
         tried twice.)"""
         action_id = action.action_id
-        acked = self._acked.get(viewer, {}).get(action_id) if action_id is not None else None
+        acked = self._acked_at(viewer, action_id)
         if acked is not None:
             return acked, True
         if isinstance(action, AdjustScore | VoidBoard):
@@ -777,7 +777,7 @@ class MatchRuntime:
             self._check(viewer, action, *self._event_for(viewer, action))
 
         async def attempt() -> tuple[int, bool]:
-            acked = None if action_id is None else self._acked.get(viewer, {}).get(action_id)
+            acked = self._acked_at(viewer, action_id)
             if acked is not None:
                 return acked, True
             if isinstance(action, AdjustScore | VoidBoard):
@@ -794,6 +794,11 @@ class MatchRuntime:
 
         async with self.holding():
             return await self._retrying(attempt)
+
+    def _acked_at(self, viewer: Viewer, action_id: str | None) -> int | None:
+        """The sequence number of ``viewer``'s update that recorded its action ``action_id``
+        (None: no such action was applied, or it has no id)."""
+        return None if action_id is None else self._acked.get(viewer, {}).get(action_id)
 
     def _checked_before_lock(self) -> bool:
         """Whether an action is checked before the lock is taken: it would wait before the
