@@ -7,17 +7,25 @@ hundreds of matches append at once, and most of that is the pool's and the clien
 bookkeeping, not the protocol. A :class:`ScriptLine` sends each call at once on one
 connection and reads the replies in the order the calls went (Redis answers a connection's
 commands in order), so that calls from many matches share the connection, its reads and its
-writes: about 10 us a call in the same measure (``bench/load.py`` prints what it comes to).
+writes.
 
-What it keeps from redis-py: the connection itself (made by the client's pool from the same
-settings: address, password, TLS, protocol), the packing of a command, the parsing of a
-reply, and the errors. A call fails as a call through the pool would:
+redis-py opens the connection and shakes hands on it (the pool's settings: address,
+password, TLS, database); then the line takes the connection's transport over
+(:class:`_Line`, an :class:`asyncio.Protocol`): the calls made in a turn of the event loop
+are packed by hiredis and written together at its end, and the replies are parsed by
+hiredis in the transport's own callback, each handed to its call's future. Read through redis-py's connection instead, each call cost a task (its
+write's ``wait_for``), a timeout and a stream read: at a human pace that was a quarter of
+the server's CPU per action (``bench/load.py`` prints what it comes to).
+
+A call fails as a call through the pool would:
 
 - a reply that is an error raises it (:class:`redis.exceptions.ResponseError`); the script
   not known to Redis (it restarted) is sent whole once (``EVAL``, which keeps it there);
 - a connection that breaks fails every call waiting on it with
   :class:`redis.exceptions.ConnectionError` (whether each was done is unknown: the caller
   reads the store again, as it does for any failed append), and the next call opens another;
+- so does a call that has had no reply for the client's socket timeout (Redis hangs); a line
+  with no call waiting waits for nothing, however long it is idle;
 - a call cancelled while it waits leaves its reply to be read and dropped.
 
 A Redis Cluster client has no single connection for every key: the store calls the script
@@ -32,6 +40,7 @@ import hashlib
 from collections import deque
 from typing import Any
 
+import hiredis
 from redis.asyncio import Redis
 from redis.asyncio.connection import AbstractConnection
 from redis.exceptions import ConnectionError, NoScriptError, ResponseError
@@ -39,66 +48,114 @@ from redis.exceptions import ConnectionError, NoScriptError, ResponseError
 __all__ = ["ScriptLine"]
 
 
-class _Line:
-    """One connection and the replies still to come on it, in the order of the calls."""
+class _Line(asyncio.Protocol):
+    """One connection, read as it comes, and the calls still waiting for their replies on
+    it, in the order they went.
 
-    def __init__(self, connection: AbstractConnection) -> None:
+    redis-py opens the connection and shakes hands on it (address, password, TLS,
+    database); then the line takes its transport over: a call is written at once, and the
+    replies are parsed (hiredis) as they arrive, in the transport's own callback. No task,
+    timeout or stream read stands between a reply and its call, and the calls of one turn of
+    the event loop go in one write."""
+
+    def __init__(self, connection: AbstractConnection, reply_timeout: float | None) -> None:
         self.connection = connection
-        self.waiting: deque[asyncio.Future[Any]] = deque()
+        writer = connection._writer  # the stream redis-py shook hands on (no public access)
+        if writer is None:
+            raise ConnectionError("the connection to Redis closed as it opened")
+        self.transport = writer.transport
+        self.loop = asyncio.get_running_loop()
+        self.parser = hiredis.Reader()
+        self.waiting: deque[tuple[asyncio.Future[Any], float]] = deque()
+        """Each call's reply to come, and when it was sent."""
+        self.unsent: list[bytes] = []
+        """The calls made in this turn of the loop, written together at its end."""
         self.broken = False
-        self.reader = asyncio.create_task(self._read())
+        self.reply_timeout = reply_timeout
+        self._overdue: asyncio.TimerHandle | None = None
+        self.lost = self.loop.create_future()
+        self.transport.set_protocol(self)
 
-    async def call(self, *command: Any) -> Any:
-        reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.waiting.append(reply)
-        try:
-            await self.connection.send_packed_command(
-                self.connection.pack_command(*command), check_health=False
-            )
-        except BaseException:
-            # Sent in part or not at all: no later reply can be matched to its call.
-            self.fail("the connection to Redis failed while sending")
-            raise
-        return await reply
+    def call(self, *command: Any) -> asyncio.Future[Any]:
+        """Send ``command`` (with the other calls made in this turn of the loop, in one
+        write); its reply (or error) comes to the future returned."""
+        if self.broken:
+            raise ConnectionError("the connection to Redis is broken")
+        packed = hiredis.pack_command(command)  # first: a command it cannot pack is not sent
+        reply: asyncio.Future[Any] = self.loop.create_future()
+        now = self.loop.time()
+        self.waiting.append((reply, now))
+        if not self.unsent:
+            self.loop.call_soon(self._write)
+        self.unsent.append(packed)
+        if self._overdue is None and self.reply_timeout is not None:
+            self._overdue = self.loop.call_at(now + self.reply_timeout, self._look_overdue)
+        return reply
 
-    async def _read(self) -> None:
+    def _write(self) -> None:
+        unsent, self.unsent = self.unsent, []
+        if not self.broken:
+            self.transport.write(b"".join(unsent))
+
+    def data_received(self, data: bytes) -> None:
+        parser = self.parser
         try:
-            while True:
-                try:
-                    value: Any = await self.connection.read_response()
-                except ResponseError as error:  # an error reply: the call's, not the line's
-                    value = error
+            parser.feed(data)
+            while (value := parser.gets()) is not False:
                 if not self.waiting:
                     raise ConnectionError("a reply from Redis that no call waits for")
-                reply = self.waiting.popleft()
+                reply, _ = self.waiting.popleft()
                 if reply.done():  # its caller was cancelled
                     continue
-                if isinstance(value, ResponseError):
-                    reply.set_exception(value)
+                if isinstance(value, hiredis.ReplyError):  # the call's error, not the line's
+                    reply.set_exception(_error(str(value)))
                 else:
                     reply.set_result(value)
-        except asyncio.CancelledError:
-            self.fail("the connection to Redis was closed")
-            raise
-        except Exception as error:  # every call waiting learns of it
+        except (hiredis.ProtocolError, ConnectionError) as error:
             self.fail(f"the connection to Redis failed: {error}")
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.fail("the connection to Redis was closed")
+        if not self.lost.done():
+            self.lost.set_result(None)
+
+    def _look_overdue(self) -> None:
+        """No reply for the call waiting longest in ``reply_timeout``: Redis hangs (the line
+        fails, as a read through redis-py would time out); else look again when the
+        oldest call would be overdue."""
+        self._overdue = None
+        if not self.waiting or self.reply_timeout is None:
+            return
+        due = self.waiting[0][1] + self.reply_timeout
+        if self.loop.time() >= due:
+            self.fail(f"no reply from Redis in {self.reply_timeout:g} s")
+        else:
+            self._overdue = self.loop.call_at(due, self._look_overdue)
+
     def fail(self, why: str) -> None:
-        """Fail every call still waiting and stop reading: the line is broken (its
-        connection is closed when the next call opens another, or by :meth:`close`)."""
+        """Fail every call still waiting and close the connection: the line is broken (the
+        next call opens another)."""
         self.broken = True
+        if self._overdue is not None:
+            self._overdue.cancel()
+            self._overdue = None
         while self.waiting:
-            reply = self.waiting.popleft()
+            reply, _ = self.waiting.popleft()
             if not reply.done():
                 reply.set_exception(ConnectionError(why))
-        if not self.reader.done() and self.reader is not asyncio.current_task():
-            self.reader.cancel()
+        self.transport.abort()
 
     async def close(self) -> None:
         self.fail("the connection to Redis was closed")
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.reader
+        await self.lost
         await self.connection.disconnect(nowait=True)
+
+
+def _error(message: str) -> ResponseError:
+    """The error a reply of Redis's stands for (as redis-py would raise it)."""
+    if message.startswith("NOSCRIPT "):
+        return NoScriptError(message.removeprefix("NOSCRIPT "))
+    return ResponseError(message)
 
 
 class ScriptLine:
@@ -113,7 +170,9 @@ class ScriptLine:
         self._connecting: asyncio.Future[_Line] | None = None
 
     async def __call__(self, keys: list[str], args: list[Any]) -> Any:
-        line = await self._connected()
+        line = self._line
+        if line is None or line.broken:
+            line = await self._connected()
         try:
             return await line.call("EVALSHA", self._sha, len(keys), *keys, *args)
         except NoScriptError:
@@ -134,9 +193,16 @@ class ScriptLine:
         line, self._line = self._line, None
         if line is not None:
             await line.close()
-        connection: AbstractConnection = self._pool.make_connection()  # type: ignore[no-untyped-call]
+        # The pool's settings, in RESP2: nothing but the calls' replies comes on the line
+        # (RESP3 may push messages no call waits for).
+        settings = {**self._pool.connection_kwargs, "protocol": 2}
+        connection: AbstractConnection = self._pool.connection_class(**settings)
         await connection.connect()  # type: ignore[no-untyped-call]
-        line = self._line = _Line(connection)
+        try:
+            line = self._line = _Line(connection, connection.socket_timeout)
+        except BaseException:
+            await connection.disconnect(nowait=True)
+            raise
         return line
 
     def _connected_or_not(self, connecting: asyncio.Future[_Line]) -> None:

@@ -119,3 +119,65 @@ async def test_a_cancelled_call_leaves_the_replies_of_the_others_in_place(
     assert await calls[2] == [b"d", 4]
     assert calls[1].cancelled()
     assert await line(keys=["k"], args=["e"]) == [b"e", 5]
+
+
+async def scripting_ids(client: Redis) -> list[str]:
+    """The ids of the connections that ran a script last (the line's)."""
+    return [c["id"] for c in await client.client_list() if c.get("cmd") in ("evalsha", "eval")]
+
+
+@pytest.mark.asyncio
+async def test_a_call_with_no_reply_in_the_socket_timeout_fails_and_the_next_reconnects(
+    own_redis: RedisProcess,
+) -> None:
+    # Redis hangs (stopped: no reply can come) with a call waiting: the call fails once it
+    # has waited the client's socket timeout, as a read through redis-py's client would,
+    # and once Redis goes on the next call opens another connection.
+    client = Redis.from_url(own_redis.url, socket_timeout=0.3)
+    line = ScriptLine(client, ECHO)
+    try:
+        assert await line(keys=["k"], args=["a"]) == [b"a", 1]
+        first = await scripting_ids(client)
+        signal_redis(own_redis, signal.SIGSTOP)
+        try:
+            async with asyncio.timeout(30):
+                with pytest.raises(ConnectionError, match=r"no reply from Redis in 0\.3 s"):
+                    await line(keys=["k"], args=["b"])
+        finally:
+            signal_redis(own_redis, signal.SIGCONT)
+        reply = await line(keys=["k"], args=["c"])
+        assert reply[0] == b"c"  # "b" was sent, so Redis ran it once it went on
+        assert await scripting_ids(client) != first
+    finally:
+        await line.close()
+        await client.aclose()
+
+
+@pytest.mark.asyncio
+async def test_a_line_left_idle_longer_than_the_socket_timeout_keeps_its_connection(
+    own_redis: RedisProcess,
+) -> None:
+    # The timeout is for a reply waited for: a line with no call waiting waits for nothing
+    # (it was a read timing out, after which the next call had to connect again).
+    client = Redis.from_url(own_redis.url, socket_timeout=0.2)
+    line = ScriptLine(client, ECHO)
+    try:
+        assert await line(keys=["k"], args=["a"]) == [b"a", 1]
+        first = await scripting_ids(client)
+        await asyncio.sleep(0.6)
+        assert await line(keys=["k"], args=["b"]) == [b"b", 2]
+        assert await scripting_ids(client) == first
+    finally:
+        await line.close()
+        await client.aclose()
+
+
+@pytest.mark.asyncio
+async def test_a_call_that_cannot_be_packed_is_refused_and_the_line_goes_on(
+    line: ScriptLine,
+) -> None:
+    assert await line(keys=["k"], args=["a"]) == [b"a", 1]
+    with pytest.raises(TypeError):
+        await line(keys=["k"], args=[object()])
+    async with asyncio.timeout(10):  # given to a call that never went, it would never come
+        assert await line(keys=["k"], args=["b"]) == [b"b", 2]

@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
@@ -45,6 +47,14 @@ RESULT_3 = {
     "vulnerability": "None",
     "ns_score": -50,
 }
+
+
+@pytest_asyncio.fixture
+async def store(redis: Redis) -> AsyncIterator[Store]:
+    """A store on the test's client; its append line closed after the test."""
+    made = Store(redis)
+    yield made
+    await made.close()
 
 
 async def entries(redis: Redis, key: str) -> list[dict[str, object]]:
@@ -124,13 +134,16 @@ async def test_each_board_compared_once_however_close_the_tables_finish(
         assert sum(e["type"] == "compared" for e in log) == boards
         assert sum(e["type"] == "finished" for e in log) == 1
         assert log[-1]["type"] == "finished"
+    for made in stores.values():
+        await made.close()
     for connection in connections.values():
         await connection.aclose()
 
 
 @pytest.mark.asyncio
-async def test_a_result_is_stored_once_and_hidden_until_the_other_table(redis: Redis) -> None:
-    store = Store(redis)
+async def test_a_result_is_stored_once_and_hidden_until_the_other_table(
+    redis: Redis, store: Store
+) -> None:
     match_id = secrets.token_hex(8)
     first = await append(store, match_id, 1, commit(1, RESULT_1, 1), 4, (1, 2))
     assert first.compared is None
@@ -160,8 +173,9 @@ async def test_a_result_is_stored_once_and_hidden_until_the_other_table(redis: R
 
 
 @pytest.mark.asyncio
-async def test_three_tables_reveal_nothing_until_the_third_finishes(redis: Redis) -> None:
-    store = Store(redis)
+async def test_three_tables_reveal_nothing_until_the_third_finishes(
+    redis: Redis, store: Store
+) -> None:
     match_id = secrets.token_hex(8)
     tag = f"{{m:{match_id}}}"
     tables = (1, 2, 3)
@@ -184,9 +198,8 @@ async def test_three_tables_reveal_nothing_until_the_third_finishes(redis: Redis
 
 
 @pytest.mark.asyncio
-async def test_a_board_replayed_at_one_table_keeps_both_results(redis: Redis) -> None:
+async def test_a_board_replayed_at_one_table_keeps_both_results(redis: Redis, store: Store) -> None:
     # Replay duplicate: table 1 plays board 1 in round 1 and again in round 2.
-    store = Store(redis)
     match_id = secrets.token_hex(8)
     plays = ((1, 1), (2, 1))
     change = ResultChange("commit", 1, RESULT_1, plays, (1, 1))
@@ -199,8 +212,9 @@ async def test_a_board_replayed_at_one_table_keeps_both_results(redis: Redis) ->
 
 
 @pytest.mark.asyncio
-async def test_an_append_checked_against_an_old_length_appends_nothing(redis: Redis) -> None:
-    store = Store(redis)
+async def test_an_append_checked_against_an_old_length_appends_nothing(
+    redis: Redis, store: Store
+) -> None:
     match_id = secrets.token_hex(8)
     tag = f"{{m:{match_id}}}"
     pubsub = redis.pubsub()
@@ -234,10 +248,10 @@ async def test_an_append_checked_against_an_old_length_appends_nothing(redis: Re
 @pytest.mark.asyncio
 async def test_a_finished_match_is_offered_no_robots_whatever_is_logged_after(
     redis: Redis,
+    store: Store,
 ) -> None:
     # The robots leave a finished match, and their seats' presence is logged after its end:
     # no process may seat them again.
-    store = Store(redis)
     match_id = secrets.token_hex(8)
     await redis.sadd(ROBOT_MATCHES_KEY, match_id)
     await redis.hset(f"{{m:{match_id}}}:robots", "1N", "nonce")
@@ -252,10 +266,9 @@ async def test_a_finished_match_is_offered_no_robots_whatever_is_logged_after(
 
 
 @pytest.mark.asyncio
-async def test_an_analysis_lease_stands_while_its_holder_lives(redis: Redis) -> None:
+async def test_an_analysis_lease_stands_while_its_holder_lives(redis: Redis, store: Store) -> None:
     # Nothing renews it: a process takes it if it is free, or its holder is not among the
     # processes alive (it died); a holder alive keeps it.
-    store = Store(redis)
     match_id = secrets.token_hex(4)
     key = f"{{m:{match_id}}}:analysis"
     assert await store.claim_analysis(match_id, "this", {"this", "that"}, 60.0)
@@ -283,10 +296,10 @@ async def test_an_analysis_lease_stands_while_its_holder_lives(redis: Redis) -> 
 @pytest.mark.asyncio
 async def test_robot_leases_are_renewed_in_one_go_only_where_the_process_holds_them(
     redis: Redis,
+    store: Store,
 ) -> None:
     # One call renews the leases on many robots (a pipeline: one round trip); each is
     # extended only where this process still holds it.
-    store = Store(redis)
     match_id = secrets.token_hex(4)
     seats = [(match_id, seat) for seat in ("1N", "1E", "1S", "1W", "2N")]
     for _match, seat in seats[:3]:
@@ -314,11 +327,12 @@ async def news_of(pubsub: PubSub) -> list[str]:
 
 
 @pytest.mark.asyncio
-async def test_an_append_is_announced_only_when_another_process_listens(redis: Redis) -> None:
+async def test_an_append_is_announced_only_when_another_process_listens(
+    redis: Redis, store: Store
+) -> None:
     # The process that appends folded the entry already: when Redis says no one but it
     # listens to the match's news, the append is not announced; with another listener, it
     # is, whether or not the process that appended listens too.
-    store = Store(redis)
     match_id = secrets.token_hex(8)
     listener = redis.pubsub()
     try:
