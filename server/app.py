@@ -441,8 +441,7 @@ class Server:
         counting.inc()
         actions = metrics.actions
         refusals = metrics.refusals
-        writer = asyncio.create_task(self._write(connection))
-        deadline = asyncio.get_running_loop().call_later(
+        deadline: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(
             limits.hello_timeout, self._hello_overdue, connection
         )
         struck = False
@@ -559,6 +558,10 @@ class Server:
                     connection.send(error_frame(internal))
                 # Kept until the next frame comes, they would hold a kilobyte a connection.
                 del frame, message
+                if deadline is not None and connection.authenticated:
+                    # Let go once in: a cancelled timer is kept until its time comes.
+                    deadline.cancel()
+                    deadline = None
                 # Let other connections in between two frames of this one, even when its
                 # frames wait queued and nothing above had to wait (refused ones too).
                 await asyncio.sleep(0)
@@ -570,7 +573,8 @@ class Server:
         except ConnectionClosed:
             pass
         finally:
-            deadline.cancel()
+            if deadline is not None:
+                deadline.cancel()
             self.connections.discard(connection)
             counting.dec()
             if counted:
@@ -585,8 +589,10 @@ class Server:
                     # Its send and close are this connection's methods: a cycle, which
                     # only a deep collection would find (server.heap).
                     connection.subscriber = None
-            with contextlib.suppress(asyncio.CancelledError):
-                await writer
+            writer = connection.writer  # closing it, once what was queued before is sent
+            if writer is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await writer
 
     def _hello_overdue(self, connection: Connection) -> None:
         """A connection that has not said ``hello`` in time is closed (it holds a socket).
@@ -600,19 +606,6 @@ class Server:
             )
             return
         connection.drop(f"no hello within {self.limits.hello_timeout:g} s")
-
-    async def _write(self, connection: Connection) -> None:
-        try:
-            while True:
-                frame = await connection.next_frame()
-                if frame is None:
-                    break
-                await connection.websocket.send(frame)
-                connection.sent()
-        except ConnectionClosed:
-            pass
-        finally:
-            await connection.websocket.close(*connection.closing)
 
     async def _dispatch(self, connection: Connection, message: object, decoded: float) -> None:
         """Serve one decoded message (``decoded``: when, by ``time.perf_counter``)."""

@@ -2,7 +2,8 @@
 looks after it (heartbeats, keepalive pings, a client that does not read).
 
 A frame goes straight to the socket when nothing waits before it; else it waits in the
-connection's outbox for its writer (:meth:`server.app.Server._write`), in order.
+connection's outbox for its writer (:meth:`Connection._write`, a task only while frames
+wait), in order.
 """
 
 from __future__ import annotations
@@ -93,16 +94,21 @@ class Connection:
     queued_bytes: int = 0
     outbox: list[tuple[float, bytes | None]] = field(default_factory=list)
     """(when queued, frame) of each frame not yet handed to the socket, from ``head`` on;
-    None: close once the frames before it are sent. A list and one waiter rather than an
+    None: close once the frames before it are sent. A list rather than an
     ``asyncio.Queue`` and a deque: 4 KiB less for every connection."""
     head: int = 0
-    waiting: asyncio.Future[None] | None = None
-    """The writer's wait for a frame, while it has none."""
+    writer: asyncio.Task[None] | None = None
+    """The task handing the queued frames to the socket (:meth:`_write`), while there are
+    any: none waits idle (a task and its future cost a connection a kilobyte)."""
+    ended: bool = False
+    """It was closed once its frames before the end were sent: nothing more is queued."""
     acknowledged: int = 0
     """Bytes its client's TCP had acknowledged when last looked (:meth:`check_reading`)."""
     progress_at: float = field(default_factory=time.monotonic)
     """When its client was last seen reading: nothing left unacknowledged, or more
     acknowledged than before."""
+    clear_at: float = float("-inf")
+    """When a look last found nothing held for its client (:meth:`check_reading`)."""
     heartbeat: bool = False
     """Its client asked for heartbeats (``hello.heartbeat``): :meth:`beat` looks after it."""
     own_origin: bool = True
@@ -166,26 +172,40 @@ class Connection:
         self._queue(now, frame)
 
     def _queue(self, now: float, frame: bytes | None) -> None:
+        if self.ended:
+            return
         self.outbox.append((now, frame))
-        if self.waiting is not None and not self.waiting.done():
-            self.waiting.set_result(None)
+        if self.writer is None:
+            self.writer = asyncio.get_running_loop().create_task(self._write())
 
-    async def next_frame(self) -> bytes | None:
-        """The writer's next frame to send (it calls :meth:`sent` once it is handed over);
-        None: close."""
-        while self.head == len(self.outbox):
-            if self.head:
-                self.outbox.clear()
-                self.head = 0
-            self.waiting = asyncio.get_running_loop().create_future()
+    async def _write(self) -> None:
+        """Hand the queued frames to the socket, in order, waiting for each to be taken;
+        then end (the next frame queued starts another). At the end (None), or once the
+        connection is closed, close it (with :attr:`closing`)."""
+        try:
             try:
-                await self.waiting
-            finally:
-                self.waiting = None
-        return self.outbox[self.head][1]
+                while self.head < len(self.outbox):
+                    frame = self.outbox[self.head][1]
+                    if frame is None:
+                        break
+                    await self.websocket.send(frame)
+                    self.sent()
+                else:
+                    self.outbox.clear()
+                    self.head = 0
+                    return
+            except ConnectionClosed:
+                pass
+            self.ended = True
+            self.outbox.clear()
+            self.head = 0
+            self.queued_bytes = 0
+            await self.websocket.close(*self.closing)
+        finally:
+            self.writer = None
 
     def sent(self) -> None:
-        """The writer has handed the oldest queued frame to the socket."""
+        """The oldest queued frame was handed to the socket."""
         frame = self.outbox[self.head][1]
         self.queued_bytes -= 0 if frame is None else len(frame)
         self.head += 1
@@ -254,12 +274,21 @@ class Connection:
         data waited for it, or if the data waiting for it, counting what the kernel and the
         transport hold (a client that stops reading fills those first, unseen by
         :meth:`send`), passes the byte limit."""
+        if self.overflowed:
+            return
+        if self.clear_at > self.queued_at and self.clear_at > self.pinged_at:
+            # Nothing was held for it at the last look, and nothing sent since: nothing can
+            # be held now (no system call to ask).
+            self.progress_at = now
+            return
         transport = self.websocket.transport
         sock = transport.get_extra_info("socket")
         queue = None if sock is None else send_queue(sock)
-        if queue is None or self.overflowed:
+        if queue is None:
             return
         buffered = transport.get_write_buffer_size()
+        if queue.unsent == 0 and buffered == 0 and self.head == len(self.outbox):
+            self.clear_at = now  # nothing held anywhere, nothing queued to hand over
         if (queue.unsent == 0 and buffered == 0) or queue.acknowledged != self.acknowledged:
             self.acknowledged = queue.acknowledged
             self.progress_at = now

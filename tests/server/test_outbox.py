@@ -1,5 +1,5 @@
-"""A connection's outbox (server.connection.Connection): frames leave in the order queued, the
-writer waits while there is none, a backlog is dropped past its limits, the end comes
+"""A connection's outbox (server.connection.Connection): frames leave in the order queued, a
+writer runs only while frames wait, a backlog is dropped past its limits, the end comes
 after what was queued before it; a frame with nothing before it goes straight to the
 socket, and one sent while the transport holds data waits its turn."""
 
@@ -12,6 +12,7 @@ from typing import Any, cast
 import pytest
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
 
 from server.connection import Connection
 from server.limits import Limits, TokenBucket
@@ -24,12 +25,15 @@ class Transport:
     def __init__(self) -> None:
         self.aborted = False
         self.held = 1
+        self.changed = asyncio.Event()
+        """Set when a frame is let through, or the connection aborted."""
 
     def get_write_buffer_size(self) -> int:
         return self.held
 
     def abort(self) -> None:
         self.aborted = True
+        self.changed.set()
 
     def get_extra_info(self, name: str) -> None:
         """No socket: nothing to tell of what the kernel holds."""
@@ -37,8 +41,30 @@ class Transport:
 
 
 class Socket:
+    """A WebSocket connection that takes a frame only when let (:meth:`let`)."""
+
     def __init__(self) -> None:
         self.transport = Transport()
+        self.taken: list[bytes] = []
+        self.closed: tuple[int, str] | None = None
+        self._let = 0
+
+    def let(self, frames: int) -> None:
+        self._let += frames
+        self.transport.changed.set()
+
+    async def send(self, frame: bytes) -> None:
+        """Take ``frame`` once let; fail as websockets does once the connection is aborted."""
+        while not self._let:
+            if self.transport.aborted:
+                raise ConnectionClosed(None, None)
+            self.transport.changed.clear()
+            await self.transport.changed.wait()
+        self._let -= 1
+        self.taken.append(frame)
+
+    async def close(self, code: int, reason: str) -> None:
+        self.closed = (code, reason)
 
 
 def connection(**limits: Any) -> Connection:
@@ -46,12 +72,17 @@ def connection(**limits: Any) -> Connection:
     return Connection(cast(Any, Socket()), "127.0.0.1", Limits(**limits), bucket, bucket, bucket)
 
 
-async def drain(outbox: Connection) -> list[bytes]:
-    sent = []
-    while (frame := await outbox.next_frame()) is not None:
-        sent.append(frame)
-        outbox.sent()
-    return sent
+def socket(outbox: Connection) -> Socket:
+    return cast(Socket, outbox.websocket)
+
+
+async def taken(outbox: Connection, frames: int) -> None:
+    """Let the writer hand ``frames`` more to the socket, and wait until it has."""
+    wanted = len(socket(outbox).taken) + frames
+    socket(outbox).let(frames)
+    async with asyncio.timeout(10):
+        while len(socket(outbox).taken) < wanted:
+            await asyncio.sleep(0)
 
 
 @pytest.mark.asyncio
@@ -60,43 +91,58 @@ async def test_frames_leave_in_order_across_a_long_backlog_and_the_end_comes_las
     frames = [f"frame {n}".encode() for n in range(2000)]
     for frame in frames[:1500]:
         outbox.send(frame)
-    taken = []
-    for _ in range(700):  # past the point where the sent ones are let go
-        frame = await outbox.next_frame()
-        assert frame is not None
-        taken.append(frame)
-        outbox.sent()
+    await taken(outbox, 700)  # past the point where the sent ones are let go
     assert len(outbox.outbox) - outbox.head == 800
     for frame in frames[1500:]:
         outbox.send(frame)
-    outbox.close()
+    outbox.close(4000, "its seat was given to another")
     outbox.send(b"after the end")  # not queued: the connection is closing
-    taken += await drain(outbox)
-    assert taken == frames
+    writer = outbox.writer
+    assert writer is not None
+    socket(outbox).let(10_000)
+    await asyncio.wait_for(writer, 10)
+    assert socket(outbox).taken == frames
+    assert socket(outbox).closed == (4000, "its seat was given to another")
     assert outbox.queued_bytes == 0
+    assert outbox.writer is None
 
 
 @pytest.mark.asyncio
-async def test_the_writer_waits_for_the_next_frame() -> None:
+async def test_a_writer_runs_only_while_frames_wait() -> None:
     outbox = connection()
-    writer = asyncio.create_task(drain(outbox))
-    await asyncio.sleep(0.01)
-    assert not writer.done()
+    assert outbox.writer is None
     outbox.send(b"one")
-    await asyncio.sleep(0.01)
-    outbox.send(b"two")
+    first = outbox.writer
+    assert first is not None
+    await taken(outbox, 1)
+    await asyncio.wait_for(first, 1)  # nothing more waits: it ends
+    assert outbox.writer is None
+    assert outbox.outbox == []
+    outbox.send(b"two")  # the next one starts another
     outbox.end()
-    assert await asyncio.wait_for(writer, 1) == [b"one", b"two"]
+    second = outbox.writer
+    assert second is not None
+    assert second is not first
+    socket(outbox).let(1)
+    await asyncio.wait_for(second, 1)
+    assert socket(outbox).taken == [b"one", b"two"]
+    assert socket(outbox).closed == (1000, "")
+    outbox.end()  # ended: nothing more is queued, no writer starts
+    assert outbox.writer is None
+    assert outbox.outbox == []
 
 
-def test_a_frame_waits_behind_queued_ones_when_the_transport_has_drained() -> None:
+@pytest.mark.asyncio
+async def test_a_frame_waits_behind_queued_ones_when_the_transport_has_drained() -> None:
     """The writer has not yet taken the queued frames when the transport empties: the next
     frame goes behind them, not before them to the socket."""
     outbox = connection()
     outbox.send(b"one")
-    cast(Socket, outbox.websocket).transport.held = 0
+    socket(outbox).transport.held = 0
     outbox.send(b"two")
     assert [frame for _, frame in outbox.outbox[outbox.head :]] == [b"one", b"two"]
+    await taken(outbox, 2)
+    assert socket(outbox).taken == [b"one", b"two"]
 
 
 @pytest.mark.asyncio
@@ -107,7 +153,11 @@ async def test_a_client_that_does_not_read_is_dropped_past_the_byte_limit() -> N
     assert not outbox.overflowed
     outbox.send(b"x")
     assert outbox.overflowed
-    assert cast(Socket, outbox.websocket).transport.aborted
+    assert socket(outbox).transport.aborted
+    assert outbox.writer is not None
+    await asyncio.wait_for(outbox.writer, 1)  # it closes without sending what waited
+    assert socket(outbox).closed == (1000, "")
+    assert socket(outbox).taken == []
 
 
 @pytest.mark.asyncio
@@ -116,19 +166,13 @@ async def test_frames_written_at_once_and_frames_queued_behind_held_data_arrive_
     until the kernel's buffers fill and the transport holds data; from then on frames are
     queued for the writer, behind what the transport holds. Read at last, all arrive in
     the order sent."""
-    served: asyncio.Queue[tuple[Connection, asyncio.Task[None]]] = asyncio.Queue()
+    served: asyncio.Queue[Connection] = asyncio.Queue()
     done = asyncio.Event()
 
     async def handler(websocket: ServerConnection) -> None:
         outbox = connection(max_queued_bytes=1 << 26, max_queue_age=60.0)
         outbox.websocket = websocket
-
-        async def write() -> None:
-            while (frame := await outbox.next_frame()) is not None:
-                await websocket.send(frame)
-                outbox.sent()
-
-        await served.put((outbox, asyncio.create_task(write())))
+        await served.put(outbox)
         await done.wait()  # held open until the test is over
 
     def send(outbox: Connection) -> tuple[list[bytes], int]:
@@ -152,8 +196,10 @@ async def test_frames_written_at_once_and_frames_queued_behind_held_data_arrive_
         port = server.sockets[0].getsockname()[1]
         async with connect(f"ws://127.0.0.1:{port}", compression=None, max_queue=None) as client:
             try:
-                outbox, writer = await asyncio.wait_for(served.get(), 10)
+                outbox = await asyncio.wait_for(served.get(), 10)
                 frames, direct = send(outbox)
+                writer = outbox.writer
+                assert writer is not None
                 received = [await asyncio.wait_for(client.recv(), 10) for _ in frames]
                 await asyncio.wait_for(writer, 10)
             finally:
