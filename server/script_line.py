@@ -53,10 +53,10 @@ class _Line(asyncio.Protocol):
     it, in the order they went.
 
     redis-py opens the connection and shakes hands on it (address, password, TLS,
-    database); then the line takes its transport over: a call is written at once, and the
-    replies are parsed (hiredis) as they arrive, in the transport's own callback. No task,
-    timeout or stream read stands between a reply and its call, and the calls of one turn of
-    the event loop go in one write."""
+    database); then the line takes its transport over: the calls of one turn of the event
+    loop are written together at its end, and the replies are parsed (hiredis) as they
+    arrive, in the transport's own callback. No task, timeout or stream read stands between
+    a reply and its call."""
 
     def __init__(self, connection: AbstractConnection, reply_timeout: float | None) -> None:
         self.connection = connection

@@ -5,6 +5,7 @@ each call gets its own reply, whatever else goes on the line."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 from collections.abc import AsyncIterator
@@ -126,16 +127,26 @@ async def scripting_ids(client: Redis) -> list[str]:
     return [c["id"] for c in await client.client_list() if c.get("cmd") in ("evalsha", "eval")]
 
 
+@contextlib.asynccontextmanager
+async def timed_line(own_redis: RedisProcess, timeout: float) -> AsyncIterator[ScriptLine]:
+    """:data:`ECHO` on a line of a client whose socket timeout is ``timeout``."""
+    client = Redis.from_url(own_redis.url, socket_timeout=timeout)
+    line = ScriptLine(client, ECHO)
+    try:
+        yield line
+    finally:
+        await line.close()
+        await client.aclose()
+
+
 @pytest.mark.asyncio
 async def test_a_call_with_no_reply_in_the_socket_timeout_fails_and_the_next_reconnects(
-    own_redis: RedisProcess,
+    own_redis: RedisProcess, client: Redis
 ) -> None:
     # Redis hangs (stopped: no reply can come) with a call waiting: the call fails once it
     # has waited the client's socket timeout, as a read through redis-py's client would,
     # and once Redis goes on the next call opens another connection.
-    client = Redis.from_url(own_redis.url, socket_timeout=0.3)
-    line = ScriptLine(client, ECHO)
-    try:
+    async with timed_line(own_redis, 0.3) as line:
         assert await line(keys=["k"], args=["a"]) == [b"a", 1]
         first = await scripting_ids(client)
         signal_redis(own_redis, signal.SIGSTOP)
@@ -145,31 +156,22 @@ async def test_a_call_with_no_reply_in_the_socket_timeout_fails_and_the_next_rec
                     await line(keys=["k"], args=["b"])
         finally:
             signal_redis(own_redis, signal.SIGCONT)
-        reply = await line(keys=["k"], args=["c"])
-        assert reply[0] == b"c"  # "b" was sent, so Redis ran it once it went on
+        assert (await line(keys=["k"], args=["c"]))[0] == b"c"
         assert await scripting_ids(client) != first
-    finally:
-        await line.close()
-        await client.aclose()
 
 
 @pytest.mark.asyncio
 async def test_a_line_left_idle_longer_than_the_socket_timeout_keeps_its_connection(
-    own_redis: RedisProcess,
+    own_redis: RedisProcess, client: Redis
 ) -> None:
     # The timeout is for a reply waited for: a line with no call waiting waits for nothing
     # (it was a read timing out, after which the next call had to connect again).
-    client = Redis.from_url(own_redis.url, socket_timeout=0.2)
-    line = ScriptLine(client, ECHO)
-    try:
+    async with timed_line(own_redis, 0.2) as line:
         assert await line(keys=["k"], args=["a"]) == [b"a", 1]
         first = await scripting_ids(client)
         await asyncio.sleep(0.6)
         assert await line(keys=["k"], args=["b"]) == [b"b", 2]
         assert await scripting_ids(client) == first
-    finally:
-        await line.close()
-        await client.aclose()
 
 
 @pytest.mark.asyncio
