@@ -287,9 +287,10 @@ class Connection:
         if queue is None:
             return
         buffered = transport.get_write_buffer_size()
-        if queue.unsent == 0 and buffered == 0 and self.head == len(self.outbox):
+        held_nowhere = queue.unsent == 0 and buffered == 0
+        if held_nowhere and self.head == len(self.outbox):
             self.clear_at = now  # nothing held anywhere, nothing queued to hand over
-        if (queue.unsent == 0 and buffered == 0) or queue.acknowledged != self.acknowledged:
+        if held_nowhere or queue.acknowledged != self.acknowledged:
             self.acknowledged = queue.acknowledged
             self.progress_at = now
             return

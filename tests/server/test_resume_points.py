@@ -43,6 +43,18 @@ async def finished_match(server: Server, boards: int) -> MatchRuntime:
     return runtime
 
 
+async def settled(server: Server, runtime: MatchRuntime) -> None:
+    """Wait until the match is over, its robots have left (each robot's leaving is an update
+    too) and its double-dummy analysis is logged (appended whenever it comes): nothing more
+    comes to its logs."""
+    async with asyncio.timeout(120):
+        while not runtime.state.finished or any(
+            seat.connected for seat in runtime.state.people.values()
+        ):
+            await asyncio.sleep(0.05)
+    await analysed(server, runtime.config.match_id)
+
+
 def folds(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Count the entries folded from now on (one item per :meth:`MatchState.apply`)."""
     counted: list[int] = []
@@ -113,10 +125,7 @@ async def test_a_played_match_read_back_is_kept_in_little_memory(server: Server)
     # What the server does meanwhile is not counted: its robots leaving, the analysis
     # logged, are waited for; and of what is allocated while the match is read and folded,
     # only what the read and the fold allocated counts.
-    async with asyncio.timeout(120):
-        while any(seat.connected for seat in runtime.state.people.values()):
-            await asyncio.sleep(0.05)
-    await analysed(server, runtime.config.match_id)
+    await settled(server, runtime)
     gc.collect()
     tracemalloc.start(32)
     try:
@@ -164,16 +173,9 @@ async def test_a_resume_through_the_protocol_gets_each_missed_update(server: Ser
     created = await create(server, boards=8, robots=["t1", "t2"], spectators="live")
     assert created.spectator is not None
     runtime = await server.runtime(created.match_id)
-    # The log is complete once the match is over and its robots have left (each robot's
-    # leaving is an update too: counted before they all left, some came after).
-    async with asyncio.timeout(120):
-        while not runtime.state.finished or any(
-            seat.connected for seat in runtime.state.people.values()
-        ):
-            await asyncio.sleep(0.05)
-    # The double-dummy analysis is appended whenever it comes: logged by then, nothing
-    # more comes (a resume that ran beside it got one update more than counted).
-    await analysed(server, created.match_id)
+    # The log complete: a robot's leaving, or the analysis, coming beside the resume would
+    # be one update more than counted.
+    await settled(server, runtime)
     current = runtime.seq_of(Watcher("live"))
     assert runtime._point_before(Watcher("live"), current - 50).index > 0  # from a point
     updates = await resumed(created.spectator, current - 50)

@@ -50,6 +50,11 @@ def signal_redis(own_redis: RedisProcess, signum: signal.Signals) -> None:
     os.kill(own_redis.process.pid, signum)
 
 
+async def scripting_ids(client: Redis) -> list[str]:
+    """The ids of the connections that ran a script last (the line's)."""
+    return [c["id"] for c in await client.client_list() if c.get("cmd") in ("evalsha", "eval")]
+
+
 @pytest.mark.asyncio
 async def test_calls_from_many_tasks_each_get_their_own_reply_on_one_connection(
     client: Redis, line: ScriptLine
@@ -59,8 +64,7 @@ async def test_calls_from_many_tasks_each_get_their_own_reply_on_one_connection(
     assert [reply[0] for reply in replies] == [f"v{i}".encode() for i in range(400)]
     ran = [value for k in keys for value in await client.lrange(k, 0, -1)]
     assert sorted(ran) == sorted(f"v{i}".encode() for i in range(400))  # each once
-    scripting = [c for c in await client.client_list() if c.get("cmd") in ("evalsha", "eval")]
-    assert len(scripting) == 1
+    assert len(await scripting_ids(client)) == 1
 
 
 @pytest.mark.asyncio
@@ -120,11 +124,6 @@ async def test_a_cancelled_call_leaves_the_replies_of_the_others_in_place(
     assert await calls[2] == [b"d", 4]
     assert calls[1].cancelled()
     assert await line(keys=["k"], args=["e"]) == [b"e", 5]
-
-
-async def scripting_ids(client: Redis) -> list[str]:
-    """The ids of the connections that ran a script last (the line's)."""
-    return [c["id"] for c in await client.client_list() if c.get("cmd") in ("evalsha", "eval")]
 
 
 @contextlib.asynccontextmanager
