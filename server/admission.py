@@ -12,14 +12,14 @@ import asyncio
 import hmac
 import time
 from collections import Counter, OrderedDict
+from typing import Any, Protocol
 
-from websockets.asyncio.server import ServerConnection
 from websockets.http11 import Request
 
 from protocol.errors import ErrorCode, ProtocolError
 from server.limits import AddressBuckets, AddressThrottle, Limits, client_key
 
-__all__ = ["ROBOT_HEADER", "Admission", "rate_limited"]
+__all__ = ["ROBOT_HEADER", "Admission", "Peer", "rate_limited"]
 
 ROBOT_HEADER = "X-Duplicate-Robot"
 """The request header by which the server's own robots pass the connection caps."""
@@ -27,6 +27,17 @@ WELCOMED_KEPT = 100_000
 """Tokens welcomed lately that the unknown-token throttle lets through (a bound)."""
 REFUSED_KEPT = 100_000
 """Addresses told to wait that are remembered (a bound on what many addresses cost)."""
+
+
+class Peer(Protocol):
+    """A client's connection, as admission sees it: where it comes from, and (while its
+    handshake is served) its request."""
+
+    @property
+    def remote_address(self) -> Any: ...
+
+    @property
+    def request(self) -> Request | None: ...
 
 
 def rate_limited(what: str, wait: float) -> ProtocolError:
@@ -71,9 +82,9 @@ class Admission:
         given = request.headers.get_all(ROBOT_HEADER)
         return len(given) == 1 and hmac.compare_digest(given[0], self.robot_pass)
 
-    def robot_from(self, websocket: ServerConnection) -> None:
-        """The server's own robot connects from ``websocket``'s address: never reset there."""
-        remote = websocket.remote_address
+    def robot_from(self, peer: Peer) -> None:
+        """The server's own robot connects from ``peer``'s address: never reset there."""
+        remote = peer.remote_address
         if remote:
             self._robot_addresses.add(client_key(str(remote[0])))
 
@@ -95,12 +106,12 @@ class Admission:
         public_scheme, _, public_rest = (public_url or "").partition("://")
         return (scheme, rest) == (public_scheme, public_rest.split("/", 1)[0])
 
-    def client_address(self, websocket: ServerConnection) -> str:
+    def client_address(self, peer: Peer) -> str:
         """The IP address a connection comes from: behind a trusted proxy, the last one its
         ``X-Forwarded-For`` names (the address the proxy itself saw)."""
-        remote = websocket.remote_address
+        remote = peer.remote_address
         address = str(remote[0]) if remote else "?"
-        request = websocket.request
+        request = peer.request
         if address in self.limits.trusted_proxies and request is not None:
             # A proxy may add its own header line after the client's: the last one counts.
             forwarded = ",".join(request.headers.get_all("X-Forwarded-For"))
@@ -111,14 +122,14 @@ class Admission:
 
     # -- connections ---------------------------------------------------------------------
 
-    def over_capacity(self, websocket: ServerConnection, opened: int) -> tuple[str, float] | None:
+    def over_capacity(self, peer: Peer, opened: int) -> tuple[str, float] | None:
         """Why a new WebSocket connection is refused, if it is, and in how many seconds to
         try again: the server is full (``opened`` connections are open), or its address
         holds too many already, or opened too many lately. Refused before the handshake,
         cheaply."""
         if opened >= self.limits.max_connections:
             return "The server has as many connections as it can take: try again later.\n", 5.0
-        address = self.client_address(websocket)
+        address = self.client_address(peer)
         if self._per_address[address] >= self.limits.max_connections_per_address:
             return f"Too many connections from {address}: close some and try again.\n", 5.0
         wait = self._arrivals.take(address)

@@ -23,7 +23,6 @@ and the matches loaded. Elsewhere, each a piece of one server process:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import http
 import json
@@ -36,8 +35,6 @@ from collections.abc import Callable
 from pydantic import BaseModel
 from redis.exceptions import RedisError
 from websockets.asyncio.server import Server as WebSocketServer
-from websockets.asyncio.server import ServerConnection, serve
-from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from bridge import BridgeError
@@ -75,7 +72,7 @@ from protocol.messages import (
 from protocol.versions import OLDER, older
 from server.admission import Admission, rate_limited
 from server.analyses import Analyses
-from server.connection import ClosingConnection, Connection
+from server.connection import Connection
 from server.console import SESSION_TOKEN_PREFIX, Console
 from server.events import EVENT_TOKEN_PREFIX, Events
 from server.fanout import Fanout, stop
@@ -94,6 +91,7 @@ from server.records import lin_record, match_record
 from server.sockets import SheddingSocket, listening
 from server.store import Grant, Store, StoreClient
 from server.thinking import Thinker
+from server.transport import Answer, Link, Listener
 from server.views import Player, Viewer, Watcher, seated
 from server.web import MetricsAddressError, StoreHealth, response, serve_metrics, web_file
 
@@ -117,7 +115,7 @@ BUSY = "the server is busy: nothing was done; send it again after retry_after_ms
 TOO_FAST = "too many refusals for going too fast: wait retry_after_ms before sending again"
 """The close reason (code 1008) after :attr:`Limits.strikes` refusals in a row."""
 PROTOCOL_LIMIT = MAX_CLIENT_FRAME + 64 * 1024
-"""What websockets itself accepts: a bit over our limit, so that a frame between the two
+"""What the transport itself accepts: a bit over our limit, so that a frame between the two
 gets a ``too_large`` error from the codec instead of a dropped connection."""
 MIN_FRAME_COST = 64
 """Bytes a frame counts as at the least against the byte budgets (an empty frame costs work)."""
@@ -193,7 +191,10 @@ class Server:
         self.public_url = public_url
         self.runtimes: dict[str, MatchRuntime] = {}
         self._loading = asyncio.Lock()
-        self._servers: list[WebSocketServer] = []
+        self.listener = Listener(
+            self._answer, self._opened, self._serve, self._closed, max_size=PROTOCOL_LIMIT
+        )
+        """The WebSocket (and plain HTTP) port's connections."""
         self.connections: set[Connection] = set()
         self.thinker = thinker or Thinker()
         """The worker processes in which the server's strong robots think (started at the
@@ -243,18 +244,8 @@ class Server:
         for sock in listening(self.host, self.port):
             if isinstance(sock, SheddingSocket):
                 sock.refusing = self.admission.refusing
-            self._servers.append(
-                await serve(
-                    self._handle,
-                    sock=sock,
-                    process_request=self._http,
-                    max_size=PROTOCOL_LIMIT,
-                    compression=None,
-                    ping_interval=None,  # one keepalive for all: Connection.keep_alive
-                    create_connection=ClosingConnection,
-                )
-            )
-        self.port = self._servers[0].sockets[0].getsockname()[1]
+            await self.listener.listen(sock)
+        self.port = self.listener.servers[0].sockets[0].getsockname()[1]
         if self.public_url is None:
             self.public_url = f"http://{self.host}:{self.port}"
         log.info("serving on %s", self.public_url)
@@ -282,23 +273,17 @@ class Server:
             self._metrics_server.close()
             await self._metrics_server.wait_closed()
             self._metrics_server = None
-        servers, self._servers = self._servers, []
-        for server in servers:
-            server.close()
+        listener = self.listener
+        listener.close()
         try:
             async with asyncio.timeout(CLOSE_TIMEOUT):
-                for server in servers:
-                    await server.wait_closed()
+                await listener.wait_closed()
         except TimeoutError:
             # A client that never finishes the closing handshake must not hold up a
             # shutdown: drop what is left.
-            log.warning(
-                "closing: %d connections did not close; dropping them", len(self.connections)
-            )
-            for connection in list(self.connections):
-                connection.websocket.transport.abort()
-            for server in servers:
-                await server.wait_closed()
+            log.warning("closing: %d connections did not close; dropping them", len(listener.links))
+            listener.abort()
+            await listener.wait_closed()
         # Every connection's handler has ended: what one started while the server was
         # closing (before it saw ``stopping``) is stopped now, before the store goes.
         await self.console.close()
@@ -328,18 +313,17 @@ class Server:
 
     # -- HTTP --------------------------------------------------------------------------
 
-    async def _http(self, connection: ServerConnection, request: Request) -> Response | None:
+    def _answer(self, link: Link, request: Request) -> Answer:
         """Answer a plain HTTP request, or let a WebSocket handshake on ``/ws`` go on (None).
-        A coroutine (websockets awaits it): ``/health`` may wait for the store's PING."""
+        ``/health`` is answered by a coroutine: it may wait for the store's PING."""
         path = request.path.split("?", 1)[0]
         if path == "/ws":
             if self.admission.own_robot(request):
-                self.admission.robot_from(connection)  # never reset as accepted
+                self.admission.robot_from(link)  # never reset as accepted
                 return None
             # The open connections (one still in its opening handshake, as this one is, is
             # not counted: the handshake's timeout and the new connections' rate bound those).
-            opened = sum(len(server.all_connections) for server in self._servers)
-            full = self.admission.over_capacity(connection, opened)
+            full = self.admission.over_capacity(link, len(self.connections))
             if full is not None:
                 reason, wait = full
                 refusal = response(
@@ -349,7 +333,7 @@ class Server:
                 return refusal
             return None
         if path == "/health":
-            return await self._health()
+            return self._health()
         page = web_file(path)
         if page is not None:
             content_type, body = page
@@ -412,187 +396,186 @@ class Server:
 
     # -- connections -------------------------------------------------------------------
 
-    async def _handle(self, websocket: ServerConnection) -> None:
+    def _opened(self, link: Link) -> None:
+        """A WebSocket handshake is done: the client's connection begins."""
         limits = self.limits
         admission = self.admission
-        address = admission.client_address(websocket)
-        counted = not admission.own_robot(websocket.request)
-        own_origin = admission.own_origin(websocket.request, self.public_url)
-        # The handshake is over and what the server needs of it is read: its headers, some
-        # kilobytes a connection, are let go (websockets reads them only while shaking hands;
-        # its parser holds the same request for the connection's life).
-        if websocket.request is not None:
-            websocket.request.headers.clear()
-        websocket.response = None
+        address = admission.client_address(link)
+        counted = not admission.own_robot(link.request)
         if counted:
             admission.opened(address)
         connection = Connection(
-            websocket,
+            link,
             address,
             limits,
             TokenBucket(limits.bytes_per_second, limits.bytes_burst),
             TokenBucket(limits.frames_per_second, limits.frames_burst),
             TokenBucket(limits.actions_per_second, limits.actions_burst),
-            own_origin=own_origin,
+            own_origin=admission.own_origin(link.request, self.public_url),
+            counted=counted,
         )
+        link.connection = connection
         self.connections.add(connection)
-        metrics = self.metrics
-        counting = metrics.client_connections if counted else metrics.robot_connections
-        counting.inc()
-        actions = metrics.actions
-        refusals = metrics.refusals
-        deadline: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(
+        (self.metrics.client_connections if counted else self.metrics.robot_connections).inc()
+        connection.deadline = asyncio.get_running_loop().call_later(
             limits.hello_timeout, self._hello_overdue, connection
         )
-        struck = False
+
+    async def _serve(self, link: Link) -> None:
+        """Serve the messages waiting on ``link``, in order, until none waits; once its
+        connection is lost, end it (:meth:`_closed`)."""
+        connection = link.connection
+        assert connection is not None
         try:
-            async for frame in websocket:
-                connection.beat_at = None  # it lives
-                connection.heard_at = time.monotonic()
-                ref = None
-                message: object = None
-                try:
-                    # Even an empty frame costs reading and answering: it counts as some bytes.
-                    cost = max(len(frame), MIN_FRAME_COST)
-                    wait = max(
-                        connection.volume.take(amount=cost),
-                        admission.volumes.take(connection.address, amount=cost),
-                    )
-                    if wait:
-                        # Refused before decoding: the cost of a flood stays at reading it.
-                        raise rate_limited("too many bytes from this connection", wait)
-                    # Every frame counts against the frame rate, one that cannot be read too.
-                    # Decoding costs a bounded time (protocol.codec), and a refusal can then
-                    # name the request's ref.
-                    wait = connection.frames.take()
-                    try:
-                        message = decode_client(frame)
-                        decoded = time.perf_counter()
-                    except ProtocolError:
-                        if wait:
-                            raise rate_limited(
-                                "too many messages from this connection", wait
-                            ) from None
-                        raise
-                    ref = getattr(message, "ref", None)
-                    action = actions.get(message.type)
-                    if action is not None:
-                        action.inc()
-                    if wait:
-                        raise rate_limited("too many messages from this connection", wait)
-                    lag = self._lag
-                    if action is None or lag is None:
-                        await self._dispatch(connection, message, decoded)
-                    elif lag.admit():
-                        try:
-                            await self._dispatch(connection, message, decoded)
-                        finally:
-                            lag.done()
-                    else:
-                        # Past what the process can serve: refused before any work, and no
-                        # strike (the client did nothing wrong).
-                        raise ProtocolError(
-                            ErrorCode.UNAVAILABLE, BUSY, retry_after_ms=lag.retry_after_ms()
-                        )
-                    connection.strikes = 0
-                except ProtocolError as error:
-                    if error.code == ErrorCode.RATE_LIMITED and error.retry_after_ms:
-                        # Too fast (the per-board bound, without a retry, is no strike).
-                        connection.strikes += 1
-                        if connection.strikes > limits.strikes:
-                            # Closed with a reason once the refusals queued are sent; a
-                            # client that does not read them either is dropped in time.
-                            log.info("closing a connection from %s: too fast", address)
-                            connection.close(1008, TOO_FAST)
-                            loop = asyncio.get_running_loop()
-                            loop.call_later(
-                                limits.max_queue_age, connection.websocket.transport.abort
-                            )
-                            struck = True
-                            break
-                    ref = ref if ref is not None else error.ref
-                    refusals[error.code].inc()
-                    refusal = ErrorMessage(
-                        code=error.code,
-                        message=error.message,
-                        ref=ref,
-                        retry_after_ms=error.retry_after_ms,
-                        field=error.field,
-                    )
-                    old = False
-                    if error.code == ErrorCode.UNSUPPORTED_VERSION:
-                        refusal = refusal.model_copy(update={"versions": SPOKEN})
-                        # A client older than version 6 is told in words its strict
-                        # decoder can read.
-                        old = (
-                            isinstance(message, Hello)
-                            and message.versions is None
-                            and message.version < min(SUPPORTED_VERSIONS)
-                        )
-                    connection.send(error_frame(refusal, old=old))
-                    if error.code == ErrorCode.RATE_LIMITED and isinstance(message, Hello):
-                        # Too many unknown tokens from its address: the connection, good for
-                        # nothing else, is closed once told (another costs a new connection,
-                        # and those are rate-limited).
-                        log.info("closing a connection from %s: unknown tokens", address)
-                        connection.close(1008, UNKNOWN_TOKENS)
-                        loop = asyncio.get_running_loop()
-                        loop.call_later(limits.max_queue_age, connection.websocket.transport.abort)
-                        struck = True
-                        break
-                except (RedisError, OSError) as error:
-                    log.warning("store unavailable: %s", error)
-                    refusals[ErrorCode.UNAVAILABLE].inc()
-                    unavailable = ErrorMessage(
-                        code=ErrorCode.UNAVAILABLE,
-                        message="the store is unavailable; try again",
-                        ref=ref,
-                    )
-                    connection.send(error_frame(unavailable))
-                except Exception:
-                    log.exception("internal error")
-                    refusals[ErrorCode.INTERNAL].inc()
-                    internal = ErrorMessage(
-                        code=ErrorCode.INTERNAL, message="internal error", ref=ref
-                    )
-                    connection.send(error_frame(internal))
-                # Kept until the next frame comes, they would hold a kilobyte a connection.
-                del frame, message
-                if deadline is not None and connection.authenticated:
+            while (frame := link.take()) is not None:
+                await self._serve_frame(connection, frame)
+                if connection.deadline is not None and connection.authenticated:
                     # Let go once in: a cancelled timer is kept until its time comes.
-                    deadline.cancel()
-                    deadline = None
-                # Let other connections in between two frames of this one, even when its
-                # frames wait queued and nothing above had to wait (refused ones too).
-                await asyncio.sleep(0)
-            if struck:
-                # What it sent meanwhile is read and thrown away unread, so that the closing
-                # handshake completes as soon as its client answers the close.
-                async for _ in websocket:
-                    pass
-        except ConnectionClosed:
-            pass
+                    connection.deadline.cancel()
+                    connection.deadline = None
+                if link.inbox:
+                    # Let other connections in between two frames of this one, even when
+                    # its frames wait queued and nothing above had to wait (refused ones
+                    # too).
+                    await asyncio.sleep(0)
         finally:
-            if deadline is not None:
-                deadline.cancel()
-            self.connections.discard(connection)
-            counting.dec()
-            if counted:
-                admission.closed(address)
-            connection.end()
-            if connection.runtime is not None and connection.subscriber is not None:
+            link.serving = None
+        if link.lost:
+            await self._closed(link)
+
+    async def _serve_frame(self, connection: Connection, frame: bytes | str) -> None:
+        """Serve one frame from ``connection``'s client: rate, decode, dispatch, and answer
+        a refusal with an error."""
+        limits = self.limits
+        admission = self.admission
+        connection.beat_at = None  # it lives
+        connection.heard_at = time.monotonic()
+        ref = None
+        message: object = None
+        try:
+            # Even an empty frame costs reading and answering: it counts as some bytes.
+            cost = max(len(frame), MIN_FRAME_COST)
+            wait = max(
+                connection.volume.take(amount=cost),
+                admission.volumes.take(connection.address, amount=cost),
+            )
+            if wait:
+                # Refused before decoding: the cost of a flood stays at reading it.
+                raise rate_limited("too many bytes from this connection", wait)
+            # Every frame counts against the frame rate, one that cannot be read too.
+            # Decoding costs a bounded time (protocol.codec), and a refusal can then name
+            # the request's ref.
+            wait = connection.frames.take()
+            try:
+                message = decode_client(frame)
+                decoded = time.perf_counter()
+            except ProtocolError:
+                if wait:
+                    raise rate_limited("too many messages from this connection", wait) from None
+                raise
+            ref = getattr(message, "ref", None)
+            action = self.metrics.actions.get(message.type)
+            if action is not None:
+                action.inc()
+            if wait:
+                raise rate_limited("too many messages from this connection", wait)
+            lag = self._lag
+            if action is None or lag is None:
+                await self._dispatch(connection, message, decoded)
+            elif lag.admit():
                 try:
-                    await connection.runtime.leave(connection.subscriber)
-                except (RedisError, OSError) as error:
-                    log.warning("presence not logged: %s", error)
+                    await self._dispatch(connection, message, decoded)
                 finally:
-                    # Its send and close are this connection's methods: a cycle, which
-                    # only a deep collection would find (server.heap).
-                    connection.subscriber = None
-            writer = connection.writer  # closing it, once what was queued before is sent
-            if writer is not None:
-                with contextlib.suppress(asyncio.CancelledError):
-                    await writer
+                    lag.done()
+            else:
+                # Past what the process can serve: refused before any work, and no strike
+                # (the client did nothing wrong).
+                raise ProtocolError(
+                    ErrorCode.UNAVAILABLE, BUSY, retry_after_ms=lag.retry_after_ms()
+                )
+            connection.strikes = 0
+        except ProtocolError as error:
+            if error.code == ErrorCode.RATE_LIMITED and error.retry_after_ms:
+                # Too fast (the per-board bound, without a retry, is no strike).
+                connection.strikes += 1
+                if connection.strikes > limits.strikes:
+                    # Closed with a reason once the refusals queued are sent; a client that
+                    # does not read them either is dropped in time.
+                    log.info("closing a connection from %s: too fast", connection.address)
+                    self._shut(connection, TOO_FAST)
+                    return
+            self.metrics.refusals[error.code].inc()
+            refusal = ErrorMessage(
+                code=error.code,
+                message=error.message,
+                ref=ref if ref is not None else error.ref,
+                retry_after_ms=error.retry_after_ms,
+                field=error.field,
+            )
+            old = False
+            if error.code == ErrorCode.UNSUPPORTED_VERSION:
+                refusal = refusal.model_copy(update={"versions": SPOKEN})
+                # A client older than version 6 is told in words its strict decoder can
+                # read.
+                old = (
+                    isinstance(message, Hello)
+                    and message.versions is None
+                    and message.version < min(SUPPORTED_VERSIONS)
+                )
+            connection.send(error_frame(refusal, old=old))
+            if error.code == ErrorCode.RATE_LIMITED and isinstance(message, Hello):
+                # Too many unknown tokens from its address: the connection, good for
+                # nothing else, is closed once told (another costs a new connection, and
+                # those are rate-limited).
+                log.info("closing a connection from %s: unknown tokens", connection.address)
+                self._shut(connection, UNKNOWN_TOKENS)
+        except (RedisError, OSError) as error:
+            log.warning("store unavailable: %s", error)
+            self.metrics.refusals[ErrorCode.UNAVAILABLE].inc()
+            unavailable = ErrorMessage(
+                code=ErrorCode.UNAVAILABLE, message="the store is unavailable; try again", ref=ref
+            )
+            connection.send(error_frame(unavailable))
+        except Exception:
+            log.exception("internal error")
+            self.metrics.refusals[ErrorCode.INTERNAL].inc()
+            internal = ErrorMessage(code=ErrorCode.INTERNAL, message="internal error", ref=ref)
+            connection.send(error_frame(internal))
+
+    def _shut(self, connection: Connection, reason: str) -> None:
+        """Close ``connection`` with 1008 and ``reason`` once what is queued for it is sent,
+        serving nothing it sends meanwhile (read and thrown away, so that the closing
+        handshake completes as soon as its client answers the close); drop it if it has
+        not ended within the queue's age limit."""
+        connection.close(1008, reason)
+        connection.link.discard()
+        transport = connection.link.transport
+        asyncio.get_running_loop().call_later(self.limits.max_queue_age, transport.abort)
+
+    async def _closed(self, link: Link) -> None:
+        """The connection of ``link`` is lost and its messages served: it leaves."""
+        connection = link.connection
+        assert connection is not None
+        if connection.deadline is not None:
+            connection.deadline.cancel()
+            connection.deadline = None
+        self.connections.discard(connection)
+        if connection.counted:
+            self.metrics.client_connections.dec()
+            self.admission.closed(connection.address)
+        else:
+            self.metrics.robot_connections.dec()
+        connection.end()
+        if connection.runtime is not None and connection.subscriber is not None:
+            try:
+                await connection.runtime.leave(connection.subscriber)
+            except (RedisError, OSError) as error:
+                log.warning("presence not logged: %s", error)
+            finally:
+                # Its send and close are this connection's methods: a cycle, which only a
+                # deep collection would find (server.heap).
+                connection.subscriber = None
+        link.connection = None  # a cycle too
 
     def _hello_overdue(self, connection: Connection) -> None:
         """A connection that has not said ``hello`` in time is closed (it holds a socket).

@@ -1,63 +1,32 @@
 """One client's connection: who it speaks for, its outbox, its budgets, and the server-wide
 looks after it (heartbeats, keepalive pings, a client that does not read).
 
-A frame goes straight to the socket when nothing waits before it; else it waits in the
-connection's outbox for its writer (:meth:`Connection._write`, a task only while frames
-wait), in order.
+A frame goes straight to the transport unless its buffer is full (:attr:`Link.paused`); then
+it waits in the connection's outbox, in order, until the transport asks for more
+(:meth:`Connection.flush`). No task waits for a connection.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
-
-from websockets.asyncio.server import ServerConnection, broadcast
-from websockets.exceptions import ConnectionClosed
 
 from protocol.codec import encode
 from protocol.messages import Heartbeat
 from protocol.versions import Older
 from server.limits import Limits, TokenBucket
 from server.sockets import discard_on_close, send_queue
+from server.transport import Link
 
 if TYPE_CHECKING:
     from server.matches import MatchRuntime, Subscriber
 
-__all__ = ["ClosingConnection", "Connection"]
+__all__ = ["Connection"]
 
 log = logging.getLogger(__name__)
-
-
-class ClosingConnection(ServerConnection):
-    """A WebSocket (or HTTP) connection that, once lost, is in no reference cycle:
-    reference counting frees it, and no collection has to find it (server.heap freezes what
-    outlives a young collection)."""
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        super().connection_lost(exc)
-        # websockets keeps the exception that stopped its parser (a connection ended
-        # without a closing handshake): its traceback holds parse()'s frame, which holds
-        # the protocol.
-        stopped = self.protocol.parser_exc
-        if stopped is not None:
-            stopped.__traceback__ = None
-        # Its parser is a generator of the protocol's, left suspended for good once the
-        # stream has ended (websockets' discard()): its frame holds the protocol.
-        self.protocol.parser.close()
-        # asyncio before 3.12 (CPython gh-100348): the socket transport holds a bound method
-        # of its own; it reads nothing more once its connection is lost.
-        if hasattr(self.transport, "_read_ready_cb"):
-            self.transport._read_ready_cb = None
-
-
-async def _pinged(websocket: ServerConnection) -> None:
-    """Ping ``websocket`` and wait for its pong (or its closing)."""
-    with contextlib.suppress(ConnectionClosed):
-        await (await websocket.ping())
 
 
 @dataclass(eq=False, slots=True, weakref_slot=True)
@@ -65,7 +34,7 @@ class Connection:
     """One client connection: who it speaks for (after hello), its outbox, and what it may
     still send (its token buckets)."""
 
-    websocket: ServerConnection
+    link: Link
     address: str
     """The client's IP address (behind a trusted proxy: the one the proxy names)."""
     limits: Limits
@@ -93,13 +62,10 @@ class Connection:
     """Refusals for going too fast since the last frame served."""
     queued_bytes: int = 0
     outbox: list[tuple[float, bytes | None]] = field(default_factory=list)
-    """(when queued, frame) of each frame not yet handed to the socket, from ``head`` on;
+    """(when queued, frame) of each frame not yet handed to the transport, from ``head`` on;
     None: close once the frames before it are sent. A list rather than an
     ``asyncio.Queue`` and a deque: 4 KiB less for every connection."""
     head: int = 0
-    writer: asyncio.Task[None] | None = None
-    """The task handing the queued frames to the socket (:meth:`_write`), while there are
-    any: none waits idle (a task and its future cost a connection a kilobyte)."""
     ended: bool = False
     """It was closed once its frames before the end were sent: nothing more is queued."""
     acknowledged: int = 0
@@ -111,6 +77,9 @@ class Connection:
     """When a look last found nothing held for its client (:meth:`check_reading`)."""
     heartbeat: bool = False
     """Its client asked for heartbeats (``hello.heartbeat``): :meth:`beat` looks after it."""
+    counted: bool = True
+    """A client's connection (not one of the server's own robots): counted against its
+    address's limits."""
     own_origin: bool = True
     """Its handshake came from a page of this server, or from a program (no ``Origin``): an
     organiser may sign in on it."""
@@ -135,19 +104,20 @@ class Connection:
     beats: int = 0
     heard_at: float = field(default_factory=time.monotonic)
     """When a frame last came from it."""
-    ping: asyncio.Task[None] | None = None
-    """The WebSocket ping it was sent, until its pong comes (:meth:`keep_alive`)."""
     pinged_at: float = 0.0
+    """When it was last sent a WebSocket ping (:meth:`keep_alive`)."""
+    deadline: asyncio.TimerHandle | None = None
+    """When it is closed if it has not said ``hello`` (let go once it has)."""
 
     @property
     def authenticated(self) -> bool:
         return self.organiser or self.subscriber is not None
 
     def send(self, frame: bytes) -> None:
-        """Send a frame: straight to the socket when nothing waits before it, else queued
-        for the writer. A client that does not read is dropped at once when its unsent data
-        passes the byte or age limit, whether or not its socket drains; it can resume from
-        its last sequence number."""
+        """Send a frame: straight to the transport when nothing waits before it and its
+        buffer has room, else queued (:meth:`flush`). A client that does not read is dropped
+        at once when its unsent data passes the byte or age limit, whether or not its socket
+        drains; it can resume from its last sequence number."""
         if self.overflowed:
             return
         if self.older is not None:
@@ -163,10 +133,8 @@ class Connection:
             self.drop("it does not read what the server sends")
             return
         self.queued_at = now
-        if not waiting and not self.websocket.transport.get_write_buffer_size():
-            # Nothing queued, nothing held by the transport: written now, the kernel takes it
-            # (no task woken, no future made).
-            broadcast((self.websocket,), frame)
+        if not waiting and not self.link.paused:
+            self.link.send(frame)
             return
         self.queued_bytes += len(frame)
         self._queue(now, frame)
@@ -175,37 +143,32 @@ class Connection:
         if self.ended:
             return
         self.outbox.append((now, frame))
-        if self.writer is None:
-            self.writer = asyncio.get_running_loop().create_task(self._write())
+        if not self.link.paused:
+            self.flush()
 
-    async def _write(self) -> None:
-        """Hand the queued frames to the socket, in order, waiting for each to be taken;
-        then end (the next frame queued starts another). At the end (None), or once the
-        connection is closed, close it (with :attr:`closing`)."""
-        try:
-            try:
-                while self.head < len(self.outbox):
-                    frame = self.outbox[self.head][1]
-                    if frame is None:
-                        break
-                    await self.websocket.send(frame)
-                    self.sent()
-                else:
-                    self.outbox.clear()
-                    self.head = 0
-                    return
-            except ConnectionClosed:
-                pass
-            self.ended = True
-            self.outbox.clear()
+    def flush(self) -> None:
+        """Hand the queued frames to the transport, in order, while it takes them (called
+        again when it asks for more). At the end (None), close the connection with
+        :attr:`closing`."""
+        link = self.link
+        outbox = self.outbox
+        while self.head < len(outbox) and not link.paused:
+            frame = outbox[self.head][1]
+            if frame is None:
+                self.ended = True
+                outbox.clear()
+                self.head = 0
+                self.queued_bytes = 0
+                link.close(*self.closing)
+                return
+            link.send(frame)
+            self.sent()
+        if self.head == len(outbox):
+            outbox.clear()
             self.head = 0
-            self.queued_bytes = 0
-            await self.websocket.close(*self.closing)
-        finally:
-            self.writer = None
 
     def sent(self) -> None:
-        """The oldest queued frame was handed to the socket."""
+        """The oldest queued frame was handed to the transport."""
         frame = self.outbox[self.head][1]
         self.queued_bytes -= 0 if frame is None else len(frame)
         self.head += 1
@@ -231,10 +194,11 @@ class Connection:
         if not self.overflowed:
             self.overflowed = True
             log.info("dropping a connection from %s: %s", self.address, why)
-            sock = self.websocket.transport.get_extra_info("socket")
+            transport = self.link.transport
+            sock = transport.get_extra_info("socket")
             if sock is not None:
                 discard_on_close(sock)
-            self.websocket.transport.abort()
+            transport.abort()
             self.end()
 
     def beat(self, now: float) -> None:
@@ -259,15 +223,13 @@ class Connection:
         its network)."""
         if self.overflowed:
             return
-        if self.ping is not None:
-            if self.ping.done():
-                self.ping = None
-            elif now - self.pinged_at > self.limits.keepalive_timeout:
+        if self.link.ping_data is not None:  # no pong yet
+            if now - self.pinged_at > self.limits.keepalive_timeout:
                 self.drop(f"it answered no ping for {now - self.pinged_at:.0f} s")
             return
         if now - max(self.heard_at, self.pinged_at) >= self.limits.keepalive_every:
             self.pinged_at = now
-            self.ping = asyncio.create_task(_pinged(self.websocket), name="keepalive ping")
+            self.link.ping()
 
     def check_reading(self, now: float, stall: float) -> None:
         """Drop the connection if its client has read nothing for ``stall`` seconds while
@@ -281,7 +243,7 @@ class Connection:
             # be held now (no system call to ask).
             self.progress_at = now
             return
-        transport = self.websocket.transport
+        transport = self.link.transport
         sock = transport.get_extra_info("socket")
         queue = None if sock is None else send_queue(sock)
         if queue is None:

@@ -17,7 +17,6 @@ from websockets.asyncio.server import ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from server.connection import ClosingConnection
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
 from server.store import StoreClient
@@ -76,6 +75,28 @@ def web_file(path: str) -> tuple[str, bytes] | None:
         return _TYPES[file.suffix], file.read_bytes()
     except (OSError, ValueError):
         return None
+
+
+class ClosingConnection(ServerConnection):
+    """A connection to ``/metrics`` that, once lost, is in no reference cycle: reference
+    counting frees it, and no collection has to find it (server.heap freezes what outlives
+    a young collection)."""
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        # websockets keeps the exception that stopped its parser (a connection ended
+        # without a closing handshake): its traceback holds parse()'s frame, which holds
+        # the protocol.
+        stopped = self.protocol.parser_exc
+        if stopped is not None:
+            stopped.__traceback__ = None
+        # Its parser is a generator of the protocol's, left suspended for good once the
+        # stream has ended (websockets' discard()): its frame holds the protocol.
+        self.protocol.parser.close()
+        # asyncio before 3.12 (CPython gh-100348): the socket transport holds a bound method
+        # of its own; it reads nothing more once its connection is lost.
+        if hasattr(self.transport, "_read_ready_cb"):
+            self.transport._read_ready_cb = None
 
 
 class MetricsAddressError(Exception):

@@ -463,7 +463,7 @@ async def test_a_dropped_connection_is_noticed_and_resumed(
     seq, _screen = await terminal.latest_screen(after_seq=0)
     ours = await connection_of(server, Player(1))
     mark = len(terminal.output)
-    transport = ours.websocket.transport
+    transport = ours.link.transport
     transport.abort()  # the network drops: no closing handshake
     await terminal.expect("Connection lost: reconnecting", mark)
     back = await terminal.expect("Reconnected: the table is back", mark)
@@ -489,7 +489,7 @@ async def test_a_call_whose_answer_the_drop_took_is_sent_again_and_made_once(
     def lose_the_ack(connection: Connection, frame: bytes) -> None:
         # The server applied the call; the network drops before its ack reaches North.
         if connection is ours and isinstance(decode_server(frame), Ack):
-            ours.websocket.transport.abort()
+            ours.link.transport.abort()
             return
         send(connection, frame)
 

@@ -21,7 +21,7 @@ from clients.client import Client, Link
 from protocol.codec import decode_server, encode
 from protocol.messages import PROTOCOL_VERSION, Hello, Welcome
 from server.app import Server
-from server.connection import ClosingConnection
+from server.transport import Link as ServerLink
 from tests.conftest import ORGANISER_KEY, forget_earlier_robots
 from tests.server.harness import create, http_get
 
@@ -34,13 +34,13 @@ def lost(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[weakref.ref[object]]]
     and to its transport, and no automatic collection meanwhile (it would free cycles as
     well as reference counting does)."""
     refs: list[weakref.ref[object]] = []
-    real = ClosingConnection.connection_lost
+    real = ServerLink.connection_lost
 
-    def noted(self: ClosingConnection, exc: Exception | None) -> None:
+    def noted(self: ServerLink, exc: Exception | None) -> None:
         real(self, exc)
         refs.extend(weakref.ref(part) for part in (self, self.protocol, self.transport))
 
-    monkeypatch.setattr(ClosingConnection, "connection_lost", noted)
+    monkeypatch.setattr(ServerLink, "connection_lost", noted)
     gc.disable()
     try:
         yield refs

@@ -594,7 +594,7 @@ async def test_a_client_that_stops_reading_is_dropped_though_its_data_fits_the_k
 
         await eventually(lambda: len(watching()) == 1, 5, "watching")
         [connection] = watching()
-        sock = connection.websocket.transport.get_extra_info("socket")
+        sock = connection.link.transport.get_extra_info("socket")
 
         def unread() -> int:
             held = send_queue(sock)

@@ -124,7 +124,7 @@ async def test_an_import_whose_answer_was_lost_is_not_made_twice(
         if len(answers) == 1:
             for connection in list(server.connections):
                 if connection.organiser:
-                    connection.websocket.transport.abort()
+                    connection.link.transport.abort()
         return answer
 
     server.organising.organise = answer_lost  # type: ignore[method-assign]
