@@ -14,8 +14,8 @@ not in a cycle.
 So what survives any collection is frozen (``gc.freeze``: moved out of the collector's
 sight, in constant time), and each collection walks only what was made since the last one
 (a young collection, at most a few thousand objects). A closed connection is in no cycle
-(server.connection.ClosingConnection; tests/server/test_garbage.py): reference counting frees
-it. What is frozen and later becomes garbage in a cycle nonetheless waits for the deep
+(:meth:`server.transport.Link.connection_lost`; tests/server/test_garbage.py): reference
+counting frees it. What is frozen and later becomes garbage in a cycle nonetheless waits for the deep
 collection: everything, thawed and walked once, every :data:`DEEP_INTERVAL` seconds, or
 sooner when the frozen objects have doubled since the last one and grown by
 :data:`DEEP_SLACK`. The process then pauses once a while (320-610 ms at 250 matches), not

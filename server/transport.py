@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Request, Response
-from websockets.protocol import State
+from websockets.protocol import Protocol, State
 from websockets.server import ServerProtocol
 
 if TYPE_CHECKING:
@@ -64,6 +64,31 @@ def binary_header(size: int) -> bytes:
     if size < 65536:
         return struct.pack("!BBH", 0x82, 126, size)
     return struct.pack("!BBQ", 0x82, 127, size)
+
+
+def _drop_handshake_parser(protocol: ServerProtocol) -> None:
+    """Give ``protocol`` a parser of frames alone, if its parser waits between two frames.
+
+    The server's parser is a generator that parsed the request and then parses frames
+    within its own frame, which holds the request for the connection's life (some 550 bytes
+    with the generator). When it waits for a frame's first byte (in its reader's
+    ``at_eof``, its buffer empty: nothing of a frame consumed), a new parser of frames takes
+    its place, as websockets' own ``Protocol.parse`` begins. Else (a client that sent
+    frames before the answer), or should websockets' parsers come to be nested otherwise,
+    the parser is kept."""
+    old = protocol.parser
+    frames = getattr(old, "gi_yieldfrom", None)
+    waiting = getattr(frames, "gi_yieldfrom", None)
+    code = getattr(waiting, "gi_code", None)
+    if (
+        getattr(getattr(frames, "gi_code", None), "co_name", None) != "parse"
+        or getattr(code, "co_name", None) != "at_eof"
+        or protocol.reader.buffer
+    ):
+        return
+    protocol.parser = Protocol.parse(protocol)
+    next(protocol.parser)
+    old.close()
 
 
 class Listener:
@@ -177,8 +202,9 @@ class Link(asyncio.Protocol):
         """The handshake's request, until :attr:`Listener.opened` has read it."""
         self.connection: Connection | None = None
         """The client's connection (set by ``opened``)."""
-        self.inbox: deque[bytes | str] = deque()
-        """Messages come and not yet served, oldest first."""
+        self.inbox: deque[bytes | str] | None = None
+        """Messages come and not yet served, oldest first (None: none; made when one comes:
+        an empty deque costs a connection 700 bytes at rest)."""
         self.serving: asyncio.Task[None] | None = None
         """The task serving the inbox, while it has messages."""
         self.fragments: list[bytes] | None = None
@@ -300,10 +326,11 @@ class Link(asyncio.Protocol):
             self.request = None
             return
         self.listener.opened(self)
-        # Read: its headers, a kilobyte or more, are let go (the protocol's parser holds
-        # the same request for the connection's life).
-        request.headers.clear()
         self.request = None
+        # Read: its headers, a kilobyte or more, are let go (the protocol's parser holds
+        # the same request for the connection's life, unless it is replaced).
+        request.headers.clear()
+        _drop_handshake_parser(protocol)
         if self.inbox:  # frames sent before the answer came
             self.serving = self.listener.start(self.listener.serve(self), "serving a connection")
 
@@ -340,7 +367,10 @@ class Link(asyncio.Protocol):
                 return
         if self.discarding:
             return
-        self.inbox.append(message)
+        if self.inbox is None:
+            self.inbox = deque((message,))
+        else:
+            self.inbox.append(message)
         if len(self.inbox) >= INBOX_HIGH and not self.reading_paused:
             self.reading_paused = True
             self.transport.pause_reading()
@@ -349,10 +379,13 @@ class Link(asyncio.Protocol):
 
     def take(self) -> bytes | str | None:
         """The oldest message waiting to be served (None: none waits)."""
-        if not self.inbox:
+        inbox = self.inbox
+        if inbox is None:
             return None
-        message = self.inbox.popleft()
-        if self.reading_paused and len(self.inbox) <= INBOX_LOW:
+        message = inbox.popleft()
+        if not inbox:
+            self.inbox = None
+        if self.reading_paused and len(inbox) <= INBOX_LOW:
             self.reading_paused = False
             if not self.lost:
                 self.transport.resume_reading()
@@ -362,7 +395,7 @@ class Link(asyncio.Protocol):
         """Serve nothing more that comes: read it and throw it away (so that a closing
         handshake completes as soon as the client answers it)."""
         self.discarding = True
-        self.inbox.clear()
+        self.inbox = None
         if self.reading_paused:
             self.reading_paused = False
             if not self.lost:

@@ -8,6 +8,7 @@ import asyncio
 import base64
 import http
 import os
+import weakref
 from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
 from typing import Any
@@ -131,6 +132,39 @@ async def test_a_connection_has_a_task_only_while_its_messages_wait() -> None:
         for client in clients:
             await client.close()
         await eventually(lambda: len(served.closed) == 20, "closed")
+
+
+async def test_the_request_is_let_go_once_the_handshake_is_done() -> None:
+    served = Served()
+    requests: list[weakref.ref[Request]] = []
+
+    def answer(link: Link, request: Request) -> Answer:
+        requests.append(weakref.ref(request))
+        return None
+
+    async with listener(served, answer) as (_, port):
+        _reader, writer = await raw(port)
+        await eventually(lambda: len(served.opened) == 1, "opened")
+        assert requests[0]() is None  # freed by reference counting, no collection needed
+        writer.write(masked(0x2, b"after"))
+        await eventually(lambda: len(served.messages) == 1, "served")
+        # A client that sent part of a frame with its request: the parser that read the
+        # request has begun the frame, and goes on with it (keeping the request).
+        _, writer2 = await asyncio.open_connection("127.0.0.1", port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        early = masked(0x2, b"early")
+        writer2.write(
+            f"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+            + early[:3]
+        )
+        await eventually(lambda: len(served.opened) == 2, "opened the second")
+        assert requests[1]() is not None
+        writer2.write(early[3:])
+        await eventually(lambda: len(served.messages) == 2, "served early")
+        assert served.messages[1][1] == b"early"
+        writer.close()
+        writer2.close()
 
 
 async def test_messages_are_served_in_order_and_reading_pauses_behind_a_backlog() -> None:
