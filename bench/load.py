@@ -1012,6 +1012,12 @@ def report(run: Run, description: list[str], json_file: Path | None = None) -> b
             f"at the end of the human pace ({more:.1f} KiB more per connection)"
         )
         quiet, acked = run.ours.get("quiet"), human.total("acked")
+        if quiet is not None and quiet.rss and quiet.connections:
+            print(
+                f"server RSS at rest (every connection open, no action yet: the quiet phase): "
+                f"{(quiet.rss - run.idle_rss) / quiet.connections / 1024:.1f} KiB more per "
+                "connection than with none"
+            )
         if quiet is not None and quiet.rss and acked:
             # What the matches keep as they are played (their logs, their states), beside
             # what each connection costs: the human pace's growth over its actions (those

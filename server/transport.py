@@ -73,8 +73,8 @@ def _drop_handshake_parser(protocol: ServerProtocol) -> None:
     within its own frame, which holds the request for the connection's life (some 550 bytes
     with the generator). When it waits for a frame's first byte (in its reader's
     ``at_eof``, its buffer empty: nothing of a frame consumed), a new parser of frames takes
-    its place, as websockets' own ``Protocol.parse`` begins. Else (a client that sent
-    frames before the answer), or should websockets' parsers come to be nested otherwise,
+    its place, as websockets' own ``Protocol.parse`` begins. Else (a client that began a
+    frame before the answer), or should websockets' parsers come to be nested otherwise,
     the parser is kept."""
     old = protocol.parser
     frames = getattr(old, "gi_yieldfrom", None)
