@@ -440,8 +440,8 @@ class Server:
                     await asyncio.sleep(0)
         finally:
             link.serving = None
-        if link.lost:
-            await self._closed(link)
+            if link.lost:  # (its connection_lost left the leaving to this task)
+                await self._closed(link)
 
     async def _serve_frame(self, connection: Connection, frame: bytes | str) -> None:
         """Serve one frame from ``connection``'s client: rate, decode, dispatch, and answer
