@@ -25,10 +25,9 @@ import math
 import random
 import time
 import weakref
-from array import array
-from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import msgpack
 from redis.exceptions import RedisError
@@ -130,52 +129,6 @@ event, packed together (:func:`pack_entry`). A match's log grows by an entry an 
 and is read again only to regenerate a resuming viewer's updates: packed, it costs a fifth
 of the memory of its events as dicts (a 16-board match's 2,000 entries: about 200 KiB
 against 970 KiB as the store's read decodes them), and nothing for the collector to walk."""
-
-
-class EntryLog:
-    """A watchers' log as a runtime keeps it: its entries packed end to end in one buffer,
-    and where each ends. A match keeps an entry an action for its life: as objects of their
-    own, each also held pages of the allocator's arenas among the short-lived objects of
-    its action (the process grew by some 1 KiB an action at a human pace, four times what
-    it kept); one buffer, grown in place, is one allocation."""
-
-    __slots__ = ("_data", "_ends")
-
-    def __init__(self, entries: Iterable[Entry] = ()) -> None:
-        self._data = bytearray()
-        self._ends = array("Q")
-        for entry in entries:
-            self.append(entry)
-
-    def append(self, entry: Entry) -> None:
-        self._data += entry
-        self._ends.append(len(self._data))
-
-    def __len__(self) -> int:
-        return len(self._ends)
-
-    def _entry(self, index: int) -> Entry:
-        start = self._ends[index - 1] if index else 0
-        return bytes(self._data[start : self._ends[index]])
-
-    @overload
-    def __getitem__(self, index: int) -> Entry: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> list[Entry]: ...
-
-    def __getitem__(self, index: int | slice) -> Entry | list[Entry]:
-        if isinstance(index, slice):
-            return [self._entry(i) for i in range(*index.indices(len(self._ends)))]
-        if index < 0:
-            index += len(self._ends)
-        if not 0 <= index < len(self._ends):
-            raise IndexError("no such entry")
-        return self._entry(index)
-
-    def __iter__(self) -> Iterator[Entry]:
-        for index in range(len(self._ends)):
-            yield self._entry(index)
 
 
 def pack_entry(table: int, event: StoredEvent) -> Entry:
@@ -306,7 +259,7 @@ class Loaded:
     the update that recorded each action with an ``action_id``, and where a resume can
     fold from."""
 
-    watch: EntryLog
+    watch: list[Entry]
     state: MatchState
     seq: dict[Viewer, int]
     acked: dict[Viewer, dict[str, int]]
@@ -328,7 +281,7 @@ class Loaded:
         state = fold(logs.config, logs.tables, ())
         origin = ResumePoint.of(0, state, seq)
         points: list[ResumePoint] = []
-        watch = EntryLog()
+        watch: list[Entry] = []
         kept_from = len(logs.watch) - RESUME_EVERY * RESUME_POINTS
         for index, (table, event) in enumerate(logs.watch, start=1):
             state.apply(table, event)
@@ -538,7 +491,7 @@ class MatchRuntime:
 
     # -- sequence numbers and catching up ----------------------------------------------
 
-    def _entries(self, viewer: Viewer) -> EntryLog:
+    def _entries(self, viewer: Viewer) -> list[Entry]:
         """The log ``viewer``'s updates come from: the watchers' log, all of it (a player's
         are the entries of the tables where they sat, and the match events)."""
         return self.watch
