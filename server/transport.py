@@ -35,7 +35,7 @@ from websockets.server import ServerProtocol
 if TYPE_CHECKING:
     from server.connection import Connection
 
-__all__ = ["Answer", "Link", "Listener", "binary_header"]
+__all__ = ["Answer", "Link", "Listener", "binary_header", "let_go"]
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +64,20 @@ def binary_header(size: int) -> bytes:
     if size < 65536:
         return struct.pack("!BBH", 0x82, 126, size)
     return struct.pack("!BBQ", 0x82, 127, size)
+
+
+def let_go(protocol: Protocol, transport: asyncio.BaseTransport) -> None:
+    """Leave a lost connection's protocol and transport in no reference cycle, so that
+    reference counting frees them (server.heap freezes what outlives a young collection)."""
+    # The exception that stopped the parser holds the parser's frame in its traceback, and
+    # the parser (a generator of the protocol's, suspended for good) holds the protocol.
+    if protocol.parser_exc is not None:
+        protocol.parser_exc.__traceback__ = None
+    protocol.parser.close()
+    # asyncio before 3.12 (CPython gh-100348): the socket transport holds a bound method of
+    # its own; it reads nothing more once its connection is lost.
+    if hasattr(transport, "_read_ready_cb"):
+        transport._read_ready_cb = None
 
 
 def _drop_handshake_parser(protocol: ServerProtocol) -> None:
@@ -254,16 +268,7 @@ class Link(asyncio.Protocol):
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
-        # No reference cycle left: the exception that stopped the parser holds the parser's
-        # frame in its traceback, and the parser (a generator of the protocol's, suspended
-        # for good) holds the protocol.
-        if protocol.parser_exc is not None:
-            protocol.parser_exc.__traceback__ = None
-        protocol.parser.close()
-        # asyncio before 3.12 (CPython gh-100348): the socket transport holds a bound method
-        # of its own; it reads nothing more once its connection is lost.
-        if hasattr(self.transport, "_read_ready_cb"):
-            self.transport._read_ready_cb = None
+        let_go(protocol, self.transport)
         self.fragments = None
         self.listener.links.discard(self)
         if self.connection is not None and self.serving is None:
@@ -332,7 +337,7 @@ class Link(asyncio.Protocol):
         request.headers.clear()
         _drop_handshake_parser(protocol)
         if self.inbox:  # frames sent before the answer came
-            self.serving = self.listener.start(self.listener.serve(self), "serving a connection")
+            self._start_serving()
 
     # -- frames in ---------------------------------------------------------------------
 
@@ -375,7 +380,10 @@ class Link(asyncio.Protocol):
             self.reading_paused = True
             self.transport.pause_reading()
         if self.serving is None and self.connection is not None:
-            self.serving = self.listener.start(self.listener.serve(self), "serving a connection")
+            self._start_serving()
+
+    def _start_serving(self) -> None:
+        self.serving = self.listener.start(self.listener.serve(self), "serving a connection")
 
     def take(self) -> bytes | str | None:
         """The oldest message waiting to be served (None: none waits)."""
@@ -386,9 +394,7 @@ class Link(asyncio.Protocol):
         if not inbox:
             self.inbox = None
         if self.reading_paused and len(inbox) <= INBOX_LOW:
-            self.reading_paused = False
-            if not self.lost:
-                self.transport.resume_reading()
+            self._resume_reading()
         return message
 
     def discard(self) -> None:
@@ -397,9 +403,12 @@ class Link(asyncio.Protocol):
         self.discarding = True
         self.inbox = None
         if self.reading_paused:
-            self.reading_paused = False
-            if not self.lost:
-                self.transport.resume_reading()
+            self._resume_reading()
+
+    def _resume_reading(self) -> None:
+        self.reading_paused = False
+        if not self.lost:
+            self.transport.resume_reading()
 
     # -- frames out --------------------------------------------------------------------
 
@@ -409,7 +418,7 @@ class Link(asyncio.Protocol):
 
     def send(self, frame: bytes) -> None:
         """Write a binary message (nothing once the connection is closing)."""
-        if self.protocol.state is State.OPEN and not self.transport.is_closing():
+        if self.open:
             self.transport.write(binary_header(len(frame)) + frame)
 
     def ping(self) -> None:

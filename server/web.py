@@ -20,6 +20,7 @@ from websockets.http11 import Request, Response
 from server.metrics import CONTENT_TYPE as METRICS_CONTENT_TYPE
 from server.metrics import Metrics
 from server.store import StoreClient
+from server.transport import let_go
 
 __all__ = ["MetricsAddressError", "StoreHealth", "response", "serve_metrics", "web_file"]
 
@@ -84,19 +85,7 @@ class ClosingConnection(ServerConnection):
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
-        # websockets keeps the exception that stopped its parser (a connection ended
-        # without a closing handshake): its traceback holds parse()'s frame, which holds
-        # the protocol.
-        stopped = self.protocol.parser_exc
-        if stopped is not None:
-            stopped.__traceback__ = None
-        # Its parser is a generator of the protocol's, left suspended for good once the
-        # stream has ended (websockets' discard()): its frame holds the protocol.
-        self.protocol.parser.close()
-        # asyncio before 3.12 (CPython gh-100348): the socket transport holds a bound method
-        # of its own; it reads nothing more once its connection is lost.
-        if hasattr(self.transport, "_read_ready_cb"):
-            self.transport._read_ready_cb = None
+        let_go(self.protocol, self.transport)
 
 
 class MetricsAddressError(Exception):
