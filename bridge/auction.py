@@ -67,7 +67,9 @@ class Bid(Call):
         return (self.level - 1) * 5 + self.strain
 
     def __str__(self) -> str:
-        return f"{self.level}{self.strain.letter}"
+        # One string per bid, made once: views name the legal calls and the auction at
+        # every update, and keep them.
+        return _BID_TEXTS[self.rank]
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,6 +100,7 @@ PASS = Pass()
 DOUBLE = Double()
 REDOUBLE = Redouble()
 ALL_BIDS: tuple[Bid, ...] = tuple(Bid(level, strain) for level in range(1, 8) for strain in Strain)
+_BID_TEXTS: tuple[str, ...] = tuple(f"{bid.level}{bid.strain.letter}" for bid in ALL_BIDS)
 _BID_RE = re.compile(r"([1-7])\s*(NT|N|C|D|H|S|♣|♦|♥|♠)")
 _SPECIAL_CALLS: dict[str, Call] = {
     "P": PASS,

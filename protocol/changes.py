@@ -74,7 +74,7 @@ def diff_into(old: Any, new: Any, path: str, changes: list[dict[str, Any]]) -> N
     """:func:`diff`, appending to ``changes``."""
     inner: list[dict[str, Any]] = []
     changed = 0  # entries of this map or list that changed
-    if type(old) is dict and type(new) is dict and old.keys() <= new.keys():
+    if isinstance(old, dict) and isinstance(new, dict) and old.keys() <= new.keys():
         for key, value in new.items():
             if key not in old:
                 inner.append({"op": "add", "path": f"{path}/{escape(key)}", "value": value})
@@ -82,7 +82,7 @@ def diff_into(old: Any, new: Any, path: str, changes: list[dict[str, Any]]) -> N
             elif old[key] != value:
                 diff_into(old[key], value, f"{path}/{escape(key)}", inner)
                 changed += 1
-    elif type(old) is list and type(new) is list and 0 < len(old) <= len(new):
+    elif isinstance(old, list) and isinstance(new, list) and 0 < len(old) <= len(new):
         for index, value in enumerate(new):
             if index >= len(old):
                 inner.append({"op": "add", "path": f"{path}/{index}", "value": value})

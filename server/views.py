@@ -21,7 +21,6 @@ information live here and only here:
 
 from __future__ import annotations
 
-import functools
 import logging
 import weakref
 from collections.abc import Callable, Hashable
@@ -31,7 +30,7 @@ from typing import Any, Literal, TypeVar
 from pydantic import TypeAdapter
 
 from bridge import BridgeError, Card, Seat
-from bridge.cards import Hand
+from bridge.cards import ALL_CARDS, Hand
 from bridge.formats import BoardComparison, Movement, TableResult
 from bridge.play import Trick
 from protocol.messages import (
@@ -830,7 +829,7 @@ def _board_shown(board: BoardState, table: int) -> _BoardShown:
         tricks = [_trick_data(t) for t in play.tricks]
         last_trick = tricks[-1] if tricks else None
         trick = play.unfinished_trick if play.is_complete else play.current_trick
-        current = None if trick is None else _trick_data(trick)
+        current = None if trick is None else _trick_made(trick)
         tricks_ns = play.declarer_tricks if play.declarer.is_north_south else play.defender_tricks
         tricks_ew = play.defender_tricks if play.declarer.is_north_south else play.declarer_tricks
     claim_view = None
@@ -1046,22 +1045,63 @@ def _claimer_cards(board: BoardState) -> Hand:
     return board.play.remaining(board.claim.claim.claimer)
 
 
-@functools.lru_cache(maxsize=16384)
+class _Kept(list[Any]):
+    """A list that views share, and that a weak reference can name (a list cannot)."""
+
+    __slots__ = ("__weakref__",)
+
+
+class _KeptData(dict[str, Any]):
+    """A map that views share, and that a weak reference can name (a dict cannot)."""
+
+    __slots__ = ("__weakref__",)
+
+
+_HOLDINGS: weakref.WeakValueDictionary[int, _Kept] = weakref.WeakValueDictionary()
+"""Each holding some view shows, by its mask: kept while a view holds it, no longer (a
+cache of every holding seen, as big as a thousand matches' boards in play need, weighed a
+kilobyte a connection where a few hundred matches played)."""
+
+
 def _cards(mask: int) -> list[str]:
     """A holding's cards as views show them, spades first, high to low: made once per
-    holding and shared by every view that shows it. Shared: never changed."""
-    return [str(card) for card in Hand.from_mask(mask)]
+    holding and shared by every view that shows it while any does. Shared: never changed."""
+    cards = _HOLDINGS.get(mask)
+    if cards is None:
+        cards = _HOLDINGS[mask] = _Kept(str(card) for card in Hand.from_mask(mask))
+    return cards
 
 
-@functools.lru_cache(maxsize=4096)
+_PLAYED: dict[tuple[Seat, Card], Data] = {
+    (seat, card): {"seat": seat.letter, "card": str(card)} for seat in Seat for card in ALL_CARDS
+}
+"""Each card a seat can play, as a trick in a view shows it: one dict each, shared by every
+trick (a trick is a few hundred bytes, not more than a kilobyte: views keep the tricks of
+every board in play). Shared: never changed."""
+
+
+def _trick_made(trick: Trick) -> _KeptData:
+    """A trick as views show it. Shared: never changed."""
+    return _KeptData(
+        leader=trick.leader.letter,
+        cards=[_PLAYED[play] for play in trick.plays()],
+        winner=None if trick.winner is None else trick.winner.letter,
+    )
+
+
+_TRICKS: weakref.WeakValueDictionary[Trick, _KeptData] = weakref.WeakValueDictionary()
+"""Each finished trick some view shows: kept while a view holds it."""
+
+
 def _trick_data(trick: Trick) -> Data:
-    """A trick as views show it: made once and shared by every update that shows it (a
-    spectator's view shows every trick of both tables each time). Shared: never changed."""
-    return {
-        "leader": trick.leader.letter,
-        "cards": [{"seat": seat.letter, "card": str(card)} for seat, card in trick.plays()],
-        "winner": None if trick.winner is None else trick.winner.letter,
-    }
+    """A finished trick as views show it: made once and shared by every update that shows it
+    while any does (a spectator's view shows every trick of both tables each time). The trick
+    in progress is made once a publication (:func:`_board_shown`): it changes with each card.
+    Shared: never changed."""
+    data = _TRICKS.get(trick)
+    if data is None:
+        data = _TRICKS[trick] = _trick_made(trick)
+    return data
 
 
 def _result_data(
