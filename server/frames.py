@@ -193,6 +193,7 @@ class Publication:
         self.event = event
         self.effect = effect
         self._shared: Shared = {}
+        self._diffs: dict[tuple[int, int, str, str], tuple[Any, Any, list[dict[str, Any]]]] = {}
 
     @functools.cached_property
     def _whole(self) -> dict[str, Any]:
@@ -284,9 +285,11 @@ class Publication:
         changed = 0
         values = tuple(moving.values())
         for name, old, value in zip(PLAIN_BOARD_KEYS, held, values, strict=True):
-            if old is not value and old != value:
-                diff_into(old, value, f"{path}/{name}", changes)
-                changed += 1
+            if old is not value:
+                ops = self._diff(old, value, path, name)
+                if ops:
+                    changes += ops
+                    changed += 1
         if changed > 1 and 2 * changed > BOARD_FIELDS:
             return None
         packed = before.packed
@@ -295,12 +298,30 @@ class Publication:
         update = {
             "type": "update",
             "seq": seq,
-            "events": project_data(self.state, viewer, self.table, self.event, self.effect),
+            "events": project_data(
+                self.state, viewer, self.table, self.event, self.effect, self._shared
+            ),
             "view": None,
             "changes": changes,
         }
         kept = {**(before.moving or {}), self.table: (path, values)}
         return _pack(update), Sent(before.keys, packed, before.comparisons, before.epoch, kept)
+
+    def _diff(self, old: Any, new: Any, path: str, name: str) -> list[dict[str, Any]]:
+        """The changes from ``old`` to ``new`` at ``path/name`` (none: equal), found once per
+        publication for every viewer that was sent the same object there and is sent the same
+        one now (most fields are made once for all: :data:`server.views.Shared`). The memo
+        keeps both objects, so that their ids stay theirs while it lives. Shared: never
+        changed."""
+        key = (id(old), id(new), path, name)
+        known = self._diffs.get(key)
+        if known is not None:
+            return known[2]
+        ops: list[dict[str, Any]] = []
+        if old != new:
+            diff_into(old, new, f"{path}/{name}", ops)
+        self._diffs[key] = (old, new, ops)
+        return ops
 
     def _view_keys(self, before: Sent, changes: list[dict[str, Any]]) -> tuple[bytes, ...]:
         """A player's fields besides the board's that a plain event may change

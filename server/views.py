@@ -77,7 +77,7 @@ from protocol.messages import (
     WatchView,
 )
 from protocol.messages import Seat as SeatLetter
-from server.config import Analysis
+from server.config import Analysis, BoardSpec
 from server.handviewer import handviewer
 from server.state import (
     BoardState,
@@ -207,17 +207,23 @@ def project(
 
 
 def project_data(
-    state: MatchState, viewer: Viewer, table: int, event: StoredEvent, effect: Effect | None
+    state: MatchState,
+    viewer: Viewer,
+    table: int,
+    event: StoredEvent,
+    effect: Effect | None,
+    shared: Shared | None = None,
 ) -> list[Data]:
     """:func:`project`'s events as plain data (each model's ``model_dump(mode="json")``);
     a call, a card or a ready that starts nothing without making the models (the hot path
-    of every update)."""
+    of every update). ``shared``: the publication's memo (a card played is told alike to
+    every viewer)."""
     kind = event["type"]
     if table and kind in ("call", "card") and not (effect and effect.finished):
         if kind == "call":
             return [_call_made(_seen(state, viewer, table), table, event)]
         board = (effect and effect.board) or state.tables[table].current
-        return [_card_played(board, table, event)]
+        return _once(shared, ("card_played", table), lambda: [_card_played(board, table, event)])
     if table and kind == "ready" and effect is not None and not effect.committed:
         return [{"type": "ready_for_next", "table": table, "seat": event["seat"]}]
     return [e.model_dump(mode="json") for e in project(state, viewer, table, event, effect)]
@@ -781,9 +787,10 @@ class _BoardShown:
     """What every viewer of a board is shown alike, made once per publication: each viewer's
     board is put together from it with what that viewer alone sees."""
 
-    held: dict[Seat, int]
+    spec: BoardSpec
+    hands: dict[Seat, list[str]]
+    """Each seat's cards now (views show some of them)."""
     hand_sizes: Data
-    deal: Data
     tricks: list[Data]
     last_trick: Data | None
     current_trick: Data | None
@@ -800,6 +807,14 @@ class _BoardShown:
     dummy: str | None
     auctions: dict[Seat | None, list[Data]]
     """The auction by the seat whose alerts the viewer may not see (None: all)."""
+    dealt: Data | None = None
+
+    def deal(self) -> Data:
+        """The board's four hands as dealt (made when a view shows them: while the board is
+        played, only watchers' whole views do; nothing else holds them)."""
+        if self.dealt is None:
+            self.dealt = {s.letter: _cards(self.spec.deal[s].mask) for s in Seat}
+        return self.dealt
 
     def auction(self, board: BoardState, hidden: Seat | None) -> list[Data]:
         """The auction as a viewer who may not see the alerts of ``hidden``'s calls sees it."""
@@ -858,9 +873,9 @@ def _board_shown(board: BoardState, table: int) -> _BoardShown:
         }
     contract, declarer = board.auction.contract, board.auction.declarer
     return _BoardShown(
-        held=held,
+        spec=spec,
+        hands={seat: _cards(mask) for seat, mask in held.items()},
         hand_sizes={s.letter: held[s].bit_count() for s in Seat},
-        deal={s.letter: _cards(spec.deal[s].mask) for s in Seat},
         tricks=tricks,
         last_trick=last_trick,
         current_trick=current,
@@ -916,7 +931,7 @@ def _board_data(
         "phase": moving["phase"],
         "hands": moving["hands"],
         "hand_sizes": moving["hand_sizes"],
-        "deal": shown.deal if board.is_finished or not isinstance(viewer, Seated) else None,
+        "deal": shown.deal() if board.is_finished or not isinstance(viewer, Seated) else None,
         "auction": moving["auction"],
         "contract": moving["contract"],
         "declarer": moving["declarer"],
@@ -952,7 +967,7 @@ def _board_moving(board: BoardState, shown: _BoardShown, viewer: Seen, *, record
     finished = board.is_finished
     player = isinstance(viewer, Seated)
     visible = _visible_hands(board, viewer)
-    held = shown.held
+    hands = shown.hands
 
     turn: Seat | None = None
     acting: Seat | None = None
@@ -984,7 +999,7 @@ def _board_moving(board: BoardState, shown: _BoardShown, viewer: Seen, *, record
 
     return {
         "phase": board.phase,
-        "hands": {s.letter: _cards(held[s]) for s in SEATS if s in visible},
+        "hands": {s.letter: hands[s] for s in SEATS if s in visible},
         "hand_sizes": shown.hand_sizes,
         "auction": shown.auction(
             board, viewer.seat.partner if isinstance(viewer, Seated) else None
