@@ -1073,9 +1073,9 @@ class _KeptData(dict[str, Any]):
 
 
 _HOLDINGS: weakref.WeakValueDictionary[int, _Kept] = weakref.WeakValueDictionary()
-"""Each holding some view shows, by its mask: kept while a view holds it, no longer (a
-cache of every holding seen, as big as a thousand matches' boards in play need, weighed a
-kilobyte a connection where a few hundred matches played)."""
+"""Each holding some view shows, by its mask: kept while a view holds it, no longer. (It was
+an LRU cache sized for a thousand matches' boards in play: once full, some 4 MB, more than a
+kilobyte a connection with 250 matches.)"""
 
 
 def _cards(mask: int) -> list[str]:
