@@ -198,6 +198,10 @@ class Play:
         """The cards ``seat`` still holds."""
         return Hand.from_mask(self._hands[seat])
 
+    def held(self, seat: Seat) -> int:
+        """The mask of the cards ``seat`` still holds (:meth:`remaining`'s)."""
+        return self._hands[seat]
+
     @property
     def tricks(self) -> tuple[Trick, ...]:
         """The completed tricks, first to last."""

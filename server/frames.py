@@ -51,7 +51,6 @@ from server.views import (
     Shared,
     Viewer,
     board_moving,
-    project,
     project_data,
     review_data,
     summary_data,
@@ -75,6 +74,24 @@ def _pack(value: Any) -> bytes:
 
 def _unpack(packed: bytes) -> Any:
     return msgpack.unpackb(packed, raw=False)
+
+
+_UPDATE_HEAD = b"\x85" + _pack("type") + _pack("update") + _pack("seq")
+"""An update's first bytes: a map of five entries (type, seq, events, view, changes, in
+that order), its type, and the key of its ``seq``."""
+_EVENTS_KEY = _pack("events")
+_CHANGES_KEYS = _pack("view") + _pack(None) + _pack("changes")
+
+
+def _update(seq: int, events: bytes, changes: bytes) -> bytes:
+    """An update of changes packed, as msgpack packs ``{"type": "update", "seq": seq,
+    "events": ..., "view": None, "changes": ...}``, from its events and changes packed."""
+    return b"".join((_UPDATE_HEAD, _pack(seq), _EVENTS_KEY, events, _CHANGES_KEYS, changes))
+
+
+VIEWER_FIELDS = frozenset({"hands", "legal", "actions", "claim"})
+"""The fields of :data:`PLAIN_BOARD_KEYS` that are made for each viewer (never the same
+object for two): their changes are not looked for in a publication's memo."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -144,27 +161,34 @@ class Sent:
                 return None
         return path, tuple(board[key] for key in PLAIN_BOARD_KEYS)
 
-    def settled(self) -> Sent:
-        """This view with ``moving`` packed into its fields."""
+    def moved(self) -> dict[str, Any]:
+        """The field of boards (``board`` or ``tables``) as ``moving`` brought it up to date
+        since it was packed, unpacked, by its key (none when nothing moved)."""
         if not self.moving:
-            return self
-        packed = list(self.packed)
+            return {}
         index = _index(self.keys, "board")
         if index is not None:
             ((_path, moving),) = self.moving.values()
-            board = _unpack(packed[index])
+            board = _unpack(self.packed[index])
             board.update(zip(PLAIN_BOARD_KEYS, moving, strict=True))
-            packed[index] = _pack(board)
-        else:
-            index = _index(self.keys, "tables")
-            assert index is not None
-            boards = _unpack(packed[index])
-            for path, moving in self.moving.values():
-                boards[int(path.rsplit("/", 1)[1])].update(
-                    zip(PLAIN_BOARD_KEYS, moving, strict=True)
-                )
-            packed[index] = _pack(boards)
-        return Sent(self.keys, tuple(packed), self.comparisons, self.epoch)
+            return {"board": board}
+        index = _index(self.keys, "tables")
+        assert index is not None
+        boards = _unpack(self.packed[index])
+        for path, moving in self.moving.values():
+            boards[int(path.rsplit("/", 1)[1])].update(zip(PLAIN_BOARD_KEYS, moving, strict=True))
+        return {"tables": boards}
+
+    def settled(self) -> Sent:
+        """This view with ``moving`` packed into its fields."""
+        moved = self.moved()
+        if not moved:
+            return self
+        packed = tuple(
+            _pack(moved[key]) if key in moved else field
+            for key, field in zip(self.keys, self.packed, strict=True)
+        )
+        return Sent(self.keys, packed, self.comparisons, self.epoch)
 
 
 _KEYS: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -194,6 +218,7 @@ class Publication:
         self.effect = effect
         self._shared: Shared = {}
         self._diffs: dict[tuple[int, int, str, str], tuple[Any, Any, list[dict[str, Any]]]] = {}
+        self._packs: dict[int, tuple[Any, bytes]] = {}
 
     @functools.cached_property
     def _whole(self) -> dict[str, Any]:
@@ -220,9 +245,20 @@ class Publication:
         """What :meth:`frame` would record as sent to ``viewer``, without the frame."""
         return self._sent(view_data(self.state, viewer, self._whole, self._shared))
 
+    def _packed(self, value: Any) -> bytes:
+        """``value`` packed, once per publication for every viewer sent that same object
+        (most fields are made once for all: :data:`server.views.Shared`). The memo keeps the
+        object, so that its id stays its own while the memo lives."""
+        known = self._packs.get(id(value))
+        if known is not None:
+            return known[1]
+        packed = _pack(value)
+        self._packs[id(value)] = (value, packed)
+        return packed
+
     def _sent(self, view: dict[str, Any]) -> Sent:
         packed = {
-            key: self._summary_packed if key == "match" else _pack(value)
+            key: self._summary_packed if key == "match" else self._packed(value)
             for key, value in view.items()
         }
         table = view["table"] if view["type"] == "player_view" else None
@@ -285,27 +321,26 @@ class Publication:
         changed = 0
         values = tuple(moving.values())
         for name, old, value in zip(PLAIN_BOARD_KEYS, held, values, strict=True):
-            if old is not value:
-                ops = self._diff(old, value, path, name)
-                if ops:
-                    changes += ops
+            if old is value:
+                continue
+            if name in VIEWER_FIELDS:
+                if old != value:
+                    diff_into(old, value, f"{path}/{name}", changes)
                     changed += 1
+                continue
+            ops = self._diff(old, value, path, name)
+            if ops:
+                changes += ops
+                changed += 1
         if changed > 1 and 2 * changed > BOARD_FIELDS:
             return None
         packed = before.packed
         if isinstance(viewer, Player):
             packed = self._view_keys(before, changes)
-        update = {
-            "type": "update",
-            "seq": seq,
-            "events": project_data(
-                self.state, viewer, self.table, self.event, self.effect, self._shared
-            ),
-            "view": None,
-            "changes": changes,
-        }
+        events = project_data(self.state, viewer, self.table, self.event, self.effect, self._shared)
+        frame = _update(seq, self._packed(events), _pack(changes))
         kept = {**(before.moving or {}), self.table: (path, values)}
-        return _pack(update), Sent(before.keys, packed, before.comparisons, before.epoch, kept)
+        return frame, Sent(before.keys, packed, before.comparisons, before.epoch, kept)
 
     def _diff(self, old: Any, new: Any, path: str, name: str) -> list[dict[str, Any]]:
         """The changes from ``old`` to ``new`` at ``path/name`` (none: equal), found once per
@@ -343,22 +378,30 @@ class Publication:
 
     def _made(self, viewer: Viewer, seq: int, before: Sent | None) -> tuple[bytes, Sent]:
         """:meth:`frame`, the whole way: the viewer's view made and compared field by field."""
-        before = None if before is None else before.settled()
         view = view_data(self.state, viewer, self._whole, self._shared)
         sent = self._sent(view)
         if self.event is None:
             shown: list[dict[str, Any]] = [{"type": "snapshot"}]
         else:
             summary = self._whole if self.table == 0 else None
-            events = project(self.state, viewer, self.table, self.event, self.effect, summary)
-            shown = [event.model_dump(mode="json") for event in events]
+            # A list of this viewer's own (_compare adds to it) of the events made once.
+            shown = list(
+                project_data(
+                    self.state, viewer, self.table, self.event, self.effect, self._shared, summary
+                )
+            )
         update: dict[str, Any] = {"type": "update", "seq": seq, "events": shown}
         if self.event is None or before is None:
             update |= {"view": view, "changes": []}
             return _pack(update), sent
         changes: list[dict[str, Any]] = []
+        moved = before.moved()  # compared as data: never packed again
         earlier = before.fields if before.keys is not sent.keys else None
         for index, (key, packed) in enumerate(zip(sent.keys, sent.packed, strict=True)):
+            if key in moved:
+                if moved[key] != view[key]:
+                    diff_into(moved[key], view[key], f"/{key}", changes)
+                continue
             old = before.packed[index] if earlier is None else earlier.get(key)
             if old == packed:
                 continue

@@ -280,6 +280,9 @@ class BoardState:
     )
     """The finished board's hand-viewer links made so far, by everything they are made of
     (:func:`server.views`): a board on review is shown again and again."""
+    shown: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What :mod:`server.views` made of the board for one view and may use again for the
+    next, each part kept with what it was made of (its own, never read here)."""
 
     @classmethod
     def start(cls, spec: BoardSpec, round_number: int = 1) -> BoardState:
@@ -305,6 +308,7 @@ class BoardState:
             extras=dict(self.extras),
             presences=dict(self.presences),
             links=dict(self.links),
+            shown=dict(self.shown),
         )
 
     @property

@@ -21,6 +21,7 @@ information live here and only here:
 
 from __future__ import annotations
 
+import functools
 import logging
 import weakref
 from collections.abc import Callable, Hashable
@@ -29,10 +30,10 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import TypeAdapter
 
-from bridge import BridgeError, Card, Seat
+from bridge import BridgeError, Card, Seat, Suit
 from bridge.cards import ALL_CARDS, Hand
 from bridge.formats import BoardComparison, Movement, TableResult
-from bridge.play import Trick
+from bridge.play import Play, Trick
 from protocol.messages import (
     Action,
     BoardCompared,
@@ -206,6 +207,12 @@ def project(
     return _events(state, seen, table, event, effect or Effect(), summary or {})
 
 
+_TOLD_APART = frozenset({"call", "explain"})
+"""The entries whose events :func:`_events` tells some viewers otherwise than others (an
+alert, an explanation: not to the caller's partner); every other entry's are the same for
+all who receive it."""
+
+
 def project_data(
     state: MatchState,
     viewer: Viewer,
@@ -213,11 +220,12 @@ def project_data(
     event: StoredEvent,
     effect: Effect | None,
     shared: Shared | None = None,
+    summary: Data | None = None,
 ) -> list[Data]:
     """:func:`project`'s events as plain data (each model's ``model_dump(mode="json")``);
     a call, a card or a ready that starts nothing without making the models (the hot path
-    of every update). ``shared``: the publication's memo (a card played is told alike to
-    every viewer)."""
+    of every update). ``shared``: the publication's memo (events told alike to every viewer
+    are made once: a card played, a board started). Shared: never changed."""
     kind = event["type"]
     if table and kind in ("call", "card") and not (effect and effect.finished):
         if kind == "call":
@@ -226,7 +234,12 @@ def project_data(
         return _once(shared, ("card_played", table), lambda: [_card_played(board, table, event)])
     if table and kind == "ready" and effect is not None and not effect.committed:
         return [{"type": "ready_for_next", "table": table, "seat": event["seat"]}]
-    return [e.model_dump(mode="json") for e in project(state, viewer, table, event, effect)]
+
+    def told() -> list[Data]:
+        events = project(state, viewer, table, event, effect, summary)
+        return [e.model_dump(mode="json") for e in events]
+
+    return told() if kind in _TOLD_APART else _once(shared, ("events", table), told)
 
 
 def _seen(state: MatchState, viewer: Viewer, table: int | None = None) -> Seen:
@@ -835,13 +848,15 @@ class _BoardShown:
 def _board_shown(board: BoardState, table: int) -> _BoardShown:
     spec = board.spec
     play = board.play
-    held = {seat: (spec.deal[seat] if play is None else play.remaining(seat)).mask for seat in Seat}
+    held = {seat: spec.deal[seat].mask if play is None else play.held(seat) for seat in SEATS}
     tricks: list[Data] = []
     last_trick: Data | None = None
     current: Data | None = None
     tricks_ns = tricks_ew = 0
+    contract, declarer = board.auction.contract, board.auction.declarer
     if play is not None:
-        tricks = [_trick_data(t) for t in play.tricks]
+        contract, declarer = play.contract, play.declarer  # as the auction ended
+        tricks = _tricks_data(board, play)
         last_trick = tricks[-1] if tricks else None
         trick = play.unfinished_trick if play.is_complete else play.current_trick
         current = None if trick is None else _trick_made(trick)
@@ -871,11 +886,10 @@ def _board_shown(board: BoardState, table: int) -> _BoardShown:
             "deciders": [s.letter for s in sorted(request.deciders)],
             "accepted": [s.letter for s in sorted(request.accepted)],
         }
-    contract, declarer = board.auction.contract, board.auction.declarer
     return _BoardShown(
         spec=spec,
         hands={seat: _cards(mask) for seat, mask in held.items()},
-        hand_sizes={s.letter: held[s].bit_count() for s in Seat},
+        hand_sizes=_hand_sizes(*(mask.bit_count() for mask in held.values())),
         tricks=tricks,
         last_trick=last_trick,
         current_trick=current,
@@ -1078,12 +1092,35 @@ an LRU cache sized for a thousand matches' boards in play: once full, some 4 MB,
 kilobyte a connection with 250 matches.)"""
 
 
+def _names(suit: Suit, lowest: int, width: int) -> tuple[tuple[str, ...], ...]:
+    """For every set of ``suit``'s ``width`` ranks from its ``lowest``-th up (as bits, the
+    lowest rank bit 0), their cards' names, high to low."""
+    base = 13 * suit + lowest
+    return tuple(
+        tuple(str(ALL_CARDS[base + i]) for i in range(width - 1, -1, -1) if bits >> i & 1)
+        for bits in range(1 << width)
+    )
+
+
+_SUIT_NAMES = tuple(
+    (13 * suit, _names(suit, 7, 6), _names(suit, 0, 7))
+    for suit in (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+)
+"""By suit, spades first: its bits' place in a mask, and the names of its cards in each set
+of its six highest ranks and of its seven lowest (768 short tuples: a holding's names are
+eight of them put together)."""
+
+
 def _cards(mask: int) -> list[str]:
     """A holding's cards as views show them, spades first, high to low: made once per
     holding and shared by every view that shows it while any does. Shared: never changed."""
     cards = _HOLDINGS.get(mask)
     if cards is None:
-        cards = _HOLDINGS[mask] = _Kept(str(card) for card in Hand.from_mask(mask))
+        cards = _HOLDINGS[mask] = _Kept()
+        for shift, high, low in _SUIT_NAMES:
+            bits = mask >> shift
+            cards += high[bits >> 7 & 0x3F]
+            cards += low[bits & 0x7F]
     return cards
 
 
@@ -1117,6 +1154,27 @@ def _trick_data(trick: Trick) -> Data:
     if data is None:
         data = _TRICKS[trick] = _trick_made(trick)
     return data
+
+
+def _tricks_data(board: BoardState, play: Play) -> list[Data]:
+    """The board's finished tricks as views show them: made again only when they changed
+    (once a trick, or when a card taken back undid one), kept on the board. Shared: never
+    changed."""
+    last = play.last_trick  # the same object: the same tricks before it too
+    known = board.shown.get("tricks")
+    if known is not None and known[0] is last:
+        tricks: list[Data] = known[1]
+        return tricks
+    tricks = [_trick_data(trick) for trick in play.tricks]
+    board.shown["tricks"] = (last, tricks)
+    return tricks
+
+
+@functools.cache
+def _hand_sizes(north: int, east: int, south: int, west: int) -> Data:
+    """How many cards each seat holds, as views show it: one map for each four counts a
+    play passes through (a few hundred). Shared: never changed."""
+    return {"N": north, "E": east, "S": south, "W": west}
 
 
 def _result_data(

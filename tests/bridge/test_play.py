@@ -854,6 +854,7 @@ class TestPlayProperties:
                 card = legal[data.draw(st.integers(0, len(legal) - 1))]
                 play.play(card, seat=play.acting_seat)
                 holdings[seat].remove(card)
+                assert play.held(seat) == sum(c.bit for c in holdings[seat])
                 trick.append(card)
                 played.append(card)
             # Follow suit whenever the player could, judged on the holdings before the trick.

@@ -8,10 +8,15 @@ from __future__ import annotations
 
 import gc
 
-from bridge import Card, Seat
+from hypothesis import given
+from hypothesis import strategies as st
+
+from bridge import Card, Contract, Deal, Seat, Vulnerability
 from bridge.cards import Hand
-from bridge.play import Trick
+from bridge.play import Play, Trick
 from server import views
+from server.config import BoardSpec
+from server.state import BoardState
 
 
 def test_a_holding_is_shared_while_a_view_holds_it_and_let_go_after() -> None:
@@ -22,6 +27,11 @@ def test_a_holding_is_shared_while_a_view_holds_it_and_let_go_after() -> None:
     del cards
     gc.collect()
     assert mask not in views._HOLDINGS
+
+
+@given(st.integers(min_value=0, max_value=(1 << 52) - 1))
+def test_a_holding_is_named_spades_first_high_to_low(mask: int) -> None:
+    assert views._cards(mask) == [str(card) for card in Hand.from_mask(mask)]
 
 
 def test_a_finished_trick_is_shared_while_a_view_holds_it_and_let_go_after() -> None:
@@ -42,3 +52,20 @@ def test_a_finished_trick_is_shared_while_a_view_holds_it_and_let_go_after() -> 
     del data
     gc.collect()
     assert trick not in views._TRICKS
+
+
+def test_a_trick_taken_back_and_won_with_another_card_shows_the_new_card() -> None:
+    # Views keep a board's finished tricks on the board (views._tricks_data): a card taken
+    # back that had finished a trick, and another played, must not show the old trick.
+    deal = Deal.from_pbn("N:KQJ.KQJT.KQJT.32 2..9876.KQJT9876 T9843.98765..A54 A765.A432.A5432.")
+    board = BoardState.start(BoardSpec(1, Seat.NORTH, Vulnerability.NONE, deal))
+    play = board.play = Play(deal, Contract.parse("4H"), Seat.NORTH)
+    for card in ("CK", "C4", "S5", "C2"):  # E leads; S, W (no club) and N follow
+        play.play(Card.parse(card))
+    first = views._tricks_data(board, play)
+    assert [c["card"] for c in first[0]["cards"]] == ["CK", "C4", "S5", "C2"]
+    assert views._tricks_data(board, play) is first  # kept, not made again
+    play.undo()
+    play.play(Card.parse("C3"))
+    again = views._tricks_data(board, play)
+    assert [c["card"] for c in again[0]["cards"]] == ["CK", "C4", "S5", "C3"]
