@@ -112,15 +112,20 @@ class Sent:
     (a player's) or :attr:`MatchState.tables_epoch` (a watcher's)."""
     moving: dict[int, tuple[str, tuple[Any, ...]]] | None = None
     """By table: the path of its board in the view, and those fields' values in the order of
-    :data:`PLAIN_BOARD_KEYS` (a tuple: some 300 bytes less than a dict, for every viewer
-    once its table has played)."""
+    :data:`PLAIN_BOARD_KEYS` as the viewer holds them (a tuple: some 300 bytes less than a
+    dict, for every viewer once its table has played): those of ``packed`` when the view was
+    made the whole way, newer once plain updates changed them."""
 
     @classmethod
     def of(
-        cls, fields: dict[str, bytes], comparisons: dict[int, bytes], epoch: tuple[int, int]
+        cls,
+        fields: dict[str, bytes],
+        comparisons: dict[int, bytes],
+        epoch: tuple[int, int],
+        moving: dict[int, tuple[str, tuple[Any, ...]]] | None = None,
     ) -> Sent:
         keys = tuple(fields)
-        return cls(_KEYS.setdefault(keys, keys), tuple(fields.values()), comparisons, epoch)
+        return cls(_KEYS.setdefault(keys, keys), tuple(fields.values()), comparisons, epoch, moving)
 
     @property
     def fields(self) -> dict[str, bytes]:
@@ -189,6 +194,23 @@ class Sent:
             for key, field in zip(self.keys, self.packed, strict=True)
         )
         return Sent(self.keys, packed, self.comparisons, self.epoch)
+
+
+def _moving_of(view: dict[str, Any]) -> dict[int, tuple[str, tuple[Any, ...]]] | None:
+    """:attr:`Sent.moving` of a view made the whole way: by table, the path of its board
+    (the first, for a watcher shown more than one) and its fields that plain events change
+    (the next plain update compares them without unpacking the board)."""
+    if view["type"] == "player_view":
+        board = view["board"]
+        if board is None:
+            return None
+        return {board["table"]: ("/board", tuple(board[key] for key in PLAIN_BOARD_KEYS))}
+    moving: dict[int, tuple[str, tuple[Any, ...]]] = {}
+    for place, board in enumerate(view["tables"]):
+        if board["table"] not in moving:
+            values = tuple(board[key] for key in PLAIN_BOARD_KEYS)
+            moving[board["table"]] = (f"/tables/{place}", values)
+    return moving or None
 
 
 _KEYS: dict[tuple[str, ...], tuple[str, ...]] = {}
@@ -262,7 +284,7 @@ class Publication:
             for key, value in view.items()
         }
         table = view["table"] if view["type"] == "player_view" else None
-        return Sent.of(packed, self._comparisons_packed, self._epoch(table))
+        return Sent.of(packed, self._comparisons_packed, self._epoch(table), _moving_of(view))
 
     def _epoch(self, table: int | None) -> tuple[int, int]:
         """The epoch of the view of a player at ``table`` (None: a watcher's)."""

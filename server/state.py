@@ -280,9 +280,10 @@ class BoardState:
     )
     """The finished board's hand-viewer links made so far, by everything they are made of
     (:func:`server.views`): a board on review is shown again and again."""
-    shown: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    shown: dict[object, Any] = field(default_factory=dict, compare=False, repr=False)
     """What :mod:`server.views` made of the board for one view and may use again for the
-    next, each part kept with what it was made of (its own, never read here)."""
+    next, each part kept with what it was made of (its own, never read here); only while
+    the board is its table's last (emptied when the next starts)."""
 
     @classmethod
     def start(cls, spec: BoardSpec, round_number: int = 1) -> BoardState:
@@ -308,7 +309,7 @@ class BoardState:
             extras=dict(self.extras),
             presences=dict(self.presences),
             links=dict(self.links),
-            shown=dict(self.shown),
+            shown=self.shown,  # exact by what each part is made of: right for both
         )
 
     @property
@@ -814,6 +815,8 @@ class MatchState:
             raise WrongPhase("the board in play is not finished")
         board = BoardState.start(spec, round_number)
         state.boards.append(board)
+        if current is not None:
+            current.shown.clear()  # the views keep what they made of the board in play only
         board.gathered = not self.config.gathers(state.number) or not self.absent(state.number)
         for call in event.get("calls", ()):  # an imposed auction (config.imposed)
             board.auction.call(Call.parse(call))

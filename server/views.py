@@ -30,7 +30,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import TypeAdapter
 
-from bridge import BridgeError, Card, Seat, Suit
+from bridge import BridgeError, Card, Contract, Seat, Suit
 from bridge.cards import ALL_CARDS, Hand
 from bridge.formats import BoardComparison, Movement, TableResult
 from bridge.play import Play, Trick
@@ -715,19 +715,22 @@ def _claim_shown(board: BoardState, viewer: Seen) -> bool:
     return open_ and viewer.seat in claim.claim.deciders | {claim.claim.claimer}
 
 
-def _visible_hands(board: BoardState, viewer: Seen) -> set[Seat]:
+_EVERY_SEAT = frozenset(Seat)
+
+
+def _visible_hands(board: BoardState, viewer: Seen) -> frozenset[Seat]:
     if not isinstance(viewer, Seated) or board.is_finished:
-        return set(Seat)
-    seen = {viewer.seat}
+        return _EVERY_SEAT
     play = board.play
     if play is None:
-        return seen
+        return frozenset((viewer.seat,))
+    seen = {viewer.seat}
     if play.is_dummy_exposed:
         seen.add(play.dummy)
     if _claim_shown(board, viewer):
         assert board.claim is not None
         seen.add(board.claim.claim.claimer)
-    return seen
+    return frozenset(seen)
 
 
 def _last_trick_hidden(board: BoardState) -> frozenset[Seat]:
@@ -743,11 +746,11 @@ def _last_trick_hidden(board: BoardState) -> frozenset[Seat]:
     return frozenset(seat for seat in SEATS if seat in played or seat.partner in played)
 
 
-def _actions(board: BoardState, viewer: Seen) -> list[Action]:
+def _actions(board: BoardState, viewer: Seen, last_actor: Seat | None) -> list[Action]:
     """The actions besides calls and cards open to ``viewer`` now (the fold checks them
-    again when they come)."""
+    again when they come; ``last_actor``: who made the last call or card)."""
     if not isinstance(viewer, Seated):
-        return []
+        return _NOTHING
     me = viewer.seat
     play = board.play
     actions: list[Action] = []
@@ -789,8 +792,7 @@ def _actions(board: BoardState, viewer: Seen) -> list[Action]:
         return actions
     if play is not None and me != play.dummy:
         actions.append("claim")
-    last = board.last_action()
-    if last is not None and last[0] == me:
+    if last_actor == me:
         actions.append("undo")
     return actions
 
@@ -801,6 +803,11 @@ class _BoardShown:
     board is put together from it with what that viewer alone sees."""
 
     spec: BoardSpec
+    kept: dict[object, Any]
+    """What views made of the board and keep for the next publication (the board's
+    :attr:`BoardState.shown` while it is its table's last; else a dict of this one's)."""
+    held: dict[Seat, int]
+    """Each seat's cards now, as a mask."""
     hands: dict[Seat, list[str]]
     """Each seat's cards now (views show some of them)."""
     hand_sizes: Data
@@ -820,6 +827,14 @@ class _BoardShown:
     dummy: str | None
     auctions: dict[Seat | None, list[Data]]
     """The auction by the seat whose alerts the viewer may not see (None: all)."""
+    turn: Seat | None
+    acting: Seat | None
+    """Whose turn it is and who acts for them (declarer for dummy), while the board may be
+    played on (:func:`_board_moving` shows them then)."""
+    last_actor: Seat | None
+    """Who made the last call or card (declarer for dummy's card): who may ask to undo it."""
+    seen: dict[frozenset[Seat], Data]
+    """The hands shown to those who see the same seats' (:meth:`hands_seen`)."""
     dealt: Data | None = None
 
     def deal(self) -> Data:
@@ -830,33 +845,69 @@ class _BoardShown:
         return self.dealt
 
     def auction(self, board: BoardState, hidden: Seat | None) -> list[Data]:
-        """The auction as a viewer who may not see the alerts of ``hidden``'s calls sees it."""
+        """The auction as a viewer who may not see the alerts of ``hidden``'s calls sees it:
+        made again only when the calls or the alerts changed (kept on the board)."""
         if not board.alerts:
             hidden = None  # no alert to hide: the same for everyone
         entries = self.auctions.get(hidden)
         if entries is None:
-            entries = []
-            seat = board.auction.dealer
-            for index, call in enumerate(board.auction.calls):
-                alert = board.alerts.get(index) if seat != hidden else None
-                entries.append({"seat": seat.letter, "call": str(call), "alert": alert})
-                seat = seat.next
-            self.auctions[hidden] = entries
+            entries = self.auctions[hidden] = _auction_data(board, hidden, self.kept)
         return entries
 
+    def hands_seen(self, visible: frozenset[Seat]) -> Data:
+        """The hands shown to a viewer who sees ``visible``'s: one map for all who see the
+        same, kept for the next publication while those hands do not change (an update then
+        compares it at the cost of a pointer). Shared: never changed."""
+        hands = self.seen.get(visible)
+        if hands is None:
+            masks = tuple(self.held[seat] for seat in SEATS if seat in visible)
+            key = ("hands", visible)
+            known = self.kept.get(key)
+            if known is not None and known[0] == masks:
+                hands = known[1]
+            else:
+                hands = {seat.letter: self.hands[seat] for seat in SEATS if seat in visible}
+                self.kept[key] = (masks, hands)
+            self.seen[visible] = hands
+        return hands
 
-def _board_shown(board: BoardState, table: int) -> _BoardShown:
+
+def _auction_data(board: BoardState, hidden: Seat | None, kept: dict[object, Any]) -> list[Data]:
+    """:meth:`_BoardShown.auction`, kept with the calls and alerts it shows (calls are
+    made once each: a tuple of the same calls is equal at the cost of a few pointers
+    compared). Shared: never changed."""
+    calls = board.auction.calls
+    alerts = tuple(board.alerts.items())
+    key = ("auction", hidden)
+    known = kept.get(key)
+    if known is not None and known[0] == calls and known[1] == alerts:
+        entries: list[Data] = known[2]
+        return entries
+    entries = []
+    seat = board.auction.dealer
+    for index, call in enumerate(calls):
+        alert = board.alerts.get(index) if seat != hidden else None
+        entries.append({"seat": seat.letter, "call": str(call), "alert": alert})
+        seat = seat.next
+    kept[key] = (calls, alerts, entries)
+    return entries
+
+
+def _board_shown(board: BoardState, table: int, last: bool) -> _BoardShown:
+    """What every viewer of ``board`` at ``table`` is shown alike now (``last``: the board is
+    the table's last, whose :attr:`BoardState.shown` keeps what views made of it)."""
     spec = board.spec
     play = board.play
+    kept = board.shown if last else {}
     held = {seat: spec.deal[seat].mask if play is None else play.held(seat) for seat in SEATS}
-    tricks: list[Data] = []
+    tricks: list[Data] = _NO_TRICKS
     last_trick: Data | None = None
     current: Data | None = None
     tricks_ns = tricks_ew = 0
     contract, declarer = board.auction.contract, board.auction.declarer
     if play is not None:
         contract, declarer = play.contract, play.declarer  # as the auction ended
-        tricks = _tricks_data(board, play)
+        tricks = _tricks_data(play, kept)
         last_trick = tricks[-1] if tricks else None
         trick = play.unfinished_trick if play.is_complete else play.current_trick
         current = None if trick is None else _trick_made(trick)
@@ -886,8 +937,17 @@ def _board_shown(board: BoardState, table: int) -> _BoardShown:
             "deciders": [s.letter for s in sorted(request.deciders)],
             "accepted": [s.letter for s in sorted(request.accepted)],
         }
+    turn = acting = None
+    if board.gathered and board.phase in ("auction", "play"):
+        if play is None:
+            turn = acting = board.auction.turn
+        else:
+            turn, acting = play.turn, play.acting_seat
+    last_action = board.last_action()
     return _BoardShown(
         spec=spec,
+        kept=kept,
+        held=held,
         hands={seat: _cards(mask) for seat, mask in held.items()},
         hand_sizes=_hand_sizes(*(mask.bit_count() for mask in held.values())),
         tricks=tricks,
@@ -904,10 +964,14 @@ def _board_shown(board: BoardState, table: int) -> _BoardShown:
             else _result_data(table, spec.number, board.result, board.decided, board.round)
         ),
         last_trick_hidden=_last_trick_hidden(board),
-        contract=None if contract is None else str(contract),
+        contract=None if contract is None else _contract_text(contract),
         declarer=None if declarer is None else declarer.letter,
         dummy=None if play is None else play.dummy.letter,
         auctions={},
+        turn=turn,
+        acting=acting,
+        last_actor=None if last_action is None else last_action[0],
+        seen={},
     )
 
 
@@ -918,7 +982,7 @@ def board_moving(state: MatchState, viewer: Viewer, table: int, shared: Shared) 
     board = state.tables[table].current
     if board is None:
         return None
-    shown = _once(shared, ("board", table, id(board)), lambda: _board_shown(board, table))
+    shown = _once(shared, ("board", table, id(board)), lambda: _board_shown(board, table, True))
     return _board_moving(board, shown, _seen(state, viewer, table), record=False)
 
 
@@ -933,7 +997,8 @@ def _board_data(
 ) -> Data:
     """``board`` at ``table`` as ``viewer`` may see it (``record``: answering ``get_board``,
     with no turn or actions)."""
-    shown = _once(shared, ("board", table, id(board)), lambda: _board_shown(board, table))
+    last = state.tables[table].current is board
+    shown = _once(shared, ("board", table, id(board)), lambda: _board_shown(board, table, last))
     moving = _board_moving(board, shown, viewer, record=record)
     spec = board.spec
     return {
@@ -980,18 +1045,11 @@ def _board_moving(board: BoardState, shown: _BoardShown, viewer: Seen, *, record
     auction = board.auction
     finished = board.is_finished
     player = isinstance(viewer, Seated)
-    visible = _visible_hands(board, viewer)
-    hands = shown.hands
-
     turn: Seat | None = None
     acting: Seat | None = None
-    legal: list[str] = []
-    waiting = not record and not board.gathered and not board.is_finished
-    if not record and not waiting and board.phase in ("auction", "play"):
-        if play is None:
-            turn = acting = auction.turn
-        else:
-            turn, acting = play.turn, play.acting_seat
+    legal: list[str] = _NOTHING
+    if not record:
+        turn, acting = shown.turn, shown.acting
         if isinstance(viewer, Seated) and viewer.seat == acting and board.undo is None:
             if play is None:
                 legal = [str(call) for call in auction.legal_calls()]
@@ -1013,7 +1071,7 @@ def _board_moving(board: BoardState, shown: _BoardShown, viewer: Seen, *, record
 
     return {
         "phase": board.phase,
-        "hands": {s.letter: hands[s] for s in SEATS if s in visible},
+        "hands": shown.hands_seen(_visible_hands(board, viewer)),
         "hand_sizes": shown.hand_sizes,
         "auction": shown.auction(
             board, viewer.seat.partner if isinstance(viewer, Seated) else None
@@ -1021,7 +1079,7 @@ def _board_moving(board: BoardState, shown: _BoardShown, viewer: Seen, *, record
         "contract": shown.contract,
         "declarer": shown.declarer,
         "dummy": shown.dummy,
-        "tricks": shown.tricks if not player or finished else [],
+        "tricks": shown.tricks if not player or finished else _NO_TRICKS,
         "last_trick": (
             None
             if isinstance(viewer, Seated) and viewer.seat in shown.last_trick_hidden
@@ -1035,7 +1093,7 @@ def _board_moving(board: BoardState, shown: _BoardShown, viewer: Seen, *, record
         "claim": claim_view,
         "undo": shown.undo,
         "legal": legal,
-        "actions": [] if record else _actions(board, viewer),
+        "actions": _NOTHING if record else _actions(board, viewer, shown.last_actor),
     }
 
 
@@ -1156,18 +1214,33 @@ def _trick_data(trick: Trick) -> Data:
     return data
 
 
-def _tricks_data(board: BoardState, play: Play) -> list[Data]:
-    """The board's finished tricks as views show them: made again only when they changed
-    (once a trick, or when a card taken back undid one), kept on the board. Shared: never
-    changed."""
+def _tricks_data(play: Play, kept: dict[object, Any]) -> list[Data]:
+    """A play's finished tricks as views show them: made again only when they changed
+    (once a trick, or when a card taken back undid one), kept in ``kept`` (the board's
+    :attr:`_BoardShown.kept`). Shared: never changed."""
     last = play.last_trick  # the same object: the same tricks before it too
-    known = board.shown.get("tricks")
+    known = kept.get("tricks")
     if known is not None and known[0] is last:
         tricks: list[Data] = known[1]
         return tricks
     tricks = [_trick_data(trick) for trick in play.tricks]
-    board.shown["tricks"] = (last, tricks)
+    kept["tricks"] = (last, tricks)
     return tricks
+
+
+_NOTHING: list[Any] = []
+"""No legal call or card, no action: the same list each time (an update compares it at the
+cost of a pointer). Shared: never changed."""
+_NO_TRICKS: list[Data] = []
+"""The tricks a view shows before the first is finished, and a player's while the board is
+played (shown when it is over): the same list each time, so that an update compares it at
+the cost of a pointer. Shared: never changed."""
+
+
+@functools.cache
+def _contract_text(contract: Contract) -> str:
+    """A contract as views show it: one string for each of the 105 contracts."""
+    return str(contract)
 
 
 @functools.cache

@@ -62,10 +62,10 @@ def test_a_trick_taken_back_and_won_with_another_card_shows_the_new_card() -> No
     play = board.play = Play(deal, Contract.parse("4H"), Seat.NORTH)
     for card in ("CK", "C4", "S5", "C2"):  # E leads; S, W (no club) and N follow
         play.play(Card.parse(card))
-    first = views._tricks_data(board, play)
+    first = views._tricks_data(play, board.shown)
     assert [c["card"] for c in first[0]["cards"]] == ["CK", "C4", "S5", "C2"]
-    assert views._tricks_data(board, play) is first  # kept, not made again
+    assert views._tricks_data(play, board.shown) is first  # kept, not made again
     play.undo()
     play.play(Card.parse("C3"))
-    again = views._tricks_data(board, play)
+    again = views._tricks_data(play, board.shown)
     assert [c["card"] for c in again[0]["cards"]] == ["CK", "C4", "S5", "C3"]
