@@ -100,9 +100,9 @@ class Sent:
     comparisons), in the order of ``keys`` (one tuple shared by every view of a kind: a
     tuple, not a dict, costs a kilobyte less a viewer), and each comparison packed, by board
     (shared by every viewer of the same publication); and, by table, the fields
-    :data:`PLAIN_BOARD_KEYS` of the table's board as plain calls and cards changed them
-    since (``moving``: newer than ``packed``, which is packed again only when a view is made
-    the whole way: :meth:`settled`)."""
+    :data:`PLAIN_BOARD_KEYS` of the table's board as the viewer holds them (``moving``:
+    newer than ``packed`` once plain calls and cards changed them, ``packed`` being packed
+    again only when a view is made the whole way)."""
 
     keys: tuple[str, ...]
     packed: tuple[bytes, ...]
@@ -114,7 +114,10 @@ class Sent:
     """By table: the path of its board in the view, and those fields' values in the order of
     :data:`PLAIN_BOARD_KEYS` as the viewer holds them (a tuple: some 300 bytes less than a
     dict, for every viewer once its table has played): those of ``packed`` when the view was
-    made the whole way, newer once plain updates changed them."""
+    made the whole way, newer once plain updates changed them (``stale``)."""
+    stale: bool = False
+    """Plain updates changed the boards' fields since ``packed`` was packed: ``moving``
+    holds them as the viewer does now (:meth:`boards_now`)."""
 
     @classmethod
     def of(
@@ -166,10 +169,11 @@ class Sent:
                 return None
         return path, tuple(board[key] for key in PLAIN_BOARD_KEYS)
 
-    def moved(self) -> dict[str, Any]:
-        """The field of boards (``board`` or ``tables``) as ``moving`` brought it up to date
-        since it was packed, unpacked, by its key (none when nothing moved)."""
-        if not self.moving:
+    def boards_now(self) -> dict[str, Any]:
+        """The field of boards (``board`` or ``tables``), by its key, unpacked and brought up
+        to date with ``moving`` when plain updates changed it since it was packed (none when
+        they did not: ``packed`` holds it as the viewer does)."""
+        if not self.stale or not self.moving:
             return {}
         index = _index(self.keys, "board")
         if index is not None:
@@ -186,7 +190,7 @@ class Sent:
 
     def settled(self) -> Sent:
         """This view with ``moving`` packed into its fields."""
-        moved = self.moved()
+        moved = self.boards_now()
         if not moved:
             return self
         packed = tuple(
@@ -362,7 +366,7 @@ class Publication:
         events = project_data(self.state, viewer, self.table, self.event, self.effect, self._shared)
         frame = _update(seq, self._packed(events), _pack(changes))
         kept = {**(before.moving or {}), self.table: (path, values)}
-        return frame, Sent(before.keys, packed, before.comparisons, before.epoch, kept)
+        return frame, Sent(before.keys, packed, before.comparisons, before.epoch, kept, True)
 
     def _diff(self, old: Any, new: Any, path: str, name: str) -> list[dict[str, Any]]:
         """The changes from ``old`` to ``new`` at ``path/name`` (none: equal), found once per
@@ -417,7 +421,7 @@ class Publication:
             update |= {"view": view, "changes": []}
             return _pack(update), sent
         changes: list[dict[str, Any]] = []
-        moved = before.moved()  # compared as data: never packed again
+        moved = before.boards_now()  # compared as data: never packed again
         earlier = before.fields if before.keys is not sent.keys else None
         for index, (key, packed) in enumerate(zip(sent.keys, sent.packed, strict=True)):
             if key in moved:

@@ -309,7 +309,7 @@ class BoardState:
             extras=dict(self.extras),
             presences=dict(self.presences),
             links=dict(self.links),
-            shown=self.shown,  # exact by what each part is made of: right for both
+            shown=dict(self.shown),
         )
 
     @property
