@@ -282,13 +282,17 @@ class Publication:
         self._packs[id(value)] = (value, packed)
         return packed
 
-    def _sent(self, view: dict[str, Any]) -> Sent:
+    def _sent(self, view: dict[str, Any], moving: bool = False) -> Sent:
+        """What is recorded as sent for ``view`` (``moving``: with its boards' fields that
+        plain events change, for a viewer that plain updates reach: one at rest keeps only
+        bytes)."""
         packed = {
             key: self._summary_packed if key == "match" else self._packed(value)
             for key, value in view.items()
         }
         table = view["table"] if view["type"] == "player_view" else None
-        return Sent.of(packed, self._comparisons_packed, self._epoch(table), _moving_of(view))
+        kept = _moving_of(view) if moving else None
+        return Sent.of(packed, self._comparisons_packed, self._epoch(table), kept)
 
     def _epoch(self, table: int | None) -> tuple[int, int]:
         """The epoch of the view of a player at ``table`` (None: a watcher's)."""
@@ -405,7 +409,7 @@ class Publication:
     def _made(self, viewer: Viewer, seq: int, before: Sent | None) -> tuple[bytes, Sent]:
         """:meth:`frame`, the whole way: the viewer's view made and compared field by field."""
         view = view_data(self.state, viewer, self._whole, self._shared)
-        sent = self._sent(view)
+        sent = self._sent(view, moving=before is not None and before.moving is not None)
         if self.event is None:
             shown: list[dict[str, Any]] = [{"type": "snapshot"}]
         else:
