@@ -153,21 +153,11 @@ class Sent:
         order); None when the viewer was sent no board of that table."""
         if self.moving is not None and table in self.moving:
             return self.moving[table]
-        index = _index(self.keys, "board")
-        if index is None:
-            index = _index(self.keys, "tables")
-            if index is None:
-                return None
-            boards = _unpack(self.packed[index])
-            place = next((i for i, b in enumerate(boards) if b["table"] == table), None)
-            if place is None:
-                return None
-            path, board = f"/tables/{place}", boards[place]
-        else:
-            path, board = "/board", _unpack(self.packed[index])
-            if board is None or board["table"] != table:
-                return None
-        return path, tuple(board[key] for key in PLAIN_BOARD_KEYS)
+        for key in ("board", "tables"):
+            index = _index(self.keys, key)
+            if index is not None:
+                return _moving_in(key, _unpack(self.packed[index])).get(table)
+        return None
 
     def boards_now(self) -> dict[str, Any]:
         """The field of boards (``board`` or ``tables``), by its key, unpacked and brought up
@@ -200,21 +190,27 @@ class Sent:
         return Sent(self.keys, packed, self.comparisons, self.epoch)
 
 
-def _moving_of(view: dict[str, Any]) -> dict[int, tuple[str, tuple[Any, ...]]] | None:
-    """:attr:`Sent.moving` of a view made the whole way: by table, the path of its board
-    (the first, for a watcher shown more than one) and its fields that plain events change
-    (the next plain update compares them without unpacking the board)."""
-    if view["type"] == "player_view":
-        board = view["board"]
-        if board is None:
-            return None
-        return {board["table"]: ("/board", tuple(board[key] for key in PLAIN_BOARD_KEYS))}
+def _moving_in(key: str, value: Any) -> dict[int, tuple[str, tuple[Any, ...]]]:
+    """By table, the path of its board in a view's field of boards (``key``: a player's
+    ``board``, a watcher's ``tables``, whose first board of a table counts) and the values of
+    its fields that plain events change (:data:`PLAIN_BOARD_KEYS`, in that order)."""
+    boards = (
+        [("/board", value)]
+        if key == "board"
+        else [(f"/tables/{place}", board) for place, board in enumerate(value)]
+    )
     moving: dict[int, tuple[str, tuple[Any, ...]]] = {}
-    for place, board in enumerate(view["tables"]):
-        if board["table"] not in moving:
-            values = tuple(board[key] for key in PLAIN_BOARD_KEYS)
-            moving[board["table"]] = (f"/tables/{place}", values)
-    return moving or None
+    for path, board in boards:
+        if board is not None and board["table"] not in moving:
+            moving[board["table"]] = (path, tuple(board[name] for name in PLAIN_BOARD_KEYS))
+    return moving
+
+
+def _moving_of(view: dict[str, Any]) -> dict[int, tuple[str, tuple[Any, ...]]] | None:
+    """:attr:`Sent.moving` of a view made the whole way (the next plain update compares its
+    boards' fields without unpacking them)."""
+    key = "board" if view["type"] == "player_view" else "tables"
+    return _moving_in(key, view[key]) or None
 
 
 _KEYS: dict[tuple[str, ...], tuple[str, ...]] = {}

@@ -33,7 +33,7 @@ from pydantic import TypeAdapter
 from bridge import BridgeError, Card, Contract, Seat, Suit
 from bridge.cards import ALL_CARDS, Hand
 from bridge.formats import BoardComparison, Movement, TableResult
-from bridge.play import Play, Trick
+from bridge.play import Trick
 from protocol.messages import (
     Action,
     BoardCompared,
@@ -825,16 +825,12 @@ class _BoardShown:
     contract: str | None
     declarer: str | None
     dummy: str | None
-    auctions: dict[Seat | None, list[Data]]
-    """The auction by the seat whose alerts the viewer may not see (None: all)."""
     turn: Seat | None
     acting: Seat | None
     """Whose turn it is and who acts for them (declarer for dummy), while the board may be
     played on (:func:`_board_moving` shows them then)."""
     last_actor: Seat | None
     """Who made the last call or card (declarer for dummy's card): who may ask to undo it."""
-    seen: dict[frozenset[Seat], Data]
-    """The hands shown to those who see the same seats' (:meth:`hands_seen`)."""
     dealt: Data | None = None
 
     def deal(self) -> Data:
@@ -846,51 +842,50 @@ class _BoardShown:
 
     def auction(self, board: BoardState, hidden: Seat | None) -> list[Data]:
         """The auction as a viewer who may not see the alerts of ``hidden``'s calls sees it:
-        made again only when the calls or the alerts changed (kept on the board)."""
+        one list for all who see the same, made again only when the calls or the alerts
+        changed (calls are made once each: a tuple of the same calls is equal at the cost of
+        a few pointers compared). Shared: never changed."""
         if not board.alerts:
             hidden = None  # no alert to hide: the same for everyone
-        entries = self.auctions.get(hidden)
-        if entries is None:
-            entries = self.auctions[hidden] = _auction_data(board, hidden, self.kept)
-        return entries
+        calls = board.auction.calls
+
+        def entries() -> list[Data]:
+            made = []
+            seat = board.auction.dealer
+            for index, call in enumerate(calls):
+                alert = board.alerts.get(index) if seat != hidden else None
+                made.append({"seat": seat.letter, "call": str(call), "alert": alert})
+                seat = seat.next
+            return made
+
+        made_of = (calls, tuple(board.alerts.items()))
+        auction: list[Data] = _kept(self.kept, ("auction", hidden), made_of, entries)
+        return auction
 
     def hands_seen(self, visible: frozenset[Seat]) -> Data:
         """The hands shown to a viewer who sees ``visible``'s: one map for all who see the
-        same, kept for the next publication while those hands do not change (an update then
-        compares it at the cost of a pointer). Shared: never changed."""
-        hands = self.seen.get(visible)
-        if hands is None:
-            masks = tuple(self.held[seat] for seat in SEATS if seat in visible)
-            key = ("hands", visible)
-            known = self.kept.get(key)
-            if known is not None and known[0] == masks:
-                hands = known[1]
-            else:
-                hands = {seat.letter: self.hands[seat] for seat in SEATS if seat in visible}
-                self.kept[key] = (masks, hands)
-            self.seen[visible] = hands
+        same, made again only when those hands change (an update then compares it at the
+        cost of a pointer). Shared: never changed."""
+        masks = tuple(self.held[seat] for seat in SEATS if seat in visible)
+        hands: Data = _kept(
+            self.kept,
+            ("hands", visible),
+            masks,
+            lambda: {seat.letter: self.hands[seat] for seat in SEATS if seat in visible},
+        )
         return hands
 
 
-def _auction_data(board: BoardState, hidden: Seat | None, kept: dict[object, Any]) -> list[Data]:
-    """:meth:`_BoardShown.auction`, kept with the calls and alerts it shows (calls are
-    made once each: a tuple of the same calls is equal at the cost of a few pointers
-    compared). Shared: never changed."""
-    calls = board.auction.calls
-    alerts = tuple(board.alerts.items())
-    key = ("auction", hidden)
+def _kept(kept: dict[object, Any], key: Hashable, made_of: object, make: Callable[[], _T]) -> _T:
+    """``make()``, kept in ``kept`` (a :attr:`_BoardShown.kept`) under ``key`` with
+    ``made_of``, what it is made of: made again only when that is no longer equal."""
     known = kept.get(key)
-    if known is not None and known[0] == calls and known[1] == alerts:
-        entries: list[Data] = known[2]
-        return entries
-    entries = []
-    seat = board.auction.dealer
-    for index, call in enumerate(calls):
-        alert = board.alerts.get(index) if seat != hidden else None
-        entries.append({"seat": seat.letter, "call": str(call), "alert": alert})
-        seat = seat.next
-    kept[key] = (calls, alerts, entries)
-    return entries
+    if known is not None and known[0] == made_of:
+        value: _T = known[1]
+        return value
+    value = make()
+    kept[key] = (made_of, value)
+    return value
 
 
 def _board_shown(board: BoardState, table: int, last: bool) -> _BoardShown:
@@ -900,14 +895,16 @@ def _board_shown(board: BoardState, table: int, last: bool) -> _BoardShown:
     play = board.play
     kept = board.shown if last else {}
     held = {seat: spec.deal[seat].mask if play is None else play.held(seat) for seat in SEATS}
-    tricks: list[Data] = _NO_TRICKS
+    tricks: list[Data] = _NOTHING
     last_trick: Data | None = None
     current: Data | None = None
     tricks_ns = tricks_ew = 0
-    contract, declarer = board.auction.contract, board.auction.declarer
-    if play is not None:
+    if play is None:
+        contract, declarer = board.auction.contract, board.auction.declarer
+    else:
         contract, declarer = play.contract, play.declarer  # as the auction ended
-        tricks = _tricks_data(play, kept)
+        finished = play.tricks
+        tricks = _kept(kept, "tricks", finished, lambda: [_trick_data(t) for t in finished])
         last_trick = tricks[-1] if tricks else None
         trick = play.unfinished_trick if play.is_complete else play.current_trick
         current = None if trick is None else _trick_made(trick)
@@ -967,11 +964,9 @@ def _board_shown(board: BoardState, table: int, last: bool) -> _BoardShown:
         contract=None if contract is None else _contract_text(contract),
         declarer=None if declarer is None else declarer.letter,
         dummy=None if play is None else play.dummy.letter,
-        auctions={},
         turn=turn,
         acting=acting,
         last_actor=None if last_action is None else last_action[0],
-        seen={},
     )
 
 
@@ -1079,7 +1074,7 @@ def _board_moving(board: BoardState, shown: _BoardShown, viewer: Seen, *, record
         "contract": shown.contract,
         "declarer": shown.declarer,
         "dummy": shown.dummy,
-        "tricks": shown.tricks if not player or finished else _NO_TRICKS,
+        "tricks": shown.tricks if not player or finished else _NOTHING,
         "last_trick": (
             None
             if isinstance(viewer, Seated) and viewer.seat in shown.last_trick_hidden
@@ -1214,27 +1209,10 @@ def _trick_data(trick: Trick) -> Data:
     return data
 
 
-def _tricks_data(play: Play, kept: dict[object, Any]) -> list[Data]:
-    """A play's finished tricks as views show them: made again only when they changed
-    (once a trick, or when a card taken back undid one), kept in ``kept`` (the board's
-    :attr:`_BoardShown.kept`). Shared: never changed."""
-    last = play.last_trick  # the same object: the same tricks before it too
-    known = kept.get("tricks")
-    if known is not None and known[0] is last:
-        tricks: list[Data] = known[1]
-        return tricks
-    tricks = [_trick_data(trick) for trick in play.tricks]
-    kept["tricks"] = (last, tricks)
-    return tricks
-
-
 _NOTHING: list[Any] = []
-"""No legal call or card, no action: the same list each time (an update compares it at the
-cost of a pointer). Shared: never changed."""
-_NO_TRICKS: list[Data] = []
-"""The tricks a view shows before the first is finished, and a player's while the board is
-played (shown when it is over): the same list each time, so that an update compares it at
-the cost of a pointer. Shared: never changed."""
+"""No legal call or card, no action, no trick (before the first is finished; a player's
+while the board is played): the same list each time, so that an update compares it at the
+cost of a pointer. Shared: never changed."""
 
 
 @functools.cache

@@ -55,17 +55,17 @@ def test_a_finished_trick_is_shared_while_a_view_holds_it_and_let_go_after() -> 
 
 
 def test_a_trick_taken_back_and_won_with_another_card_shows_the_new_card() -> None:
-    # Views keep a board's finished tricks on the board (views._tricks_data): a card taken
+    # Views keep a board's finished tricks on the board (BoardState.shown): a card taken
     # back that had finished a trick, and another played, must not show the old trick.
     deal = Deal.from_pbn("N:KQJ.KQJT.KQJT.32 2..9876.KQJT9876 T9843.98765..A54 A765.A432.A5432.")
     board = BoardState.start(BoardSpec(1, Seat.NORTH, Vulnerability.NONE, deal))
     play = board.play = Play(deal, Contract.parse("4H"), Seat.NORTH)
     for card in ("CK", "C4", "S5", "C2"):  # E leads; S, W (no club) and N follow
         play.play(Card.parse(card))
-    first = views._tricks_data(play, board.shown)
+    first = views._board_shown(board, 1, True).tricks
     assert [c["card"] for c in first[0]["cards"]] == ["CK", "C4", "S5", "C2"]
-    assert views._tricks_data(play, board.shown) is first  # kept, not made again
+    assert views._board_shown(board, 1, True).tricks is first  # kept, not made again
     play.undo()
     play.play(Card.parse("C3"))
-    again = views._tricks_data(play, board.shown)
+    again = views._board_shown(board, 1, True).tricks
     assert [c["card"] for c in again[0]["cards"]] == ["CK", "C4", "S5", "C3"]
