@@ -8,6 +8,7 @@ screenshots land in ``artifacts/screenshots/`` at the repository's root.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import shutil
 import time
@@ -393,6 +394,10 @@ async def assert_fits_the_phone(page: Page, selectors: list[str]) -> None:
     """Each selector matches something, and all of it lies within the phone's width; the page
     does not scroll sideways."""
     for selector in selectors:
+        # Drawn first: an update that came just before (the comparison's analysis at a
+        # board's end) may still be redrawing it, and an element being redrawn has no box.
+        with contextlib.suppress(AssertionError):
+            await expect(page.locator(selector).first).to_be_visible()
         boxes = await page.locator(selector).evaluate_all(
             """elements => elements
                 .filter(e => e.getClientRects().length > 0)
